@@ -1,0 +1,780 @@
+/**
+ * Checks: the shape of the document (from the zod schema of the format), then
+ * the meaning (references, state machine, error codes and templates, the
+ * completeness of declared behaviours). Every finding is a Diagnostic.
+ */
+import type { z } from "zod";
+import { diag, type Code, type Diagnostic } from "./diagnostics.js";
+import {
+  closest,
+  PRIMITIVES,
+  SHORTHAND_RE,
+  SpecSchema,
+  type Spec,
+  type TypeExpr,
+} from "./format.js";
+import type { Loaded } from "./load.js";
+import { methodNames as generatedNames } from "./ir.js";
+
+type Path = (string | number)[];
+
+export interface Checked {
+  spec?: Spec;
+  diagnostics: Diagnostic[];
+}
+
+export function check(loaded: Loaded): Checked {
+  const diagnostics: Diagnostic[] = [];
+  const report = (code: Code, severity: "error" | "warning", message: string, path: Path, key = false) =>
+    diagnostics.push(diag(code, severity, message, path, loaded.locate(path, { key })));
+
+  const parsed = SpecSchema.safeParse(loaded.data);
+  if (!parsed.success) {
+    for (const issue of flattenIssues(parsed.error.issues as ZIssue[], loaded.data)) {
+      report(issue.code, "error", issue.message, issue.path, issue.key);
+    }
+    return { diagnostics };
+  }
+  const spec = parsed.data;
+  semanticChecks(spec, report);
+  return { spec, diagnostics };
+}
+
+// ---------------------------------------------------------------------------
+// zod issues → diagnostics
+// ---------------------------------------------------------------------------
+
+type ZIssue = z.core.$ZodIssue & { errors?: ZIssue[][]; note?: string; options?: unknown[]; discriminator?: string };
+
+interface Flat {
+  code: Code;
+  message: string;
+  path: Path;
+  key: boolean;
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let v = data;
+  for (const seg of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[seg as string];
+  }
+  return v;
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  if (typeof v === "object") return "a mapping";
+  if (typeof v === "string") return `the string '${v}'`;
+  return `${typeof v} ${String(v)}`;
+}
+
+function flattenIssues(issues: ZIssue[], data: unknown, base: Path = []): Flat[] {
+  const out: Flat[] = [];
+  for (const issue of issues) {
+    const path = [...base, ...(issue.path as Path)];
+    const value = valueAt(data, path);
+    if (issue.code === "unrecognized_keys") {
+      const keys = (issue as { keys: string[] }).keys;
+      out.push({ code: "MTG010", message: issue.message, path: [...path, keys[0]], key: true });
+      continue;
+    }
+    if (value === undefined && path.length > 0) {
+      const key = path[path.length - 1];
+      out.push({
+        code: "MTG012",
+        message: `missing required key '${String(key)}'; add it here`,
+        path: path.slice(0, -1),
+        key: true,
+      });
+      continue;
+    }
+    if (issue.code === "invalid_union") {
+      if (issue.note === "No matching discriminator" && issue.options) {
+        const opts = issue.options.map(String);
+        const got = value;
+        const guess = typeof got === "string" ? closest(got, opts) : undefined;
+        out.push({
+          code: "MTG011",
+          message:
+            got === undefined
+              ? `missing required key '${issue.discriminator}' (one of ${opts.join(", ")})`
+              : `unknown ${issue.discriminator} ${describeValue(got)}${guess ? `, did you mean '${guess}'?` : ""} (expected one of ${opts.join(", ")})`,
+          path,
+          key: false,
+        });
+        continue;
+      }
+      const branches = issue.errors ?? [];
+      // Keep the branches whose complaint is not "wrong type at the root":
+      // those are the ones the author meant.
+      const meant = branches.filter(
+        (b) => !b.some((i) => i.code === "invalid_type" && (i.path as Path).length === 0),
+      );
+      if (meant.length >= 1) {
+        out.push(...flattenIssues(meant[0], data, path));
+        continue;
+      }
+      const expected = branches
+        .map((b) => b.find((i) => i.code === "invalid_type") as { expected?: string } | undefined)
+        .map((i) => i?.expected)
+        .filter((x): x is string => !!x);
+      out.push({
+        code: "MTG011",
+        message: `expected ${[...new Set(expected)].join(" or ") || "another value"}, got ${describeValue(value)}`,
+        path,
+        key: false,
+      });
+      continue;
+    }
+    if (issue.code === "invalid_type") {
+      out.push({
+        code: "MTG011",
+        message: `expected ${(issue as { expected: string }).expected}, got ${describeValue(value)}`,
+        path,
+        key: false,
+      });
+      continue;
+    }
+    if (issue.code === "invalid_value") {
+      const values = (issue as { values: unknown[] }).values.map(String);
+      const guess = typeof value === "string" ? closest(value, values) : undefined;
+      out.push({
+        code: "MTG011",
+        message: `${describeValue(value)} is not allowed here${guess ? `, did you mean '${guess}'?` : ""} (expected one of ${values.join(", ")})`,
+        path,
+        key: false,
+      });
+      continue;
+    }
+    out.push({ code: "MTG011", message: `${issue.message.replace(/^Invalid input: /, "")}`, path, key: false });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Semantic checks
+// ---------------------------------------------------------------------------
+
+type Report = (code: Code, severity: "error" | "warning", message: string, path: Path, key?: boolean) => void;
+
+export const JSONRPC_STANDARD_CODES = new Set([-32700, -32600, -32601, -32602, -32603]);
+
+/** Core MCP requests a task may wrap (checked so typos do not pass silently). */
+export const CORE_REQUESTS = new Set([
+  "tools/call",
+  "resources/read",
+  "prompts/get",
+  "completion/complete",
+  "sampling/createMessage",
+  "elicitation/create",
+  "roots/list",
+  "tools/list",
+  "resources/list",
+  "prompts/list",
+]);
+
+function suggest(word: string, candidates: Iterable<string>): string {
+  const g = closest(word, candidates);
+  return g ? `, did you mean '${g}'?` : "";
+}
+
+export interface ShorthandParts {
+  base: string;
+  arrayDepth: number;
+  optional: boolean;
+}
+
+export function parseShorthand(s: string): ShorthandParts | undefined {
+  const m = SHORTHAND_RE.exec(s);
+  if (!m) return undefined;
+  return { base: m[1], arrayDepth: m[2].length / 2, optional: m[3] === "?" };
+}
+
+function semanticChecks(spec: Spec, report: Report): void {
+  const statusType = spec.statusType ?? "TaskStatus";
+  const typeNames = new Set(Object.keys(spec.types));
+  if (typeNames.has(statusType)) {
+    report(
+      "MTG030",
+      "error",
+      `type '${statusType}' is generated from \`states\`; remove it from \`types\` or set statusType to another name`,
+      ["types", statusType],
+      true,
+    );
+  }
+  const allTypes = new Set([...typeNames, statusType]);
+  const stateNames = new Set(Object.keys(spec.states));
+  const methodNames = new Set(Object.keys(spec.methods));
+  const errorNames = new Set(Object.keys(spec.errors));
+  const metaNames = new Set(Object.keys(spec.meta));
+  const guardNames = new Set(Object.keys(spec.guards ?? {}));
+
+  // --- types ---------------------------------------------------------------
+  const walkType = (t: TypeExpr, path: Path, asField: boolean): void => {
+    if (typeof t === "string") {
+      const p = parseShorthand(t)!;
+      if (p.optional && !asField) {
+        report("MTG011", "error", `'?' marks an optional field; it cannot be used outside an object's fields`, path);
+      }
+      if (!(PRIMITIVES as readonly string[]).includes(p.base) && !allTypes.has(p.base)) {
+        report(
+          "MTG026",
+          "error",
+          `'${p.base}' is neither a primitive (${PRIMITIVES.join(", ")}) nor a declared type${suggest(p.base, [...allTypes, ...PRIMITIVES])}`,
+          path,
+        );
+      }
+      return;
+    }
+    switch (t.type) {
+      case "ref":
+        if (!allTypes.has(t.ref)) {
+          report("MTG020", "error", `undefined type '${t.ref}'${suggest(t.ref, allTypes)}; declare it under \`types\``, [...path, "ref"]);
+        }
+        break;
+      case "array":
+        walkType(t.items, [...path, "items"], false);
+        break;
+      case "record":
+        walkType(t.values, [...path, "values"], false);
+        break;
+      case "union":
+        t.variants.forEach((v, i) => walkType(v, [...path, "variants", i], false));
+        break;
+      case "object":
+        for (const [name, f] of Object.entries(t.fields ?? {})) walkType(f, [...path, "fields", name], true);
+        for (const [i, e] of (t.extends ?? []).entries()) {
+          if (!typeNames.has(e)) {
+            report("MTG020", "error", `undefined type '${e}'${suggest(e, typeNames)}; declare it under \`types\``, [...path, "extends", i]);
+          } else if (objectOf(spec, e) === undefined) {
+            report("MTG011", "error", `'${e}' is not an object type, so it cannot be extended`, [...path, "extends", i]);
+          }
+        }
+        break;
+      case "string":
+        if (t.pattern !== undefined) {
+          try {
+            new RegExp(t.pattern, "u");
+          } catch (e) {
+            report("MTG080", "error", `invalid regular expression: ${(e as Error).message}`, [...path, "pattern"]);
+          }
+        }
+        break;
+    }
+    if (t.optional && !asField) {
+      report("MTG011", "error", "`optional` only applies to an object's fields", [...path, "optional"], true);
+    }
+  };
+  for (const [name, t] of Object.entries(spec.types)) walkType(t, ["types", name], false);
+  for (const [m, def] of Object.entries(spec.methods)) {
+    if (def.params !== undefined) walkType(def.params, ["methods", m, "params"], false);
+    if (def.result !== undefined) walkType(def.result, ["methods", m, "result"], false);
+  }
+  for (const [n, e] of Object.entries(spec.errors)) {
+    for (const [k, t] of Object.entries(e.context ?? {})) walkType(t, ["errors", n, "context", k], false);
+    if (e.data !== undefined) walkType(e.data, ["errors", n, "data"], false);
+  }
+  for (const [n, m] of Object.entries(spec.meta)) walkType(m.type, ["meta", n, "type"], false);
+  const b = spec.behaviour;
+  if (b.creation.paramType !== undefined) walkType(b.creation.paramType, ["behaviour", "creation", "paramType"], false);
+  if (b.creation.ack.resultType !== undefined) walkType(b.creation.ack.resultType, ["behaviour", "creation", "ack", "resultType"], false);
+  for (const side of ["server", "client"] as const) {
+    const c = b.capabilities[side];
+    if (c && c.type !== undefined) walkType(c.type, ["behaviour", "capabilities", side, "type"], false);
+  }
+
+  // Discriminated unions: every variant is an object with the discriminator.
+  const checkUnions = (t: TypeExpr, path: Path): void => {
+    if (typeof t === "string") return;
+    if (t.type === "union") {
+      if (t.discriminator) {
+        t.variants.forEach((v, i) => {
+          const fields = fieldsOf(spec, v);
+          if (fields === undefined) {
+            report("MTG062", "error", `variant ${i + 1} of a union discriminated by '${t.discriminator}' is not an object`, [...path, "variants", i]);
+          } else {
+            const f = fields[t.discriminator!];
+            const tag = f === undefined ? undefined : resolveShallow(spec, f);
+            if (!tag || typeof tag === "string" || (tag.type !== "literal" && tag.type !== "enum")) {
+              report(
+                "MTG062",
+                "error",
+                `variant ${i + 1} needs a required field '${t.discriminator}' of literal or enum type to be told apart`,
+                [...path, "variants", i],
+              );
+            }
+          }
+        });
+      }
+      t.variants.forEach((v, i) => checkUnions(v, [...path, "variants", i]));
+    } else if (t.type === "object") {
+      for (const [n, f] of Object.entries(t.fields ?? {})) checkUnions(f, [...path, "fields", n]);
+    } else if (t.type === "array") checkUnions(t.items, [...path, "items"]);
+    else if (t.type === "record") checkUnions(t.values, [...path, "values"]);
+  };
+  for (const [name, t] of Object.entries(spec.types)) checkUnions(t, ["types", name]);
+
+  // A type that cannot be finite: a cycle through required, non-nullable object fields.
+  for (const name of typeNames) {
+    const cycle = requiredCycle(spec, name);
+    if (cycle) {
+      report(
+        "MTG063",
+        "error",
+        `type '${name}' requires itself (${cycle.join(" → ")}); make a field on the cycle optional or nullable, or use an array`,
+        ["types", name],
+        true,
+      );
+    }
+  }
+
+  // Generated names must be unique: method stems, and the types they generate vs declared types.
+  const generated = new Map<string, string>();
+  for (const [m, def] of Object.entries(spec.methods)) {
+    const names = generatedNames(m, def);
+    const fresh = [names.messageName, ...[names.paramsName, names.resultName].filter((n) => n !== undefined && !allTypes.has(n))];
+    for (const n of fresh as string[]) {
+      const prev = generated.get(n) ?? (allTypes.has(n) ? `type ${n}` : undefined);
+      if (prev) {
+        report("MTG030", "error", `method '${m}' generates the name '${n}', already taken by ${prev}; set a distinct \`name\``, ["methods", m], true);
+      } else generated.set(n, `method '${m}'`);
+    }
+    if (def.kind === "notification" && def.result !== undefined) {
+      report("MTG011", "error", "a notification has no result; remove `result`", ["methods", m, "result"], true);
+    }
+    for (const [i, e] of (def.errors ?? []).entries()) {
+      if (!errorNames.has(e)) report("MTG023", "error", `undefined error '${e}'${suggest(e, errorNames)}; declare it under \`errors\``, ["methods", m, "errors", i]);
+    }
+  }
+
+  // --- states --------------------------------------------------------------
+  const initials = Object.entries(spec.states).filter(([, s]) => s.initial);
+  if (initials.length === 0) {
+    report("MTG040", "error", "no initial state; mark exactly one state with `initial: true`", ["states"], true);
+  } else if (initials.length > 1) {
+    for (const [n] of initials.slice(1)) {
+      report("MTG041", "error", `more than one initial state ('${initials[0][0]}' and '${n}'); keep \`initial: true\` on one`, ["states", n, "initial"], true);
+    }
+  }
+  const roles = new Map<string, string>();
+  const terminalRoles = new Set(["completed", "failed", "cancelled", "unknown"]);
+  for (const [n, s] of Object.entries(spec.states)) {
+    const prev = roles.get(s.role);
+    if (prev) report("MTG045", "error", `role '${s.role}' is already held by state '${prev}'; each role names one state`, ["states", n, "role"]);
+    else roles.set(s.role, n);
+    if (terminalRoles.has(s.role) !== (s.terminal === true)) {
+      report(
+        "MTG046",
+        "error",
+        terminalRoles.has(s.role)
+          ? `state '${n}' has role '${s.role}', which ends a task; mark it \`terminal: true\``
+          : `state '${n}' is terminal but its role '${s.role}' is not an ending; use completed, failed, cancelled or unknown`,
+        ["states", n],
+        true,
+      );
+    }
+    if (s.initial && s.terminal) {
+      report("MTG042", "error", `the initial state '${n}' cannot be terminal`, ["states", n, "terminal"], true);
+    }
+  }
+
+  const asList = (x: string | string[]) => (Array.isArray(x) ? x : [x]);
+  const edges = new Map<string, Set<string>>();
+  for (const n of stateNames) edges.set(n, new Set());
+  const seenEdges = new Map<string, number>();
+  spec.transitions.forEach((tr, i) => {
+    const froms = asList(tr.from);
+    const tos = asList(tr.to);
+    for (const [k, list] of [["from", froms], ["to", tos]] as const) {
+      list.forEach((s, j) => {
+        if (!stateNames.has(s)) {
+          const p: Path = Array.isArray(tr[k]) ? ["transitions", i, k, j] : ["transitions", i, k];
+          report("MTG021", "error", `undefined state '${s}'${suggest(s, stateNames)}; declare it under \`states\``, p);
+        }
+      });
+    }
+    if (tr.guard !== undefined && !guardNames.has(tr.guard)) {
+      report("MTG025", "error", `undefined guard '${tr.guard}'${suggest(tr.guard, guardNames)}; declare it under \`guards\``, ["transitions", i, "guard"]);
+    }
+    for (const f of froms) {
+      if (spec.states[f]?.terminal) {
+        report(
+          "MTG042",
+          "error",
+          `state '${f}' is terminal, so no transition may leave it; remove it from \`from\` or make it non-terminal`,
+          ["transitions", i, "from"],
+        );
+      }
+      for (const t of tos) {
+        if (!stateNames.has(f) || !stateNames.has(t)) continue;
+        const key = `${f}→${t}`;
+        if (seenEdges.has(key)) {
+          report("MTG047", "warning", `transition ${f} → ${t} is already declared in transition ${seenEdges.get(key)! + 1}`, ["transitions", i]);
+        } else seenEdges.set(key, i);
+        edges.get(f)!.add(t);
+      }
+    }
+  });
+  if (initials.length >= 1) {
+    const reach = new Set<string>([initials[0][0]]);
+    const queue = [initials[0][0]];
+    while (queue.length) for (const t of edges.get(queue.shift()!) ?? []) if (!reach.has(t)) (reach.add(t), queue.push(t));
+    for (const n of stateNames) {
+      if (!reach.has(n)) {
+        report("MTG043", "error", `state '${n}' cannot be reached from the initial state '${initials[0][0]}'; add a transition into it or remove it`, ["states", n], true);
+      }
+    }
+  }
+  for (const n of stateNames) {
+    if (spec.states[n].terminal) continue;
+    const seen = new Set([n]);
+    const queue = [n];
+    let ok = false;
+    while (queue.length && !ok) {
+      for (const t of edges.get(queue.shift()!) ?? []) {
+        if (spec.states[t]?.terminal) ok = true;
+        if (!seen.has(t)) (seen.add(t), queue.push(t));
+      }
+    }
+    if (!ok) {
+      report("MTG044", "error", `non-terminal state '${n}' can never reach a terminal state; add a transition to one`, ["states", n], true);
+    }
+  }
+
+  // --- errors ----------------------------------------------------------------
+  for (const [n, e] of Object.entries(spec.errors)) {
+    const c = e.code;
+    const reservedBlock = c >= -32768 && c <= -32000;
+    const serverRange = c >= -32099 && c <= -32000;
+    if (reservedBlock && !serverRange && !JSONRPC_STANDARD_CODES.has(c)) {
+      report(
+        "MTG050",
+        "error",
+        `code ${c} lies in JSON-RPC's reserved block (-32768..-32000) but is not a standard code (-32700, -32600..-32603) nor in the server range (-32099..-32000); choose another code`,
+        ["errors", n, "code"],
+      );
+    } else if (!reservedBlock && !JSONRPC_STANDARD_CODES.has(c)) {
+      report(
+        "MTG050",
+        "warning",
+        `code ${c} is outside the JSON-RPC ranges (standard -32700, -32600..-32603; server -32099..-32000); MCP peers may not recognise it`,
+        ["errors", n, "code"],
+      );
+    }
+    const ctx = new Set(Object.keys(e.context ?? {}));
+    const used = new Set<string>();
+    for (const m of e.message.matchAll(/\{([^{}]*)\}/g)) {
+      const name = m[1];
+      used.add(name);
+      if (!ctx.has(name)) {
+        report(
+          "MTG051",
+          "error",
+          `placeholder {${name}} has no value: declare '${name}' under this error's \`context\`${suggest(name, ctx)}`,
+          ["errors", n, "message"],
+        );
+      }
+    }
+    for (const k of ctx) {
+      if (!used.has(k)) report("MTG052", "warning", `context value '${k}' is never used in the message`, ["errors", n, "context", k], true);
+    }
+  }
+
+  // --- behaviour -----------------------------------------------------------------
+  const ref = (kind: "method" | "error" | "state" | "meta", name: string | undefined | false, path: Path) => {
+    if (name === undefined || name === false) return;
+    const [set, code, section] =
+      kind === "method"
+        ? ([methodNames, "MTG022", "methods"] as const)
+        : kind === "error"
+          ? ([errorNames, "MTG023", "errors"] as const)
+          : kind === "state"
+            ? ([stateNames, "MTG021", "states"] as const)
+            : ([metaNames, "MTG024", "meta"] as const);
+    if (!set.has(name)) report(code, "error", `undefined ${kind} '${name}'${suggest(name, set)}; declare it under \`${section}\``, path);
+  };
+  const need = (cond: boolean, what: string, path: Path, because: string) => {
+    if (!cond) report("MTG060", "error", `missing \`${what}\`: ${because}`, path, true);
+  };
+  const B: Path = ["behaviour"];
+  const cr = b.creation;
+  const crP = [...B, "creation"];
+  if (cr.via === "meta") {
+    need(cr.meta !== undefined, "meta", crP, "creation via meta needs the meta entry that carries the task request");
+    ref("meta", cr.meta, [...crP, "meta"]);
+  } else if (cr.via === "param") {
+    need(cr.param !== undefined, "param", crP, "creation via param needs the params field that carries the task request");
+    need(cr.paramType !== undefined, "paramType", crP, "creation via param needs the type of that field");
+  } else {
+    need(cr.capabilityMeta !== undefined, "capabilityMeta", crP, "creation via client-capability needs the meta entry holding the client's capabilities");
+    need(cr.capability !== undefined, "capability", crP, "creation via client-capability needs the extension id the client lists");
+    ref("meta", cr.capabilityMeta, [...crP, "capabilityMeta"]);
+  }
+  if (cr.taskId.assignedBy === "requestor") {
+    need(cr.taskId.field !== undefined, "field", [...crP, "taskId"], "a requestor-assigned id needs the field of the task request that holds it");
+  }
+  ref("error", cr.taskId.duplicateError, [...crP, "taskId", "duplicateError"]);
+  ref("error", cr.requiredTaskError, [...crP, "requiredTaskError"]);
+  for (const side of ["server", "client"] as const) {
+    cr.requests[side].forEach((m, i) => {
+      if (m !== "*" && !CORE_REQUESTS.has(m) && !methodNames.has(m)) {
+        report("MTG022", "warning", `'${m}' is not a known MCP request${suggest(m, CORE_REQUESTS)}`, [...crP, "requests", side, i]);
+      }
+    });
+  }
+  if (cr.toolSwitch) {
+    ref("error", cr.toolSwitch.forbiddenError, [...crP, "toolSwitch", "forbiddenError"]);
+    ref("error", cr.toolSwitch.requiredError, [...crP, "toolSwitch", "requiredError"]);
+  }
+  if (cr.ack.mode === "notification") {
+    need(cr.ack.notification !== undefined, "notification", [...crP, "ack"], "ack mode notification needs the notification method");
+    ref("method", cr.ack.notification, [...crP, "ack", "notification"]);
+  } else {
+    need(cr.ack.resultType !== undefined, "resultType", [...crP, "ack"], `ack mode ${cr.ack.mode} needs the type of the immediate answer`);
+  }
+
+  const taskType = b.taskType ?? "Task";
+  // For a union task type (a status-dependent shape), a field may live on any variant.
+  const taskFields = typeNames.has(taskType) ? fieldsOf(spec, taskType, new Set(), true) : undefined;
+  if (!typeNames.has(taskType)) {
+    report("MTG020", "error", `the task type '${taskType}' is not declared${suggest(taskType, typeNames)}; declare it or set behaviour.taskType`, [...B, ...(b.taskType ? ["taskType"] : [])], !b.taskType);
+  }
+  const field = (name: string | undefined, path: Path) => {
+    if (name === undefined || taskFields === undefined) return;
+    if (!(name in taskFields)) {
+      report("MTG061", "error", `the task type '${taskType}' has no field '${name}'${suggest(name, Object.keys(taskFields))}`, path);
+    }
+  };
+  field(b.retention.field, [...B, "retention", "field"]);
+  ref("error", b.retention.expiredError, [...B, "retention", "expiredError"]);
+  if (b.retention.max < b.retention.default) {
+    report("MTG011", "error", `retention.max (${b.retention.max}) is below retention.default (${b.retention.default})`, [...B, "retention", "max"]);
+  }
+  field(b.polling.field, [...B, "polling", "field"]);
+
+  const r = b.results;
+  const rP = [...B, "results"];
+  if (r.mode !== "inline") {
+    need(r.method !== undefined, "method", rP, `results mode ${r.mode} needs the result method`);
+    ref("method", r.method, [...rP, "method"]);
+  } else {
+    need(r.resultField !== undefined, "resultField", rP, "results mode inline needs the status field that carries the result");
+    need(r.errorField !== undefined, "errorField", rP, "results mode inline needs the status field that carries the error");
+  }
+  if (r.mode === "error-until-completed") {
+    need(r.notReadyError !== undefined, "notReadyError", rP, "results mode error-until-completed needs the error answered before completion");
+  }
+  ref("error", r.notReadyError, [...rP, "notReadyError"]);
+
+  const o = b.outcomes;
+  for (const k of ["toolError", "protocolError", "unexpected"] as const) {
+    ref("state", o[k], [...B, "outcomes", k]);
+    if (stateNames.has(o[k]) && !spec.states[o[k]].terminal) {
+      report("MTG011", "error", `outcomes.${k} must name a terminal state; '${o[k]}' is not`, [...B, "outcomes", k]);
+    }
+  }
+  field(o.failureField, [...B, "outcomes", "failureField"]);
+  field(o.statusMessageField, [...B, "outcomes", "statusMessageField"]);
+
+  const c = b.cancellation;
+  const cP = [...B, "cancellation"];
+  if (c.via === "method") {
+    need(c.method !== undefined, "method", cP, "cancellation via method needs the cancel method");
+    ref("method", c.method, [...cP, "method"]);
+  }
+  if (c.terminal === "error") need(c.terminalError !== undefined, "terminalError", cP, "terminal: error needs the error to answer");
+  ref("error", c.terminalError, [...cP, "terminalError"]);
+  ref("method", c.deleteMethod, [...cP, "deleteMethod"]);
+  (c.deletableStatuses ?? []).forEach((s, i) => ref("state", s, [...cP, "deletableStatuses", i]));
+  if (!stateNames.has("cancelled") && ![...Object.values(spec.states)].some((s) => s.role === "cancelled")) {
+    report("MTG060", "error", "cancellation needs a state with role cancelled", cP, true);
+  }
+
+  const inp = b.input;
+  const iP = [...B, "input"];
+  ref("state", inp.status, [...iP, "status"]);
+  ref("state", inp.resume, [...iP, "resume"]);
+  if (inp.via === "inline-poll") {
+    need(inp.requestsField !== undefined, "requestsField", iP, "input via inline-poll needs the status field carrying input requests");
+    need(inp.updateMethod !== undefined, "updateMethod", iP, "input via inline-poll needs the method that answers them");
+    need(inp.responsesField !== undefined, "responsesField", iP, "input via inline-poll needs the params field carrying answers");
+  }
+  ref("method", inp.updateMethod, [...iP, "updateMethod"]);
+  inp.requests.forEach((m, i) => {
+    if (!CORE_REQUESTS.has(m) && !methodNames.has(m)) report("MTG022", "warning", `'${m}' is not a known MCP request${suggest(m, CORE_REQUESTS)}`, [...iP, "requests", i]);
+  });
+
+  if (b.listing) {
+    ref("method", b.listing.method, [...B, "listing", "method"]);
+    ref("error", b.listing.invalidCursorError, [...B, "listing", "invalidCursorError"]);
+    if (b.listing.maxPageSize < b.listing.pageSize) {
+      report("MTG011", "error", `listing.maxPageSize (${b.listing.maxPageSize}) is below listing.pageSize (${b.listing.pageSize})`, [...B, "listing", "maxPageSize"]);
+    }
+  }
+  if (b.statusNotifications) ref("method", b.statusNotifications.method, [...B, "statusNotifications", "method"]);
+  if (b.relatedTask) {
+    const rt = b.relatedTask;
+    ref("meta", rt.meta, [...B, "relatedTask", "meta"]);
+    rt.results.forEach((m, i) => ref("method", m, [...B, "relatedTask", "results", i]));
+    (rt.notOnResults ?? []).forEach((m, i) => ref("method", m, [...B, "relatedTask", "notOnResults", i]));
+  }
+  ref("error", c.deleteRefusedError, [...cP, "deleteRefusedError"]);
+  for (const side of ["server", "client"] as const) {
+    const cap = b.capabilities[side];
+    for (const m of Object.keys((cap && cap.gates) || {})) ref("method", m, [...B, "capabilities", side, "gates", m]);
+  }
+  if (b.http) {
+    b.http.methods.forEach((m, i) => ref("method", m, [...B, "http", "methods", i]));
+    ref("error", b.http.mismatchError, [...B, "http", "mismatchError"]);
+  }
+  if (b.unsupportedMethods) {
+    ref("error", b.unsupportedMethods.error, [...B, "unsupportedMethods", "error"]);
+    b.unsupportedMethods.methods.forEach((m, i) => {
+      if (methodNames.has(m)) {
+        report("MTG030", "error", `'${m}' is declared as a method and as unsupported; keep one`, [...B, "unsupportedMethods", "methods", i]);
+      }
+    });
+  }
+  ref("error", b.limits.rateLimitError, [...B, "limits", "rateLimitError"]);
+  ref("error", b.limits.concurrencyError, [...B, "limits", "concurrencyError"]);
+
+  // --- examples ------------------------------------------------------------------
+  (spec.examples ?? []).forEach((ex, i) => {
+    if (ex.method !== undefined && !methodNames.has(ex.method)) {
+      report("MTG071", "error", `example '${ex.name}' names undefined method '${ex.method}'${suggest(ex.method, methodNames)}`, ["examples", i, "method"]);
+    }
+    if (ex.type !== undefined && !allTypes.has(ex.type)) {
+      report("MTG071", "error", `example '${ex.name}' names undefined type '${ex.type}'${suggest(ex.type, allTypes)}`, ["examples", i, "type"]);
+    }
+    if ((ex.kind === "type" || ex.kind === "meta") && ex.type === undefined) {
+      report("MTG060", "error", `example '${ex.name}' of kind ${ex.kind} needs \`type\``, ["examples", i], true);
+    }
+    if ((ex.kind === "request" || ex.kind === "result" || ex.kind === "notification") && ex.method === undefined) {
+      report("MTG060", "error", `example '${ex.name}' of kind ${ex.kind} needs \`method\``, ["examples", i], true);
+    }
+  });
+
+  // Methods nobody uses are worth a warning: a generated handler nobody wires is dead code.
+  const usedMethods = new Set<string>();
+  const use = (m: string | false | undefined) => m && usedMethods.add(m);
+  use(cr.ack.notification);
+  use(r.method);
+  use(c.method);
+  use(c.deleteMethod);
+  use(inp.updateMethod);
+  if (b.listing) use(b.listing.method);
+  if (b.statusNotifications) use(b.statusNotifications.method);
+  if (b.http) b.http.methods.forEach(use);
+  if (b.relatedTask) b.relatedTask.results.forEach(use);
+  if (b.statusNotifications && b.statusNotifications.subscribeMethod) use(b.statusNotifications.subscribeMethod);
+  for (const side of ["server", "client"] as const) {
+    const cap = b.capabilities[side];
+    Object.keys((cap && cap.gates) || {}).forEach(use);
+  }
+  for (const m of methodNames) {
+    if (!usedMethods.has(m) && !/\/get$/.test(m)) {
+      report("MTG064", "warning", `method '${m}' is declared but no behaviour uses it`, ["methods", m], true);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// helpers over the raw spec (shared with lowering)
+// ---------------------------------------------------------------------------
+
+export function methodStem(method: string): string {
+  return method
+    .split(/[/_]/)
+    .filter(Boolean)
+    .map((s) => s[0].toUpperCase() + s.slice(1))
+    .join("");
+}
+
+/** Follow shorthand/ref names to the declared type expression (one level of naming at a time). */
+export function resolveShallow(spec: Spec, t: TypeExpr, seen = new Set<string>()): TypeExpr | undefined {
+  let name: string | undefined;
+  if (typeof t === "string") {
+    const p = parseShorthand(t);
+    if (!p || p.arrayDepth > 0) return t;
+    name = p.base;
+    if ((PRIMITIVES as readonly string[]).includes(name)) return t;
+  } else if (t.type === "ref") name = t.ref;
+  else return t;
+  if (seen.has(name)) return undefined;
+  seen.add(name);
+  if (name === (spec.statusType ?? "TaskStatus")) return { type: "enum", values: Object.keys(spec.states) };
+  const decl = spec.types[name];
+  return decl === undefined ? undefined : resolveShallow(spec, decl, seen);
+}
+
+/** The fields of an object type (with inherited ones), or undefined if it is not an object. */
+export function fieldsOf(
+  spec: Spec,
+  t: TypeExpr | string,
+  seen = new Set<string>(),
+  allowUnion = false,
+): Record<string, TypeExpr> | undefined {
+  const r = typeof t === "string" && TYPE_NAME_LIKE.test(t) && spec.types[t] ? resolveShallow(spec, t) : resolveShallow(spec, t as TypeExpr);
+  if (r && typeof r !== "string" && r.type === "union" && allowUnion) {
+    const merged: Record<string, TypeExpr> = {};
+    for (const v of r.variants) {
+      const f = fieldsOf(spec, v, seen, true);
+      if (f === undefined) return undefined;
+      for (const [k, t] of Object.entries(f)) if (!(k in merged)) merged[k] = t;
+    }
+    return merged;
+  }
+  if (!r || typeof r === "string" || r.type !== "object") return undefined;
+  const out: Record<string, TypeExpr> = {};
+  for (const e of r.extends ?? []) {
+    if (seen.has(e)) continue;
+    seen.add(e);
+    Object.assign(out, fieldsOf(spec, e, seen) ?? {});
+  }
+  Object.assign(out, r.fields ?? {});
+  return out;
+}
+const TYPE_NAME_LIKE = /^[A-Z]/;
+
+function objectOf(spec: Spec, name: string) {
+  const r = resolveShallow(spec, name);
+  return r && typeof r !== "string" && r.type === "object" ? r : undefined;
+}
+
+function requiredCycle(spec: Spec, start: string): string[] | undefined {
+  // Edges: type → named types it needs (required, non-nullable fields; refs; extends).
+  const needs = (t: TypeExpr): string[] => {
+    if (typeof t === "string") {
+      const p = parseShorthand(t);
+      if (!p || p.arrayDepth > 0 || p.optional) return [];
+      return spec.types[p.base] ? [p.base] : [];
+    }
+    if (t.nullable || t.optional) return [];
+    if (t.type === "ref") return spec.types[t.ref] ? [t.ref] : [];
+    if (t.type === "object") {
+      return [...(t.extends ?? []), ...Object.values(t.fields ?? {}).flatMap(needs)];
+    }
+    return []; // arrays, records and unions can end (empty array, other variant)
+  };
+  const path: string[] = [];
+  const visiting = new Set<string>();
+  const done = new Set<string>();
+  const dfs = (n: string): string[] | undefined => {
+    if (visiting.has(n)) return n === start ? [...path, n] : undefined;
+    if (done.has(n)) return undefined;
+    visiting.add(n);
+    path.push(n);
+    const decl = spec.types[n];
+    for (const m of decl === undefined ? [] : needs(decl)) {
+      const c = dfs(m);
+      if (c) return c;
+    }
+    path.pop();
+    visiting.delete(n);
+    done.add(n);
+    return undefined;
+  };
+  return dfs(start);
+}

@@ -1,0 +1,333 @@
+/**
+ * The thin shell: arguments, config, the disk, exit codes.
+ * Exit codes: 0 ok, 1 spec errors or drift, 2 usage errors.
+ */
+import { existsSync, readFileSync, watch as fsWatch, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { CODES, formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
+import { specJsonSchema } from "./format.js";
+import { apply, conflictMessage, drift, plan } from "./fsout.js";
+import { compile, type CompileResult } from "./pipeline.js";
+import { builtinSpecs, DEFAULT_SPEC, resolveSpec } from "./specs.js";
+import { GENERATOR_VERSION } from "./version.js";
+
+export const DEFAULT_OUT = "mcp-tasks";
+
+class UsageError extends Error {}
+
+interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  cwd: string;
+  color: boolean;
+}
+
+const defaultIo = (): Io => ({
+  out: (s) => process.stdout.write(s + "\n"),
+  err: (s) => process.stderr.write(s + "\n"),
+  cwd: process.cwd(),
+  color: process.stderr.isTTY === true && !process.env.NO_COLOR,
+});
+
+// ---------------------------------------------------------------------------
+// Config
+// ---------------------------------------------------------------------------
+
+const Target = z.strictObject({ spec: z.string().min(1).default(DEFAULT_SPEC), out: z.string().min(1).default(DEFAULT_OUT) });
+const ConfigSchema = z.union([
+  Target,
+  z.strictObject({ targets: z.array(Target).min(1) }),
+]);
+type TargetT = z.infer<typeof Target>;
+
+export function readConfig(cwd: string): { targets: TargetT[]; file: string } | { error: string } | undefined {
+  const candidates = ["mcp-task-gen.config.json", "mcp-task-gen.config.yaml", "mcp-task-gen.config.yml"];
+  let raw: unknown;
+  let file: string | undefined;
+  for (const c of candidates) {
+    const p = join(cwd, c);
+    if (!existsSync(p)) continue;
+    file = c;
+    try {
+      raw = c.endsWith(".json") ? JSON.parse(readFileSync(p, "utf8")) : parseYaml(readFileSync(p, "utf8"));
+    } catch (e) {
+      return { error: `${c}:1:1 error MTG090 cannot parse the configuration: ${(e as Error).message.split("\n")[0]}` };
+    }
+    break;
+  }
+  if (file === undefined && existsSync(join(cwd, "package.json"))) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")) as Record<string, unknown>;
+      if (pkg["mcp-task-gen"] !== undefined) {
+        raw = pkg["mcp-task-gen"];
+        file = "package.json#mcp-task-gen";
+      }
+    } catch {
+      // an unreadable package.json is not ours to complain about
+    }
+  }
+  if (file === undefined) return undefined;
+  const parsed = ConfigSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    return {
+      error: `${file}:1:1 error MTG090 invalid configuration at '${i.path.join(".") || "(root)"}': ${i.message}; expected { "spec": "<name|path>", "out": "<dir>" } or { "targets": [ ... ] }`,
+    };
+  }
+  const targets = "targets" in parsed.data ? parsed.data.targets : [parsed.data];
+  return { targets, file };
+}
+
+// ---------------------------------------------------------------------------
+// Commands
+// ---------------------------------------------------------------------------
+
+function printDiagnostics(io: Io, diags: readonly Diagnostic[]) {
+  for (const d of diags) io.err(formatDiagnostic(d, { color: io.color }));
+}
+
+async function compileSpec(io: Io, spec: string): Promise<{ result?: CompileResult; name: string }> {
+  const r = resolveSpec(spec, io.cwd);
+  if (!r.ok) throw new UsageError(r.message);
+  const result = await compile(r.source);
+  return { result, name: spec };
+}
+
+function summarize(diags: readonly Diagnostic[]): string {
+  const e = diags.filter((d) => d.severity === "error").length;
+  const w = diags.length - e;
+  return `${e} error${e === 1 ? "" : "s"}, ${w} warning${w === 1 ? "" : "s"}`;
+}
+
+interface GenerateOpts {
+  spec: string;
+  out: string;
+  dryRun?: boolean;
+  force?: boolean;
+  warnAsError?: boolean;
+  quiet?: boolean;
+}
+
+async function generate(io: Io, o: GenerateOpts): Promise<number> {
+  const { result } = await compileSpec(io, o.spec);
+  printDiagnostics(io, result!.diagnostics);
+  if (!result!.files || hasErrors(result!.diagnostics, o.warnAsError)) {
+    io.err(`mcp-task-gen: ${o.spec}: ${summarize(result!.diagnostics)}; nothing written`);
+    return 1;
+  }
+  const outDir = resolve(io.cwd, o.out);
+  const shown = relative(io.cwd, outDir) || ".";
+  const p = plan(outDir, result!.files);
+  const conflicts = p.actions.filter((a) => a.kind === "conflict");
+  if (conflicts.length > 0 && !o.force) {
+    for (const c of conflicts) io.err(`mcp-task-gen: error: ${conflictMessage(c as Extract<typeof c, { kind: "conflict" }>, shown)}`);
+    io.err(`mcp-task-gen: ${conflicts.length} file(s) in the way; nothing written`);
+    return 1;
+  }
+  const verb = (a: (typeof p.actions)[number]) =>
+    a.kind === "write" ? (a.reason === "new" ? "create" : "update") : a.kind === "delete" ? "delete" : a.kind === "conflict" ? "overwrite" : "unchanged";
+  if (o.dryRun) {
+    for (const a of p.actions) io.out(`  ${verb(a).padEnd(9)} ${join(shown, a.path)}`);
+    io.out(`mcp-task-gen: dry run, nothing written (${o.spec} → ${shown}/)`);
+    return 0;
+  }
+  const done = apply(p, { force: o.force });
+  if (!o.quiet) for (const a of done) io.out(`  ${verb(a).padEnd(9)} ${join(shown, a.path)}`);
+  const unchanged = p.actions.filter((a) => a.kind === "unchanged").length;
+  io.out(
+    `mcp-task-gen: ${o.spec} → ${shown}/: ${done.filter((a) => a.kind !== "delete").length} written, ${unchanged} unchanged${
+      done.some((a) => a.kind === "delete") ? `, ${done.filter((a) => a.kind === "delete").length} deleted` : ""
+    } (${result!.files.length} files)`,
+  );
+  return 0;
+}
+
+async function checkCmd(io: Io, o: { spec: string; out: string; warnAsError?: boolean }): Promise<number> {
+  const { result } = await compileSpec(io, o.spec);
+  printDiagnostics(io, result!.diagnostics);
+  if (!result!.files || hasErrors(result!.diagnostics, o.warnAsError)) {
+    io.err(`mcp-task-gen: ${o.spec}: ${summarize(result!.diagnostics)}`);
+    return 1;
+  }
+  const outDir = resolve(io.cwd, o.out);
+  const d = drift(outDir, result!.files);
+  const shown = relative(io.cwd, outDir) || ".";
+  if (d.missing.length + d.changed.length + d.extra.length === 0) {
+    io.out(`mcp-task-gen: ${shown}/ is up to date with ${o.spec} (${result!.files.length} files)`);
+    return 0;
+  }
+  for (const f of d.missing) io.err(`  missing   ${join(shown, f)}`);
+  for (const f of d.changed) io.err(`  changed   ${join(shown, f)}`);
+  for (const f of d.extra) io.err(`  extra     ${join(shown, f)}`);
+  io.err(
+    `mcp-task-gen: ${shown}/ is stale (${d.missing.length} missing, ${d.changed.length} changed, ${d.extra.length} extra); run: mcp-task-gen generate --spec ${o.spec} --out ${shown}`,
+  );
+  return 1;
+}
+
+async function validateCmd(io: Io, o: { spec: string; warnAsError?: boolean; json?: boolean }): Promise<number> {
+  const r = resolveSpec(o.spec, io.cwd);
+  if (!r.ok) throw new UsageError(r.message);
+  const { analyze } = await import("./pipeline.js");
+  const { diagnostics } = analyze(r.source);
+  const failed = hasErrors(diagnostics, o.warnAsError);
+  if (o.json) io.out(JSON.stringify({ spec: o.spec, ok: !failed, diagnostics }, null, 2));
+  else {
+    printDiagnostics(io, diagnostics);
+    io.out(`mcp-task-gen: ${r.source.file}: ${failed ? "invalid" : "valid"} (${summarize(diagnostics)})`);
+  }
+  return failed ? 1 : 0;
+}
+
+async function watchCmd(io: Io, o: GenerateOpts): Promise<number> {
+  const r = resolveSpec(o.spec, io.cwd);
+  if (!r.ok) throw new UsageError(r.message);
+  const path = resolve(io.cwd, r.source.file);
+  await generate(io, o);
+  io.out(`mcp-task-gen: watching ${r.source.file} (Ctrl-C to stop)`);
+  let timer: NodeJS.Timeout | undefined;
+  let running = Promise.resolve(0);
+  fsWatch(path, () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      running = running.then(() => generate(io, o).catch((e) => (io.err(String(e)), 1)));
+    }, 100);
+  });
+  return new Promise<number>(() => {});
+}
+
+// ---------------------------------------------------------------------------
+// Entry
+// ---------------------------------------------------------------------------
+
+export async function main(argv: string[] = hideBin(process.argv), io: Io = defaultIo()): Promise<number> {
+  let exit = 0;
+  const run = (p: Promise<number>) =>
+    p.then(
+      (code) => {
+        exit = code;
+      },
+      (e: unknown) => {
+        if (e instanceof UsageError) {
+          io.err(`mcp-task-gen: ${e.message}`);
+          exit = 2;
+        } else throw e;
+      },
+    );
+  const specOpt = { type: "string", describe: "A built-in spec name or a path to a spec file (YAML or JSON)" } as const;
+  const outOpt = { type: "string", describe: "The output directory" } as const;
+  const common = {
+    "warn-as-error": { type: "boolean", describe: "Treat warnings as errors", default: false },
+  } as const;
+  const parser = yargs(argv)
+    .scriptName("mcp-task-gen")
+    .usage(
+      "$0 [command]\n\nCompiles a declarative MCP Tasks spec into types, zod validators, guards, a transition table and docs.\nWith no command: generate from mcp-task-gen.config.{json,yaml} (or package.json#mcp-task-gen) if present, else the built-in spec " +
+        `${DEFAULT_SPEC} into ./${DEFAULT_OUT}/.`,
+    )
+    .command(
+      "$0",
+      "Generate from the config file, or the default spec into ./mcp-tasks/",
+      (y) => y.options(common),
+      (a) => {
+        const cfg = readConfig(io.cwd);
+        if (cfg && "error" in cfg) {
+          io.err(cfg.error);
+          exit = 1;
+          return;
+        }
+        const targets = cfg ? cfg.targets : [{ spec: DEFAULT_SPEC, out: DEFAULT_OUT }];
+        if (cfg) io.out(`mcp-task-gen: using ${cfg.file}`);
+        return run(
+          (async () => {
+            let code = 0;
+            for (const t of targets) code = Math.max(code, await generate(io, { ...t, warnAsError: a["warn-as-error"] }));
+            return code;
+          })(),
+        );
+      },
+    )
+    .command(
+      "generate",
+      "Generate the output of a spec",
+      (y) =>
+        y.options({
+          spec: { ...specOpt, default: DEFAULT_SPEC },
+          out: { ...outOpt, default: DEFAULT_OUT },
+          "dry-run": { type: "boolean", default: false, describe: "Show what would be written, write nothing" },
+          watch: { type: "boolean", default: false, describe: "Regenerate whenever the spec file changes" },
+          force: { type: "boolean", default: false, describe: "Overwrite generated files edited by hand, and files in the way" },
+          quiet: { type: "boolean", default: false, describe: "Print only the summary line" },
+          ...common,
+        }),
+      (a) => {
+        const o = { spec: a.spec, out: a.out, dryRun: a["dry-run"], force: a.force, quiet: a.quiet, warnAsError: a["warn-as-error"] };
+        return run(a.watch ? watchCmd(io, o) : generate(io, o));
+      },
+    )
+    .command(
+      "check",
+      "Exit 0 when a directory holds exactly what generate would write (for CI), else list the drift and exit 1",
+      (y) => y.options({ spec: { ...specOpt, default: DEFAULT_SPEC }, out: { ...outOpt, default: DEFAULT_OUT }, ...common }),
+      (a) => run(checkCmd(io, { spec: a.spec, out: a.out, warnAsError: a["warn-as-error"] })),
+    )
+    .command(
+      "validate <spec>",
+      "Check a spec and report its diagnostics, writing nothing",
+      (y) =>
+        y
+          .positional("spec", { ...specOpt, demandOption: true })
+          .options({ json: { type: "boolean", default: false, describe: "Print the diagnostics as JSON" }, ...common }),
+      (a) => run(validateCmd(io, { spec: a.spec as string, json: a.json, warnAsError: a["warn-as-error"] })),
+    )
+    .command(
+      "list-specs",
+      "List the built-in specs",
+      (y) => y,
+      () => {
+        for (const s of builtinSpecs()) io.out(`${s}${s === DEFAULT_SPEC ? " (default)" : ""}`);
+      },
+    )
+    .command(
+      "schema",
+      "Print the JSON Schema of the spec format",
+      (y) => y.options({ out: { type: "string", describe: "Write it to this file instead" } }),
+      (a) => {
+        const text = JSON.stringify(specJsonSchema(), null, 2) + "\n";
+        if (a.out) writeFileSync(resolve(io.cwd, a.out), text);
+        else io.out(text.trimEnd());
+      },
+    )
+    .command(
+      "codes",
+      "List the diagnostic codes",
+      (y) => y,
+      () => {
+        for (const [code, what] of Object.entries(CODES)) io.out(`${code}  ${what}`);
+      },
+    )
+    .version(GENERATOR_VERSION)
+    .alias("h", "help")
+    .alias("v", "version")
+    .strict()
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .exitProcess(false)
+    .fail((msg, err) => {
+      if (err) throw err;
+      throw new UsageError(`${msg}\nRun 'mcp-task-gen --help' for usage.`);
+    });
+  try {
+    await parser.parseAsync();
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`mcp-task-gen: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  return exit;
+}

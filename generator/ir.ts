@@ -1,0 +1,449 @@
+/**
+ * The IR: a checked spec lowered into one immutable, fully resolved structure.
+ * Shorthands are expanded, `extends` is flattened, defaults are filled in,
+ * error templates are split into segments. Emitters read only this.
+ */
+import { createHash } from "node:crypto";
+import { fieldsOf, methodStem, parseShorthand } from "./check.js";
+import type { Behaviour, Spec, TypeExpr } from "./format.js";
+
+export type IRType =
+  | { kind: "string"; format?: "date-time" | "uri" | "uuid"; minLength?: number; maxLength?: number; pattern?: string; nullable: boolean; description?: string }
+  | { kind: "integer" | "number"; minimum?: number; maximum?: number; nullable: boolean; description?: string }
+  | { kind: "boolean" | "null" | "unknown"; nullable: boolean; description?: string }
+  | { kind: "literal"; value: string | number | boolean; nullable: boolean; description?: string }
+  | { kind: "enum"; values: readonly string[]; nullable: boolean; description?: string }
+  | { kind: "ref"; name: string; nullable: boolean; description?: string }
+  | { kind: "array"; items: IRType; minItems?: number; maxItems?: number; nullable: boolean; description?: string }
+  | { kind: "record"; values: IRType; nullable: boolean; description?: string }
+  | { kind: "union"; variants: readonly IRType[]; discriminator?: string; nullable: boolean; description?: string }
+  | { kind: "object"; fields: readonly IRField[]; open: boolean; strict: boolean; nullable: boolean; description?: string };
+
+export interface IRField {
+  name: string;
+  type: IRType;
+  optional: boolean;
+  description?: string;
+  deprecated: boolean;
+}
+
+export interface IRTypeDecl {
+  name: string;
+  type: IRType;
+  description?: string;
+  /** Part of a reference cycle: validators must refer to it lazily. */
+  recursive: boolean;
+}
+
+export interface IRState {
+  name: string;
+  role: string;
+  initial: boolean;
+  terminal: boolean;
+  description?: string;
+}
+
+export interface IRTransition {
+  from: string;
+  to: string;
+  guard?: string;
+  description?: string;
+}
+
+export interface IRGuard {
+  name: string;
+  field: string;
+  valueType: "integer" | "boolean" | "string";
+  op: "equals" | "notEquals" | "atLeast" | "atMost";
+  value: number | boolean | string;
+  description?: string;
+}
+
+export interface IRMethod {
+  method: string;
+  kind: "request" | "notification";
+  /** The TypeScript name stem, e.g. GetTask. */
+  name: string;
+  /** The name of the params type (a declared type, or `<name>Params` for an inline one). */
+  paramsName?: string;
+  /** The name of the result type (a declared type, or `<name>Result` for an inline one). */
+  resultName?: string;
+  /** `<name>Request` or `<name>Notification`. */
+  messageName: string;
+  from: "client" | "server" | "either";
+  params?: IRType;
+  result?: IRType;
+  errors: readonly string[];
+  description?: string;
+}
+
+export type IRMessageSegment = { text: string } | { param: string };
+
+export interface IRError {
+  name: string;
+  code: number;
+  message: string;
+  segments: readonly IRMessageSegment[];
+  context: readonly { name: string; type: IRType }[];
+  data?: IRType;
+  http?: number;
+  description?: string;
+}
+
+export interface IRMeta {
+  name: string;
+  key: string;
+  type: IRType;
+  on: readonly ("request" | "notification" | "result")[];
+  description?: string;
+}
+
+export interface IRExample {
+  name: string;
+  description?: string;
+  kind: "request" | "notification" | "result" | "error" | "meta" | "type";
+  method?: string;
+  type?: string;
+  message: unknown;
+  source?: string;
+}
+
+export type IRBehaviour = Omit<Behaviour, "taskType"> & { taskType: string };
+
+export interface IR {
+  generator: { name: string; version: string };
+  spec: {
+    name: string;
+    /** sha256 of the spec source (LF line endings), hex. */
+    hash: string;
+    file: string;
+    protocol: Spec["protocol"];
+    description?: string;
+  };
+  statusType: string;
+  types: readonly IRTypeDecl[];
+  states: readonly IRState[];
+  initialState: string;
+  terminalStates: readonly string[];
+  /** role → state name */
+  roles: Readonly<Record<string, string>>;
+  transitions: readonly IRTransition[];
+  guards: readonly IRGuard[];
+  methods: readonly IRMethod[];
+  errors: readonly IRError[];
+  meta: readonly IRMeta[];
+  behaviour: IRBehaviour;
+  examples: readonly IRExample[];
+}
+
+export interface LowerOptions {
+  generator: { name: string; version: string };
+  file: string;
+  sourceText: string;
+}
+
+export function lower(spec: Spec, opts: LowerOptions): IR {
+  const statusType = spec.statusType ?? "TaskStatus";
+  const stateNames = Object.keys(spec.states);
+
+  const lowerType = (t: TypeExpr): IRType => {
+    if (typeof t === "string") {
+      const p = parseShorthand(t)!;
+      let base: IRType;
+      switch (p.base) {
+        case "string":
+          base = { kind: "string", nullable: false };
+          break;
+        case "integer":
+        case "number":
+          base = { kind: p.base, nullable: false };
+          break;
+        case "boolean":
+        case "null":
+        case "unknown":
+          base = { kind: p.base, nullable: false };
+          break;
+        case "object":
+          base = { kind: "object", fields: [], open: true, strict: false, nullable: false };
+          break;
+        default:
+          base = { kind: "ref", name: p.base, nullable: false };
+      }
+      for (let i = 0; i < p.arrayDepth; i++) base = { kind: "array", items: base, nullable: false };
+      return base;
+    }
+    const nullable = t.nullable === true;
+    const description = t.description;
+    const d = description === undefined ? {} : { description };
+    switch (t.type) {
+      case "string":
+        return { kind: "string", format: t.format, minLength: t.minLength, maxLength: t.maxLength, pattern: t.pattern, nullable, ...d };
+      case "integer":
+      case "number":
+        return { kind: t.type, minimum: t.minimum, maximum: t.maximum, nullable, ...d };
+      case "boolean":
+      case "null":
+      case "unknown":
+        return { kind: t.type, nullable, ...d };
+      case "literal":
+        return { kind: "literal", value: t.value, nullable, ...d };
+      case "enum":
+        return { kind: "enum", values: t.values, nullable, ...d };
+      case "ref":
+        return { kind: "ref", name: t.ref, nullable, ...d };
+      case "array":
+        return { kind: "array", items: lowerType(t.items), minItems: t.minItems, maxItems: t.maxItems, nullable, ...d };
+      case "record":
+        return { kind: "record", values: lowerType(t.values), nullable, ...d };
+      case "union":
+        return { kind: "union", variants: t.variants.map(lowerType), discriminator: t.discriminator, nullable, ...d };
+      case "object": {
+        const all = fieldsOf(spec, t) ?? {};
+        const fields: IRField[] = Object.entries(all).map(([name, f]) => lowerField(name, f));
+        return { kind: "object", fields, open: t.open === true, strict: t.strict === true, nullable, ...d };
+      }
+    }
+  };
+  const lowerField = (name: string, f: TypeExpr): IRField => {
+    const optional = typeof f === "string" ? parseShorthand(f)!.optional : f.optional === true;
+    const description = typeof f === "string" ? undefined : f.description;
+    const deprecated = typeof f === "string" ? false : f.deprecated === true;
+    return { name, type: lowerType(f), optional, deprecated, ...(description === undefined ? {} : { description }) };
+  };
+
+  const statusDecl: IRTypeDecl = {
+    name: statusType,
+    type: { kind: "enum", values: stateNames, nullable: false },
+    description: "The status of a task.",
+    recursive: false,
+  };
+  const declared: IRTypeDecl[] = Object.entries(spec.types).map(([name, t]) => ({
+    name,
+    type: lowerType(t),
+    description: typeof t === "string" ? undefined : t.description,
+    recursive: false,
+  }));
+  const types = [statusDecl, ...declared];
+  markRecursive(types);
+
+  const states: IRState[] = Object.entries(spec.states).map(([name, s]) => ({
+    name,
+    role: s.role,
+    initial: s.initial === true,
+    terminal: s.terminal === true,
+    ...(s.description === undefined ? {} : { description: s.description }),
+  }));
+  const transitions: IRTransition[] = [];
+  for (const tr of spec.transitions) {
+    for (const from of [tr.from].flat()) {
+      for (const to of [tr.to].flat()) {
+        if (transitions.some((x) => x.from === from && x.to === to)) continue;
+        transitions.push({ from, to, ...(tr.guard ? { guard: tr.guard } : {}), ...(tr.description ? { description: tr.description } : {}) });
+      }
+    }
+  }
+  // Order transitions by the declared order of states, so output does not depend on how they were grouped.
+  const order = new Map(stateNames.map((n, i) => [n, i]));
+  transitions.sort((a, b) => order.get(a.from)! - order.get(b.from)! || order.get(a.to)! - order.get(b.to)!);
+
+  const guards: IRGuard[] = Object.entries(spec.guards ?? {}).map(([name, g]) => {
+    const op = (["equals", "notEquals", "atLeast", "atMost"] as const).find((k) => g[k] !== undefined) ?? "notEquals";
+    const value = g[op] ?? false;
+    return {
+      name,
+      field: g.field,
+      valueType: g.type ?? (typeof value === "boolean" ? "boolean" : typeof value === "string" ? "string" : "integer"),
+      op,
+      value,
+      ...(g.description === undefined ? {} : { description: g.description }),
+    };
+  });
+
+  const methods: IRMethod[] = Object.entries(spec.methods).map(([method, m]) => ({
+    method,
+    kind: m.kind,
+    ...methodNames(method, m),
+    from: m.from,
+    ...(m.params === undefined ? {} : { params: lowerType(m.params) }),
+    ...(m.result === undefined ? {} : { result: lowerType(m.result) }),
+    errors: m.errors ?? [],
+    ...(m.description === undefined ? {} : { description: m.description }),
+  }));
+
+  const errors: IRError[] = Object.entries(spec.errors).map(([name, e]) => ({
+    name,
+    code: e.code,
+    message: e.message,
+    segments: splitTemplate(e.message),
+    context: Object.entries(e.context ?? {}).map(([n, t]) => ({ name: n, type: lowerType(t) })),
+    ...(e.data === undefined ? {} : { data: lowerType(e.data) }),
+    ...(e.http === undefined ? {} : { http: e.http }),
+    ...(e.description === undefined ? {} : { description: e.description }),
+  }));
+
+  const meta: IRMeta[] = Object.entries(spec.meta).map(([name, m]) => ({
+    name,
+    key: m.key,
+    type: lowerType(m.type),
+    on: m.on,
+    ...(m.description === undefined ? {} : { description: m.description }),
+  }));
+
+  const roles: Record<string, string> = {};
+  for (const s of states) roles[s.role] = s.name;
+
+  const ir: IR = {
+    generator: opts.generator,
+    spec: {
+      name: spec.spec,
+      hash: createHash("sha256").update(opts.sourceText.replace(/\r\n?/g, "\n")).digest("hex"),
+      file: opts.file,
+      protocol: spec.protocol,
+      ...(spec.description === undefined ? {} : { description: spec.description.trim() }),
+    },
+    statusType,
+    types,
+    states,
+    initialState: states.find((s) => s.initial)!.name,
+    terminalStates: states.filter((s) => s.terminal).map((s) => s.name),
+    roles,
+    transitions,
+    guards,
+    methods,
+    errors,
+    meta,
+    behaviour: { ...spec.behaviour, taskType: spec.behaviour.taskType ?? "Task" },
+    examples: (spec.examples ?? []) as IRExample[],
+  };
+  return deepFreeze(stripUndefined(ir));
+}
+
+/** The TypeScript names a method generates (shared with the checker, which looks for collisions). */
+export function methodNames(method: string, m: Spec["methods"][string]) {
+  const name = m.name ?? methodStem(method);
+  const named = (t: TypeExpr | undefined, suffix: string): string | undefined => {
+    if (t === undefined) return undefined;
+    if (typeof t === "string") {
+      const p = parseShorthand(t);
+      if (p && p.arrayDepth === 0 && /^[A-Z]/.test(p.base)) return p.base;
+    } else if (t.type === "ref" && !t.nullable) return t.ref;
+    return name + suffix;
+  };
+  return {
+    name,
+    paramsName: named(m.params, "Params"),
+    resultName: named(m.result, "Result"),
+    messageName: name + (m.kind === "request" ? "Request" : "Notification"),
+  };
+}
+
+export function splitTemplate(message: string): IRMessageSegment[] {
+  const out: IRMessageSegment[] = [];
+  let last = 0;
+  for (const m of message.matchAll(/\{([^{}]*)\}/g)) {
+    if (m.index! > last) out.push({ text: message.slice(last, m.index) });
+    out.push({ param: m[1] });
+    last = m.index! + m[0].length;
+  }
+  if (last < message.length) out.push({ text: message.slice(last) });
+  return out;
+}
+
+/** Types on a reference cycle must be emitted lazily. */
+function markRecursive(types: IRTypeDecl[]): void {
+  const byName = new Map(types.map((t) => [t.name, t]));
+  const refsOf = (t: IRType, acc: Set<string>): Set<string> => {
+    switch (t.kind) {
+      case "ref":
+        acc.add(t.name);
+        break;
+      case "array":
+        refsOf(t.items, acc);
+        break;
+      case "record":
+        refsOf(t.values, acc);
+        break;
+      case "union":
+        t.variants.forEach((v) => refsOf(v, acc));
+        break;
+      case "object":
+        t.fields.forEach((f) => refsOf(f.type, acc));
+        break;
+    }
+    return acc;
+  };
+  const edges = new Map(types.map((t) => [t.name, refsOf(t.type, new Set())]));
+  for (const t of types) {
+    const seen = new Set<string>();
+    const stack = [...(edges.get(t.name) ?? [])];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n === t.name) {
+        t.recursive = true;
+        break;
+      }
+      if (seen.has(n) || !byName.has(n)) continue;
+      seen.add(n);
+      stack.push(...(edges.get(n) ?? []));
+    }
+  }
+}
+
+/** Declaration order with every type after the non-recursive types it refers to. */
+export function topoOrder(types: readonly IRTypeDecl[]): IRTypeDecl[] {
+  const byName = new Map(types.map((t) => [t.name, t]));
+  const out: IRTypeDecl[] = [];
+  const state = new Map<string, 1 | 2>();
+  const visit = (t: IRTypeDecl) => {
+    if (state.get(t.name)) return;
+    state.set(t.name, 1);
+    const refs = new Set<string>();
+    collectRefs(t.type, refs);
+    for (const r of refs) {
+      const d = byName.get(r);
+      if (d && !state.get(r)) visit(d);
+    }
+    state.set(t.name, 2);
+    out.push(t);
+  };
+  types.forEach(visit);
+  return out;
+}
+
+export function collectRefs(t: IRType, acc: Set<string>): void {
+  switch (t.kind) {
+    case "ref":
+      acc.add(t.name);
+      break;
+    case "array":
+      collectRefs(t.items, acc);
+      break;
+    case "record":
+      collectRefs(t.values, acc);
+      break;
+    case "union":
+      t.variants.forEach((v) => collectRefs(v, acc));
+      break;
+    case "object":
+      t.fields.forEach((f) => collectRefs(f.type, acc));
+      break;
+  }
+}
+
+function stripUndefined<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(stripUndefined) as T;
+  if (v && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = stripUndefined(x);
+    return out as T;
+  }
+  return v;
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === "object" && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
