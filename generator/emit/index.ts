@@ -22,6 +22,7 @@ import {
   type GuardContext,
   type ZodContext,
 } from "./render.js";
+import { RUNTIME_EMITTERS } from "./runtime.js";
 
 export interface VirtualFile {
   path: string;
@@ -388,6 +389,7 @@ export const EMITTERS: readonly Emitter[] = [
   transitionsEmitter,
   errorsEmitter,
   protocolEmitter,
+  ...RUNTIME_EMITTERS,
   indexEmitter,
   readmeEmitter,
 ];

@@ -6,3 +6,6 @@ export * from "./validators.js";
 export * from "./transitions.js";
 export * from "./errors.js";
 export * from "./protocol.js";
+export * from "./store.js";
+export * from "./server.js";
+export * from "./client.js";

@@ -1,0 +1,262 @@
+/**
+ * The demo MCP server, built from the generated code in output-samples/<spec>/.
+ *
+ *   npm run --silent demo -- <spec-name> [--http <port>] [--options <json>]
+ *
+ * stdio (default): nothing but JSON-RPC on stdout, logs and audit lines on stderr.
+ * --http <port>: Streamable HTTP at http://127.0.0.1:<port>/mcp (port 0 picks a free
+ * port; the URL is logged on stderr as {"level":"info","msg":"listening","url":...}).
+ * --mcp-server: build it on the high-level McpServer instead of the low-level Server.
+ * --options / env MCP_TASK_GEN_DEMO_OPTIONS: JSON TaskServerOptions overrides
+ * (maxKeepAlive, defaultKeepAlive, pollFrequency, pageSize, limits, deletableStatuses)
+ * plus rememberExpiredMs for the in-memory store; tests use it for short timings.
+ *
+ * Tools: greet, slow_compute, failing_job, protocol_error_job, confirm_delete
+ * (the acceptance contract), plus multi_input (two elicitations at once),
+ * get_weather (the seed's example result) and crash_job (an unexpected throw).
+ * Also a resource (demo://report) and a prompt (summary), so that resources/read
+ * and prompts/get can be task-augmented too.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { z } from "zod";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+
+type ServerModule = typeof import("../output-samples/sep-1686-draft/server.js");
+type StoreModule = typeof import("../output-samples/sep-1686-draft/store.js");
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+function usage(message: string): never {
+  process.stderr.write(`demo-server: ${message}\nusage: npm run --silent demo -- <spec-name> [--http <port>] [--options <json>]\n`);
+  process.exit(2);
+}
+
+function parseArgs(argv: string[]) {
+  let spec: string | undefined;
+  let http: number | undefined;
+  let options: string | undefined = process.env.MCP_TASK_GEN_DEMO_OPTIONS;
+  let mcp = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--http") {
+      const v = argv[++i];
+      if (v === undefined || !/^\d+$/.test(v) || Number(v) > 65535) usage(`--http needs a port number, got ${v ?? "nothing"}`);
+      http = Number(v);
+    } else if (a === "--options") {
+      options = argv[++i];
+      if (options === undefined) usage("--options needs a JSON object");
+    } else if (a === "--mcp-server") mcp = true;
+    else if (a.startsWith("-")) usage(`unknown option ${a}`);
+    else if (spec === undefined) spec = a;
+    else usage(`unexpected argument ${a}`);
+  }
+  if (spec === undefined) usage("which spec? e.g. sep-1686-draft");
+  if (!/^[a-z0-9][a-z0-9.-]*$/.test(spec)) usage(`not a spec name: ${spec}`);
+  let parsed: Record<string, unknown> = {};
+  if (options) {
+    try {
+      parsed = JSON.parse(options) as Record<string, unknown>;
+    } catch {
+      usage("--options is not valid JSON");
+    }
+  }
+  return { spec, http, options: parsed, mcp };
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason ?? new Error("aborted"));
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason ?? new Error("aborted"));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+
+const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(JSON.stringify({ level: "info", msg, ...extra }) + "\n");
+
+const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+
+async function main() {
+  const { spec, http, options, mcp } = parseArgs(process.argv.slice(2));
+  const dir = join(root, "output-samples", spec);
+  if (!existsSync(join(dir, "server.ts"))) usage(`no generated server in output-samples/${spec}/ (run npm run samples)`);
+  const gen = (await import(pathToFileURL(join(dir, "server.ts")).href)) as ServerModule;
+  const storeMod = (await import(pathToFileURL(join(dir, "store.ts")).href)) as StoreModule;
+  const { rememberExpiredMs, ...serverOptions } = options as { rememberExpiredMs?: number };
+  const runtime = new gen.TaskRuntime({
+    ...(serverOptions as ConstructorParameters<ServerModule["TaskRuntime"]>[0]),
+    store: new storeMod.InMemoryTaskStore(rememberExpiredMs === undefined ? {} : { rememberExpiredMs }),
+  });
+
+  const tools = [
+    gen.defineTool({
+      name: "greet",
+      description: "Greets someone at once.",
+      inputSchema: z.object({ name: z.string() }),
+      handler: async ({ name }) => text(`Hello, ${name}!`),
+    }),
+    gen.defineTool({
+      name: "slow_compute",
+      description: "Sleeps for the given seconds, then answers; cancellable.",
+      inputSchema: z.object({ seconds: z.number().min(0).max(3600) }),
+      handler: async ({ seconds }, ctx) => {
+        try {
+          await sleep(seconds * 1000, ctx.signal);
+        } catch (e) {
+          log("slow_compute aborted", { taskId: ctx.taskId ?? null });
+          throw e;
+        }
+        return text(`Computed for ${seconds} s`);
+      },
+    }),
+    gen.defineTool({
+      name: "failing_job",
+      description: "Returns a tool error (isError) after about a second.",
+      inputSchema: z.object({ seconds: z.number().min(0).max(60).optional() }),
+      handler: async ({ seconds }, ctx) => {
+        await sleep((seconds ?? 1) * 1000, ctx.signal);
+        return { ...text("The job failed: the input data set is empty"), isError: true };
+      },
+    }),
+    gen.defineTool({
+      name: "protocol_error_job",
+      description: "Fails with a JSON-RPC error.",
+      inputSchema: z.object({}),
+      handler: async () => {
+        throw new McpError(ErrorCode.InternalError, "Tool execution failed: API rate limit exceeded");
+      },
+    }),
+    gen.defineTool({
+      name: "confirm_delete",
+      description: "Asks the requestor to confirm (one elicitation), then answers.",
+      inputSchema: z.object({ filename: z.string().optional() }),
+      handler: async ({ filename }, ctx) => {
+        const file = filename ?? "report.txt";
+        const answer = await ctx.elicit({
+          message: `Delete ${file}?`,
+          requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+        });
+        const yes = answer.action === "accept" && answer.content?.confirm === true;
+        return text(yes ? `Deleted ${file}` : `Kept ${file}`);
+      },
+    }),
+    gen.defineTool({
+      name: "get_weather",
+      description: "The weather report of the seed's example (section 3.3).",
+      inputSchema: z.object({ location: z.string().optional() }),
+      handler: async () => ({
+        ...text("Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"),
+        isError: false,
+      }),
+    }),
+    gen.defineTool({
+      name: "crash_job",
+      description: "Fails unexpectedly (a plain exception, not a JSON-RPC error): the task ends in the unexpected-failure status.",
+      inputSchema: z.object({}),
+      handler: async () => {
+        throw new TypeError("simulated bug: cannot read properties of undefined");
+      },
+    }),
+    gen.defineTool({
+      name: "multi_input",
+      description: "Asks two elicitations at once, then answers with both.",
+      inputSchema: z.object({}),
+      handler: async (_args, ctx) => {
+        const ask = (what: string) =>
+          ctx.elicit({
+            message: `Your ${what}?`,
+            requestedSchema: { type: "object", properties: { value: { type: "string" } }, required: ["value"] },
+          });
+        const [a, b] = await Promise.all([ask("name"), ask("colour")]);
+        return text(`name=${String(a.content?.value)} colour=${String(b.content?.value)}`);
+      },
+    }),
+  ];
+
+  // --mcp-server: the same tools on the high-level McpServer, made task-augmentable with runtime.tool().
+  const createMcpServer = () => {
+    const server = new McpServer({ name: "mcp-task-gen-demo", version: "0.1.0" });
+    runtime.install(server);
+    for (const t of tools) {
+      const shape = (t.inputSchema as unknown as z.ZodObject).shape;
+      server.registerTool(
+        t.name,
+        { description: t.description ?? t.name, inputSchema: shape },
+        runtime.tool((args, ctx) => (t.handler as (a: unknown, c: typeof ctx) => ReturnType<typeof t.handler>)(args, ctx)) as never,
+      );
+    }
+    return server;
+  };
+
+  const createServer = () => {
+    if (mcp) return createMcpServer();
+    const server = new Server(
+      { name: "mcp-task-gen-demo", version: "0.1.0" },
+      { capabilities: { resources: {}, prompts: {} }, instructions: `Demo of the generated ${spec} task support.` },
+    );
+    runtime.install(server);
+    runtime.registerTools(server, tools);
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+      resources: [{ uri: "demo://report", name: "report", mimeType: "text/plain" }],
+    }));
+    server.setRequestHandler(
+      ReadResourceRequestSchema,
+      runtime.handle("resources/read", async (req) => {
+        if (req.params.uri !== "demo://report") throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${req.params.uri}`);
+        return { contents: [{ uri: "demo://report", mimeType: "text/plain", text: "All systems nominal." }] };
+      }),
+    );
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [{ name: "summary", description: "A summary prompt" }] }));
+    server.setRequestHandler(
+      GetPromptRequestSchema,
+      runtime.handle("prompts/get", async (req) => {
+        if (req.params.name !== "summary") throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}`);
+        return { messages: [{ role: "user" as const, content: { type: "text" as const, text: "Summarise the report." } }] };
+      }),
+    );
+    return server;
+  };
+
+  if (http === undefined) {
+    const server = createServer();
+    const transport = new gen.TaskStdioServerTransport();
+    const low = server instanceof McpServer ? server.server : server;
+    low.onclose = () => {
+      void runtime.close().finally(() => process.exit(0));
+    };
+    await server.connect(transport);
+    log("serving on stdio", { spec });
+  } else {
+    const served = await gen.serveStreamableHttp(createServer, { port: http, host: "127.0.0.1" });
+    log("listening", { spec, url: served.url });
+    const stop = () => {
+      void served
+        .close()
+        .then(() => runtime.close())
+        .finally(() => process.exit(0));
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`demo-server: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});
