@@ -15,4 +15,6 @@ for (const line of list.stdout.trim().split("\n")) {
   });
   failed ||= r.status !== 0;
 }
+// The spec-to-spec migration guides in output-samples/diffs/.
+failed ||= spawnSync(process.execPath, [join(root, "scripts", "update-diff-samples.mjs")], { cwd: root, stdio: "inherit" }).status !== 0;
 process.exit(failed ? 1 : 0);
