@@ -25,8 +25,16 @@ export interface Checked {
 
 export function check(loaded: Loaded): Checked {
   const diagnostics: Diagnostic[] = [];
-  const report = (code: Code, severity: "error" | "warning", message: string, path: Path, key = false) =>
-    diagnostics.push(diag(code, severity, message, path, loaded.locate(path, { key })));
+  const report = (code: Code, severity: "error" | "warning", message: string, path: Path, key = false) => {
+    let location = loaded.locate(path, { key });
+    // Point at the placeholder itself when it is on the located line.
+    const placeholder = code === "MTG051" ? /^placeholder (\{[^{}]*\})/.exec(message)?.[1] : undefined;
+    if (location && placeholder && location.lineText !== undefined) {
+      const at = location.lineText.indexOf(placeholder, location.col - 1);
+      if (at >= 0) location = { ...location, col: at + 1, length: placeholder.length };
+    }
+    diagnostics.push(diag(code, severity, message, path, location));
+  };
 
   const parsed = SpecSchema.safeParse(loaded.data);
   if (!parsed.success) {
@@ -80,6 +88,17 @@ function flattenIssues(issues: ZIssue[], data: unknown, base: Path = []): Flat[]
       out.push({ code: "MTG010", message: issue.message, path: [...path, keys[0]], key: true });
       continue;
     }
+    if (issue.code === "invalid_key") {
+      // A name in a map of declarations (types, states, methods, errors, ...) that is not a valid name.
+      const inner = ((issue as { issues?: { message: string }[] }).issues ?? []).map((i) => i.message.replace(/^Invalid input: /, ""));
+      out.push({
+        code: "MTG011",
+        message: `invalid name '${String(path[path.length - 1])}': ${inner.join("; ") || "not allowed here"}; rename it`,
+        path,
+        key: true,
+      });
+      continue;
+    }
     if (value === undefined && path.length > 0) {
       const key = path[path.length - 1];
       out.push({
@@ -122,7 +141,7 @@ function flattenIssues(issues: ZIssue[], data: unknown, base: Path = []): Flat[]
         .filter((x): x is string => !!x);
       out.push({
         code: "MTG011",
-        message: `expected ${[...new Set(expected)].join(" or ") || "another value"}, got ${describeValue(value)}`,
+        message: `expected ${[...new Set(expected.map(expectedText))].join(" or ") || "another value"}, got ${describeValue(value)}`,
         path,
         key: false,
       });
@@ -131,7 +150,7 @@ function flattenIssues(issues: ZIssue[], data: unknown, base: Path = []): Flat[]
     if (issue.code === "invalid_type") {
       out.push({
         code: "MTG011",
-        message: `expected ${(issue as { expected: string }).expected}, got ${describeValue(value)}`,
+        message: `expected ${expectedText((issue as { expected: string }).expected)}, got ${describeValue(value)}`,
         path,
         key: false,
       });
@@ -148,9 +167,39 @@ function flattenIssues(issues: ZIssue[], data: unknown, base: Path = []): Flat[]
       });
       continue;
     }
+    if (issue.code === "invalid_format") {
+      out.push({ code: "MTG011", message: `${describeValue(value)} is not valid here: ${issue.message}`, path, key: false });
+      continue;
+    }
     out.push({ code: "MTG011", message: `${issue.message.replace(/^Invalid input: /, "")}`, path, key: false });
   }
-  return out;
+  if (base.length > 0) return out;
+  // A key reported as unknown with a "did you mean 'k'" makes "missing key 'k'" at the same place redundant.
+  const suggested = new Set(
+    out
+      .filter((f) => f.code === "MTG010")
+      .flatMap((f) => [...f.message.matchAll(/did you mean '([^']+)'/g)].map((m) => JSON.stringify([...f.path.slice(0, -1), m[1]]))),
+  );
+  return out.filter((f) => !(f.code === "MTG012" && suggested.has(JSON.stringify([...f.path, missingKey(f.message)]))));
+}
+
+function missingKey(message: string): string | undefined {
+  return /^missing required key '([^']+)'/.exec(message)?.[1];
+}
+
+const EXPECTED: Record<string, string> = {
+  int: "an integer",
+  number: "a number",
+  string: "a string",
+  boolean: "true or false",
+  array: "a list",
+  object: "a mapping",
+  record: "a mapping",
+  null: "null",
+};
+
+function expectedText(expected: string): string {
+  return EXPECTED[expected] ?? expected;
 }
 
 // ---------------------------------------------------------------------------
@@ -258,7 +307,12 @@ function semanticChecks(spec: Spec, report: Report): void {
           try {
             new RegExp(t.pattern, "u");
           } catch (e) {
-            report("MTG080", "error", `invalid regular expression: ${(e as Error).message}`, [...path, "pattern"]);
+            report(
+              "MTG080",
+              "error",
+              `invalid regular expression (${(e as Error).message.replace(/^Invalid regular expression: /, "")}); fix the pattern (ECMAScript syntax, u flag)`,
+              [...path, "pattern"],
+            );
           }
         }
         break;
@@ -362,7 +416,7 @@ function semanticChecks(spec: Spec, report: Report): void {
   const terminalRoles = new Set(["completed", "failed", "cancelled", "unknown"]);
   for (const [n, s] of Object.entries(spec.states)) {
     const prev = roles.get(s.role);
-    if (prev) report("MTG045", "error", `role '${s.role}' is already held by state '${prev}'; each role names one state`, ["states", n, "role"]);
+    if (prev) report("MTG045", "error", `state '${n}' claims role '${s.role}', already held by state '${prev}'; each role names one state, so give one of them another role`, ["states", n, "role"]);
     else roles.set(s.role, n);
     if (terminalRoles.has(s.role) !== (s.terminal === true)) {
       report(
@@ -384,6 +438,7 @@ function semanticChecks(spec: Spec, report: Report): void {
   const edges = new Map<string, Set<string>>();
   for (const n of stateNames) edges.set(n, new Set());
   const seenEdges = new Map<string, number>();
+  let undefinedStates = false;
   spec.transitions.forEach((tr, i) => {
     const froms = asList(tr.from);
     const tos = asList(tr.to);
@@ -392,6 +447,7 @@ function semanticChecks(spec: Spec, report: Report): void {
         if (!stateNames.has(s)) {
           const p: Path = Array.isArray(tr[k]) ? ["transitions", i, k, j] : ["transitions", i, k];
           report("MTG021", "error", `undefined state '${s}'${suggest(s, stateNames)}; declare it under \`states\``, p);
+          undefinedStates = true;
         }
       });
     }
@@ -411,13 +467,14 @@ function semanticChecks(spec: Spec, report: Report): void {
         if (!stateNames.has(f) || !stateNames.has(t)) continue;
         const key = `${f}→${t}`;
         if (seenEdges.has(key)) {
-          report("MTG047", "warning", `transition ${f} → ${t} is already declared in transition ${seenEdges.get(key)! + 1}`, ["transitions", i]);
+          report("MTG047", "warning", `transition ${f} → ${t} is already declared in transition ${seenEdges.get(key)! + 1}; remove the repetition`, ["transitions", i]);
         } else seenEdges.set(key, i);
         edges.get(f)!.add(t);
       }
     }
   });
-  if (initials.length >= 1) {
+  // With a misspelt state in a transition, reachability findings would only repeat that mistake.
+  if (initials.length >= 1 && !undefinedStates) {
     const reach = new Set<string>([initials[0][0]]);
     const queue = [initials[0][0]];
     while (queue.length) for (const t of edges.get(queue.shift()!) ?? []) if (!reach.has(t)) (reach.add(t), queue.push(t));
@@ -427,7 +484,7 @@ function semanticChecks(spec: Spec, report: Report): void {
       }
     }
   }
-  for (const n of stateNames) {
+  for (const n of undefinedStates ? [] : stateNames) {
     if (spec.states[n].terminal) continue;
     const seen = new Set([n]);
     const queue = [n];
@@ -459,7 +516,7 @@ function semanticChecks(spec: Spec, report: Report): void {
       report(
         "MTG050",
         "warning",
-        `code ${c} is outside the JSON-RPC ranges (standard -32700, -32600..-32603; server -32099..-32000); MCP peers may not recognise it`,
+        `code ${c} is outside the JSON-RPC ranges (standard -32700, -32600..-32603; server -32099..-32000); MCP peers may not recognise it; prefer a server code (-32099..-32000)`,
         ["errors", n, "code"],
       );
     }
@@ -478,7 +535,7 @@ function semanticChecks(spec: Spec, report: Report): void {
       }
     }
     for (const k of ctx) {
-      if (!used.has(k)) report("MTG052", "warning", `context value '${k}' is never used in the message`, ["errors", n, "context", k], true);
+      if (!used.has(k)) report("MTG052", "warning", `context value '${k}' is never used in the message; use {${k}} in the message or remove it`, ["errors", n, "context", k], true);
     }
   }
 
@@ -567,6 +624,7 @@ function semanticChecks(spec: Spec, report: Report): void {
     need(r.notReadyError !== undefined, "notReadyError", rP, "results mode error-until-completed needs the error answered before completion");
   }
   ref("error", r.notReadyError, [...rP, "notReadyError"]);
+  ref("error", r.cancelledError, [...rP, "cancelledError"]);
 
   const o = b.outcomes;
   for (const k of ["toolError", "protocolError", "unexpected"] as const) {
@@ -624,6 +682,21 @@ function semanticChecks(spec: Spec, report: Report): void {
   for (const side of ["server", "client"] as const) {
     const cap = b.capabilities[side];
     for (const m of Object.keys((cap && cap.gates) || {})) ref("method", m, [...B, "capabilities", side, "gates", m]);
+    for (const m of Object.keys((cap && cap.augments) || {})) {
+      if (!CORE_REQUESTS.has(m) && !methodNames.has(m)) {
+        report("MTG022", "warning", `'${m}' is not a known MCP request${suggest(m, CORE_REQUESTS)}`, [...B, "capabilities", side, "augments", m]);
+      }
+    }
+    if (cap) {
+      (cap.requiredBy ?? []).forEach((m, i) => ref("method", m, [...B, "capabilities", side, "requiredBy", i]));
+      ref("error", cap.missingError, [...B, "capabilities", side, "missingError"]);
+      if (cap.requiredBy?.length) {
+        need(cap.missingError !== undefined || cr.requiredTaskError !== undefined, "missingError", [...B, "capabilities", side], "methods in requiredBy need the error answered without the capability (or creation.requiredTaskError)");
+      }
+    }
+  }
+  if (spec.protocol.lifecycle === "per-request") {
+    need(spec.protocol.protocolVersion !== undefined, "protocolVersion", ["protocol"], "lifecycle per-request puts the protocol version on every request");
   }
   if (b.http) {
     b.http.methods.forEach((m, i) => ref("method", m, [...B, "http", "methods", i]));
@@ -643,10 +716,10 @@ function semanticChecks(spec: Spec, report: Report): void {
   // --- examples ------------------------------------------------------------------
   (spec.examples ?? []).forEach((ex, i) => {
     if (ex.method !== undefined && !methodNames.has(ex.method)) {
-      report("MTG071", "error", `example '${ex.name}' names undefined method '${ex.method}'${suggest(ex.method, methodNames)}`, ["examples", i, "method"]);
+      report("MTG071", "error", `example '${ex.name}' names undefined method '${ex.method}'${suggest(ex.method, methodNames)}; declare it under \`methods\` or fix the name`, ["examples", i, "method"]);
     }
     if (ex.type !== undefined && !allTypes.has(ex.type)) {
-      report("MTG071", "error", `example '${ex.name}' names undefined type '${ex.type}'${suggest(ex.type, allTypes)}`, ["examples", i, "type"]);
+      report("MTG071", "error", `example '${ex.name}' names undefined type '${ex.type}'${suggest(ex.type, allTypes)}; declare it under \`types\` or fix the name`, ["examples", i, "type"]);
     }
     if ((ex.kind === "type" || ex.kind === "meta") && ex.type === undefined) {
       report("MTG060", "error", `example '${ex.name}' of kind ${ex.kind} needs \`type\``, ["examples", i], true);
@@ -672,10 +745,11 @@ function semanticChecks(spec: Spec, report: Report): void {
   for (const side of ["server", "client"] as const) {
     const cap = b.capabilities[side];
     Object.keys((cap && cap.gates) || {}).forEach(use);
+    if (cap) (cap.requiredBy ?? []).forEach(use);
   }
   for (const m of methodNames) {
     if (!usedMethods.has(m) && !/\/get$/.test(m)) {
-      report("MTG064", "warning", `method '${m}' is declared but no behaviour uses it`, ["methods", m], true);
+      report("MTG064", "warning", `method '${m}' is declared but no behaviour uses it; reference it under \`behaviour\` or remove it`, ["methods", m], true);
     }
   }
 }

@@ -56,7 +56,6 @@ export const CODES = {
   MTG062: "a discriminated union whose variants lack the discriminator",
   MTG063: "a recursive type with no way to end",
   MTG064: "a method is declared but no behaviour or example uses it",
-  MTG070: "an example does not match its declared type",
   MTG071: "an example names an undefined method or type",
   MTG080: "an invalid regular expression",
   MTG090: "the configuration file is invalid",

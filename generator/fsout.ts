@@ -2,7 +2,8 @@
  * The only module that writes to disk. It compares virtual files with a
  * directory, plans what to write, and writes atomically. It never deletes or
  * overwrites a file that the directory's manifest does not list as generated,
- * nor a generated file that was edited by hand, unless forced.
+ * nor a generated file that was edited by hand, unless forced. Even forced, a
+ * file that the manifest does not list is never overwritten or deleted.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -51,7 +52,8 @@ export function plan(out: string, files: readonly VirtualFile[]): Plan {
     } else if (current === f.contents) {
       actions.push({ kind: "unchanged", path: f.path });
     } else if (f.path === MANIFEST_FILE) {
-      actions.push({ kind: "write", path: f.path, reason: "changed" });
+      // Ours only if it parses as a manifest; anything else is someone's file.
+      actions.push(manifest ? { kind: "write", path: f.path, reason: "changed" } : { kind: "conflict", path: f.path, reason: "not-generated" });
     } else if (!(f.path in generated)) {
       actions.push({ kind: "conflict", path: f.path, reason: "not-generated" });
     } else if (sha256(current) !== generated[f.path]) {
@@ -74,7 +76,7 @@ export function conflictMessage(a: Extract<Action, { kind: "conflict" }>, out: s
   const p = join(out, a.path);
   switch (a.reason) {
     case "not-generated":
-      return `${p} exists and was not written by mcp-task-gen (it is not in ${MANIFEST_FILE}); move it away or pass --force to overwrite it`;
+      return `${p} exists and was not written by mcp-task-gen (it is not in ${MANIFEST_FILE}); move it away or delete it (mcp-task-gen never overwrites a file it did not write, even with --force)`;
     case "edited":
       return `${p} was edited by hand since it was generated; move your changes into your own files, or pass --force to overwrite them`;
     case "edited-stale":
@@ -82,14 +84,26 @@ export function conflictMessage(a: Extract<Action, { kind: "conflict" }>, out: s
   }
 }
 
-/** Write a plan; with force, conflicts are overwritten (stale edited files are deleted). */
+/** Can --force resolve this conflict? Only for files the manifest lists as generated. */
+export function forceable(a: Action): boolean {
+  return a.kind === "conflict" && a.reason !== "not-generated";
+}
+
+/**
+ * Write a plan. Edited generated files that are no longer generated are left
+ * in place; with force, edited generated files are overwritten (stale edited
+ * ones deleted). Files not in the manifest are never touched.
+ */
 export function apply(p: Plan, opts: { force?: boolean } = {}): Action[] {
   const done: Action[] = [];
+  if (p.actions.some((a) => a.kind === "conflict" && a.reason !== "edited-stale" && !(opts.force && forceable(a)))) {
+    throw new Error("fsout.apply: the plan has conflicts that --force cannot resolve");
+  }
   mkdirSync(p.out, { recursive: true });
   // The manifest goes last, so an interrupted run never lists a file it did not write.
   const ordered = [...p.actions].sort((a, b) => Number(a.path === MANIFEST_FILE) - Number(b.path === MANIFEST_FILE));
   for (const a of ordered) {
-    if (a.kind === "write" || (a.kind === "conflict" && opts.force && a.reason !== "edited-stale")) {
+    if (a.kind === "write" || (a.kind === "conflict" && opts.force && a.reason === "edited")) {
       atomicWrite(join(p.out, a.path), p.files.get(a.path)!.contents);
       done.push(a);
     } else if (a.kind === "delete" || (a.kind === "conflict" && opts.force && a.reason === "edited-stale")) {

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { diag, type Diagnostic } from "./diagnostics.js";
 import type { SourceFile } from "./load.js";
 
 export const DEFAULT_SPEC = "sep-1686-draft";
@@ -26,7 +27,14 @@ export function builtinSpecs(): string[] {
     .sort();
 }
 
-export type Resolved = { ok: true; source: SourceFile; builtin: boolean } | { ok: false; message: string };
+/**
+ * A failure carries `diagnostic` (MTG001) when the argument names a file that
+ * cannot be read (a spec error, exit 1); without it, the argument is neither a
+ * built-in name nor a path (a usage error, exit 2).
+ */
+export type Resolved =
+  | { ok: true; source: SourceFile; builtin: boolean }
+  | { ok: false; message: string; diagnostic?: Diagnostic };
 
 /** A built-in name or a path; `display` is how diagnostics name the file. */
 export function resolveSpec(nameOrPath: string, cwd = process.cwd()): Resolved {
@@ -36,19 +44,26 @@ export function resolveSpec(nameOrPath: string, cwd = process.cwd()): Resolved {
     return { ok: true, builtin: true, source: { file: displayPath(file, cwd), text: readFileSync(file, "utf8") } };
   }
   const path = resolve(cwd, nameOrPath);
-  if (existsSync(path)) {
+  const looksLikePath = /[/\\.]/.test(nameOrPath);
+  if (existsSync(path) || looksLikePath) {
     try {
       return { ok: true, builtin: false, source: { file: displayPath(path, cwd), text: readFileSync(path, "utf8") } };
     } catch (e) {
-      return { ok: false, message: `cannot read ${nameOrPath}: ${(e as Error).message}` };
+      const err = e as NodeJS.ErrnoException;
+      const why =
+        err.code === "ENOENT"
+          ? "no such file; check the path, or run 'mcp-task-gen list-specs' for the built-in specs"
+          : err.code === "EISDIR"
+            ? "it is a directory; name a spec file (YAML or JSON) inside it"
+            : `${err.code ?? "error"}: ${err.message.split("\n")[0]}; check the file's permissions`;
+      const file = displayPath(path, cwd);
+      const message = `cannot read the spec file: ${why}`;
+      return { ok: false, message: `${file}: ${message}`, diagnostic: diag("MTG001", "error", message, undefined, { file, line: 1, col: 1 }) };
     }
   }
-  const looksLikePath = /[/\\.]/.test(nameOrPath);
   return {
     ok: false,
-    message: looksLikePath
-      ? `spec file not found: ${nameOrPath}`
-      : `unknown spec '${nameOrPath}': not a built-in spec (${builtins.join(", ")}) nor a file`,
+    message: `unknown spec '${nameOrPath}': not a built-in spec (${builtins.join(", ")}) nor a file`,
   };
 }
 

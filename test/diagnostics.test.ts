@@ -1,0 +1,416 @@
+/**
+ * Diagnostics: one fixture per code in test/fixtures/diagnostics/, each the
+ * minimal spec (test/fixtures/minimal.yaml) with one mistake. For each we
+ * check the exact code, severity and file:line:col (and the text found there,
+ * so the caret is on the offending key or value), and that the message says
+ * what to do. A user's mistake never produces a stack trace.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { main } from "../generator/cli.js";
+import { CODES, formatDiagnostic, type Diagnostic } from "../generator/diagnostics.js";
+import { analyze, compile } from "../generator/pipeline.js";
+import { builtinSpecs, resolveSpec } from "../generator/specs.js";
+import { cli, ROOT, STACK_TRACE, tempDirs } from "./helpers/cli.js";
+
+const FIXTURE_DIR = "test/fixtures/diagnostics";
+const MINIMAL = "test/fixtures/minimal.yaml";
+
+const read = (file: string) => ({ file, text: readFileSync(join(ROOT, file), "utf8") });
+const fixture = (name: string) => read(`${FIXTURE_DIR}/${name}.yaml`);
+
+interface Expected {
+  code: keyof typeof CODES;
+  severity: "error" | "warning";
+  line: number;
+  col: number;
+  /** The source text that starts at line:col: the offending key or value. */
+  at: string;
+  /** What the message must say (including what to do about it). */
+  message: RegExp;
+}
+
+const E = (code: Expected["code"], line: number, col: number, at: string, message: RegExp): Expected => ({
+  code,
+  severity: "error",
+  line,
+  col,
+  at,
+  message,
+});
+const W = (code: Expected["code"], line: number, col: number, at: string, message: RegExp): Expected => ({
+  ...E(code, line, col, at, message),
+  severity: "warning",
+});
+
+/** Fixture name (without .yaml) → the one diagnostic it must produce. */
+const EXPECTED: Record<string, Expected> = {
+  "MTG002-yaml-syntax": E("MTG002", 4, 9, "Minimal: tasks", /^Nested mappings are not allowed in compact mappings; fix the YAML\/JSON syntax here$/),
+  "MTG002-undefined-alias": E("MTG002", 11, 12, "*int", /^undefined YAML alias '\*int': define the anchor '&int' before this use$/),
+  "MTG002-recursive-alias": E("MTG002", 9, 12, "*tree", /^YAML alias '\*tree' is inside the node it names, .*write the content out instead$/),
+  "MTG003-not-a-mapping": E("MTG003", 2, 1, "- spec: minimal", /^the document is a list; a spec must be a mapping with keys such as spec, protocol/),
+  "MTG010-unknown-key": E("MTG010", 9, 5, "fieldz", /^unknown key 'fieldz', did you mean 'fields'\?$/),
+  "MTG011-wrong-type": E("MTG011", 60, 14, "soon", /^expected a number, got the string 'soon'$/),
+  "MTG011-unknown-enum-value": E("MTG011", 15, 11, "runing", /^the string 'runing' is not allowed here, did you mean 'running'\? \(expected one of queued, running,/),
+  "MTG011-invalid-name": E("MTG011", 7, 3, "task_owner", /^invalid name 'task_owner': type names are PascalCase identifiers, e\.g\. 'Task'; rename it$/),
+  "MTG012-missing-key": E("MTG012", 3, 1, "protocol", /^missing required key 'revision'; add it here$/),
+  "MTG020-undefined-type": E("MTG020", 15, 14, "Ownr", /^undefined type 'Ownr', did you mean 'Owner'\?; declare it under `types`$/),
+  "MTG021-undefined-state": E("MTG021", 28, 10, "complete,", /^undefined state 'complete', did you mean 'completed'\?; declare it under `states`$/),
+  "MTG022-undefined-method": E("MTG022", 76, 19, "tasks/delete", /^undefined method 'tasks\/delete'; declare it under `methods`$/),
+  "MTG022-unknown-request": W("MTG022", 45, 16, "tools/cal]", /^'tools\/cal' is not a known MCP request, did you mean 'tools\/call'\?$/),
+  "MTG023-undefined-error": E("MTG023", 96, 21, "limted", /^undefined error 'limted', did you mean 'limited'\?; declare it under `errors`$/),
+  "MTG024-undefined-meta": E("MTG024", 38, 11, "task", /^undefined meta 'task'; declare it under `meta`$/),
+  "MTG025-undefined-guard": E("MTG025", 29, 12, "allDone", /^undefined guard 'allDone'; declare it under `guards`$/),
+  "MTG026-unknown-shorthand": E("MTG026", 11, 12, "integr", /^'integr' is neither a primitive \(.*\) nor a declared type, did you mean 'integer'\?$/),
+  "MTG030-duplicate-name": E("MTG030", 20, 3, "completed:", /^duplicate key 'completed': each name may be declared once in a mapping; remove or rename one$/),
+  "MTG030-status-type-declared": E("MTG030", 7, 3, "TaskStatus", /^type 'TaskStatus' is generated from `states`; remove it from `types` or set statusType to another name$/),
+  "MTG040-no-initial-state": E("MTG040", 13, 1, "states:", /^no initial state; mark exactly one state with `initial: true`$/),
+  "MTG041-two-initial-states": E("MTG041", 19, 5, "initial: true", /^more than one initial state \('queued' and 'working'\); keep `initial: true` on one$/),
+  "MTG042-transition-from-terminal": E("MTG042", 29, 11, "completed", /^state 'completed' is terminal, so no transition may leave it; remove it from `from` or make it non-terminal$/),
+  "MTG043-unreachable-state": E("MTG043", 17, 3, "paused:", /^state 'paused' cannot be reached from the initial state 'working'; add a transition into it or remove it$/),
+  "MTG044-no-way-to-end": E("MTG044", 17, 3, "stuck:", /^non-terminal state 'stuck' can never reach a terminal state; add a transition to one$/),
+  "MTG045-role-twice": E("MTG045", 21, 11, "completed", /^state 'failed' claims role 'completed', already held by state 'completed'; .*give one of them another role$/),
+  "MTG046-terminal-role-mismatch": E("MTG046", 20, 3, "failed:", /^state 'failed' is terminal but its role 'queued' is not an ending; use completed, failed, cancelled or unknown$/),
+  "MTG047-duplicate-transition": W("MTG047", 29, 5, "from: working", /^transition working → completed is already declared in transition 1; remove the repetition$/),
+  "MTG050-reserved-code": E("MTG050", 32, 11, "-32500", /^code -32500 lies in JSON-RPC's reserved block .*; choose another code$/),
+  "MTG050-nonstandard-code": W("MTG050", 32, 11, "429", /^code 429 is outside the JSON-RPC ranges .*; prefer a server code \(-32099\.\.-32000\)$/),
+  "MTG051-unfilled-placeholder": E("MTG051", 33, 23, "{limit}", /^placeholder \{limit\} has no value: declare 'limit' under this error's `context`$/),
+  "MTG052-unused-context": W("MTG052", 35, 7, "limit:", /^context value 'limit' is never used in the message; use \{limit\} in the message or remove it$/),
+  "MTG060-incomplete-behaviour": E("MTG060", 36, 3, "creation:", /^missing `paramType`: creation via param needs the type of that field$/),
+  "MTG061-no-such-field": E("MTG061", 52, 12, "ttll", /^the task type 'Task' has no field 'ttll', did you mean 'ttl'\?$/),
+  "MTG062-union-without-discriminator": E("MTG062", 20, 22, "Pending", /^variant 2 needs a required field 'kind' of literal or enum type to be told apart$/),
+  "MTG063-endless-recursion": E("MTG063", 7, 3, "Chain:", /^type 'Chain' requires itself \(Chain → Chain\); make a field on the cycle optional or nullable, or use an array$/),
+  "MTG064-unused-method": W("MTG064", 30, 3, "tasks/cancel:", /^method 'tasks\/cancel' is declared but no behaviour uses it; reference it under `behaviour` or remove it$/),
+  "MTG071-example-undefined-method": E("MTG071", 102, 13, "tasks/get", /^example 'get' names undefined method 'tasks\/get'; declare it under `methods` or fix the name$/),
+  "MTG080-invalid-regex": E("MTG080", 13, 18, '"[a-z"', /^invalid regular expression \(.*Unterminated character class\); fix the pattern/),
+};
+
+/** Codes that no spec file can produce: they are about reading the file or the config. */
+const NOT_FROM_A_SPEC = ["MTG001", "MTG090"];
+
+const fixtureNames = readdirSync(join(ROOT, FIXTURE_DIR))
+  .filter((f) => f.endsWith(".yaml"))
+  .map((f) => f.slice(0, -".yaml".length))
+  .sort();
+
+// Each CLI run is a cold node process that loads prettier; leave room on a loaded machine.
+vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
+
+const dirs = tempDirs("mcp-task-gen-diag-");
+afterAll(() => dirs.cleanup());
+
+/** Run the CLI in-process (same code as bin/, much faster than a child process). */
+async function mainIn(cwd: string, argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const io = { out: (s: string) => void (stdout += s + "\n"), err: (s: string) => void (stderr += s + "\n"), cwd, color: false };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+function textAt(file: string, line: number, col: number): string {
+  return readFileSync(join(ROOT, file), "utf8").split("\n")[line - 1].slice(col - 1);
+}
+
+describe("the minimal spec", () => {
+  it("is valid with 0 errors and 0 warnings, and compiles", async () => {
+    const r = await compile(read(MINIMAL));
+    expect(r.diagnostics).toEqual([]);
+    expect(r.files?.length).toBeGreaterThan(0);
+  });
+
+  it("every fixture is the minimal spec with a small edit (so each shows one mistake)", () => {
+    const base = readFileSync(join(ROOT, MINIMAL), "utf8").split("\n").slice(2);
+    for (const name of fixtureNames) {
+      if (name.startsWith("MTG003")) continue; // not a mapping at all
+      const lines = new Set(fixture(name).text.split("\n"));
+      const missing = base.filter((l) => !lines.has(l));
+      expect(missing.length, `${name} drops ${missing.join(" | ")}`).toBeLessThanOrEqual(3);
+    }
+  });
+});
+
+describe("fixtures cover every diagnostic code", () => {
+  it("has a fixture for every code a spec can produce, and no code without a fixture", () => {
+    const covered = new Set(fixtureNames.map((n) => n.slice(0, 6)));
+    for (const code of Object.keys(CODES)) {
+      if (NOT_FROM_A_SPEC.includes(code)) continue;
+      expect(covered.has(code), `no fixture for ${code} (${CODES[code as keyof typeof CODES]})`).toBe(true);
+    }
+  });
+
+  it("has an expectation for every fixture file, and a file for every expectation", () => {
+    expect(fixtureNames).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it("names each fixture after the code it produces", () => {
+    for (const [name, e] of Object.entries(EXPECTED)) expect(name.startsWith(`${e.code}-`)).toBe(true);
+  });
+});
+
+describe.each(Object.entries(EXPECTED))("%s", (name, e) => {
+  const file = `${FIXTURE_DIR}/${name}.yaml`;
+
+  it(`reports exactly ${e.code} (${e.severity}) at ${e.line}:${e.col}, saying what to do`, () => {
+    const { diagnostics } = analyze(fixture(name));
+    expect(diagnostics.map((d) => `${d.code} ${d.severity} ${d.location?.line}:${d.location?.col}`)).toEqual([
+      `${e.code} ${e.severity} ${e.line}:${e.col}`,
+    ]);
+    const [d] = diagnostics;
+    expect(d.message).toMatch(e.message);
+    expect(d.location?.file).toBe(file);
+    // The caret is on the offending key or value.
+    expect(textAt(file, e.line, e.col).startsWith(e.at), `text at ${e.line}:${e.col} is '${textAt(file, e.line, e.col)}'`).toBe(true);
+    expect(d.location?.lineText).toBe(readFileSync(join(ROOT, file), "utf8").split("\n")[e.line - 1]);
+  });
+
+  it("formats as file:line:col severity code message, with an excerpt and a caret", () => {
+    const [d] = analyze(fixture(name)).diagnostics;
+    const lines = formatDiagnostic(d).split("\n");
+    expect(lines[0]).toBe(`${file}:${e.line}:${e.col} ${e.severity} ${e.code} ${d.message}`);
+    expect(lines[1]).toBe(`  ${e.line} | ${d.location!.lineText}`);
+    expect(lines[2]).toMatch(new RegExp(`^  ${" ".repeat(String(e.line).length)} \\| ${" ".repeat(e.col - 1)}\\^+$`));
+  });
+
+  it(e.severity === "error" ? "stops compilation (no files)" : "is a warning: the files are still generated", async () => {
+    const r = await compile(fixture(name));
+    if (e.severity === "error") expect(r.files).toBeUndefined();
+    else expect(r.files?.length).toBeGreaterThan(0);
+  });
+
+  it(`the CLI's validate reports it on stderr without a stack trace (exit ${e.severity === "error" ? 1 : 0})`, async () => {
+    const r = await mainIn(ROOT, ["validate", file]);
+    expect(r.code).toBe(e.severity === "error" ? 1 : 0);
+    expect(r.stderr).toContain(`${file}:${e.line}:${e.col} ${e.severity} ${e.code} `);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(r.stdout).toContain(e.severity === "error" ? "invalid (1 error, 0 warnings)" : "valid (0 errors, 1 warning)");
+  });
+});
+
+describe("more mistakes, and no crashes", () => {
+  const src = (text: string, file = "inline.yaml") => ({ file, text });
+  const minimal = readFileSync(join(ROOT, MINIMAL), "utf8");
+  const codes = (ds: Diagnostic[]) => ds.map((d) => `${d.code} ${d.location?.line}:${d.location?.col}`);
+
+  it("an empty file is not a mapping (MTG003 at 1:1)", () => {
+    const { diagnostics } = analyze(src(""));
+    expect(codes(diagnostics)).toEqual(["MTG003 1:1"]);
+    expect(diagnostics[0].message).toMatch(/^the document is empty; a spec must be a mapping/);
+  });
+
+  it("a misspelt top-level key reports the unknown key only, not also the missing one", () => {
+    const { diagnostics } = analyze(src(minimal.replace(/^behaviour:/m, "behavior:")));
+    expect(codes(diagnostics)).toEqual([`MTG010 ${minimal.split("\n").indexOf("behaviour:") + 1}:1`]);
+    expect(diagnostics[0].message).toBe("unknown key 'behavior', did you mean 'behaviour'?");
+  });
+
+  it("JSON is accepted and located too", () => {
+    const data = parseYaml(minimal) as { types: { Task: Record<string, unknown> } };
+    data.types.Task.fieldz = data.types.Task.fields;
+    delete data.types.Task.fields;
+    const text = JSON.stringify(data, null, 2);
+    const { diagnostics } = analyze(src(text, "spec.json"));
+    const line = text.split("\n").findIndex((l) => l.includes('"fieldz"')) + 1;
+    expect(codes(diagnostics)).toEqual([`MTG010 ${line}:7`]);
+    expect(diagnostics[0].message).toContain("did you mean 'fields'?");
+    expect(analyze(src(JSON.stringify(parseYaml(minimal)), "spec.json")).diagnostics).toEqual([]);
+  });
+
+  it("a JSON syntax error is MTG002", () => {
+    const { diagnostics } = analyze(src('{"spec": "x",\n "protocol": {"name": "a" "revision": "1"}\n}\n', "spec.json"));
+    expect(diagnostics.length).toBeGreaterThan(0);
+    expect(diagnostics.every((d) => d.code === "MTG002" && d.location?.line === 2)).toBe(true);
+  });
+
+  it("several documents in one file are MTG002", () => {
+    expect(codes(analyze(src("a: 1\n---\nb: 2\n")).diagnostics)).toEqual(["MTG002 2:1"]);
+  });
+
+  it("tabs used for indentation are MTG002", () => {
+    expect(codes(analyze(src("spec: x\n\tprotocol: 1\n")).diagnostics)).toEqual(["MTG002 2:1"]);
+  });
+
+  it("an alias bomb is MTG002, not a crash", () => {
+    const bomb = [
+      "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",
+      "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]",
+      `c: [${Array(50).fill("*b").join(", ")}]`,
+      "",
+    ].join("\n");
+    const { diagnostics } = analyze(src(bomb));
+    expect(diagnostics.map((d) => d.code)).toEqual(["MTG002"]);
+    expect(diagnostics[0].message).toMatch(/aliases expand to too many nodes/);
+  });
+
+  it("a misspelt state does not also report the states it left unreachable", () => {
+    const { diagnostics } = analyze(fixture("MTG021-undefined-state"));
+    expect(diagnostics.map((d) => d.code)).toEqual(["MTG021"]);
+  });
+
+  it("an invalid name in a map of declarations points at the name", () => {
+    const text = minimal.replace("methods: {}", "methods:\n  Tasks/Get:\n    kind: request\n    from: client");
+    const { diagnostics } = analyze(src(text));
+    const line = text.split("\n").indexOf("  Tasks/Get:") + 1;
+    expect(codes(diagnostics)).toEqual([`MTG011 ${line}:3`]);
+    expect(diagnostics[0].message).toMatch(/^invalid name 'Tasks\/Get': method names look like 'tasks\/get'/);
+  });
+});
+
+describe("one-line mutations of the minimal spec", () => {
+  it("never throw, and every diagnostic they produce is located", () => {
+    const lines = readFileSync(join(ROOT, MINIMAL), "utf8").split("\n");
+    const variants: [string, string][] = [];
+    lines.forEach((line, i) => {
+      if (!line.trim() || line.trimStart().startsWith("#")) return;
+      variants.push([`delete line ${i + 1}`, lines.filter((_, j) => j !== i).join("\n")]);
+      const m = /^(\s*(?:- )?[^:#]+:\s+)\S.*$/.exec(line);
+      for (const v of m ? ["null", "[]", "{}", "0", "-1", "x", "true", "Task", "completed", '"{x}"'] : []) {
+        variants.push([`line ${i + 1} = ${v}`, lines.map((l, j) => (j === i ? m![1] + v : l)).join("\n")]);
+      }
+    });
+    expect(variants.length).toBeGreaterThan(300);
+    for (const [what, text] of variants) {
+      let diagnostics: Diagnostic[] = [];
+      expect(() => (diagnostics = analyze({ file: "m.yaml", text }).diagnostics), what).not.toThrow();
+      for (const d of diagnostics) {
+        expect(d.code in CODES, `${what}: ${d.code}`).toBe(true);
+        expect(d.location?.file, `${what}: ${d.code} ${d.message}`).toBe("m.yaml");
+        expect(d.location!.line >= 1 && d.location!.col >= 1, `${what}: ${d.code} ${d.message}`).toBe(true);
+      }
+    }
+  });
+});
+
+describe("every built-in spec", () => {
+  it.each(builtinSpecs())("%s validates with 0 errors and 0 warnings", (name) => {
+    const r = resolveSpec(name, ROOT);
+    if (!r.ok) throw new Error(r.message);
+    expect(analyze(r.source).diagnostics.map((d) => formatDiagnostic(d))).toEqual([]);
+  });
+
+  it.each(builtinSpecs())("%s passes `validate --warn-as-error`", async (name) => {
+    const r = await mainIn(ROOT, ["validate", name, "--warn-as-error"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+  });
+});
+
+describe("warnings and --warn-as-error", () => {
+  const warn = `${FIXTURE_DIR}/MTG047-duplicate-transition.yaml`;
+
+  it("validate: a warning alone exits 0; with --warn-as-error it exits 1", async () => {
+    const plain = await mainIn(ROOT, ["validate", warn]);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toMatch(/:29:5 warning MTG047 /);
+    const strict = await mainIn(ROOT, ["validate", warn, "--warn-as-error"]);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/:29:5 warning MTG047 /);
+    expect(strict.stdout).toContain("invalid (0 errors, 1 warning)");
+  });
+
+  it("validate --json lists the diagnostics and the verdict", async () => {
+    const r = await mainIn(ROOT, ["validate", warn, "--json", "--warn-as-error"]);
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.stdout) as { ok: boolean; diagnostics: Diagnostic[] };
+    expect(j.ok).toBe(false);
+    expect(j.diagnostics.map((d) => [d.code, d.severity, d.location?.line, d.location?.col])).toEqual([["MTG047", "warning", 29, 5]]);
+  });
+
+  it("generate writes despite a warning, and writes nothing with --warn-as-error", async () => {
+    const dir = dirs.make();
+    const strict = await mainIn(dir, ["generate", "--spec", join(ROOT, warn), "--out", "strict", "--warn-as-error"]);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/warning MTG047 /);
+    expect(strict.stderr).toMatch(/0 errors, 1 warning; nothing written/);
+    expect(readdirSync(dir)).toEqual([]);
+    const plain = await mainIn(dir, ["generate", "--spec", join(ROOT, warn), "--out", "plain"]);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toMatch(/warning MTG047 /);
+    expect(readdirSync(join(dir, "plain"))).toContain("mcp-task-gen.manifest.json");
+  });
+});
+
+describe("MTG001: a spec file that cannot be read", () => {
+  it("resolveSpec reports a missing path and a directory as MTG001", () => {
+    const dir = dirs.make();
+    mkdirSync(join(dir, "specs"));
+    for (const [arg, why] of [
+      ["nope.yaml", /no such file; check the path/],
+      ["./sub/nope", /no such file/],
+      ["specs", /it is a directory; name a spec file/],
+    ] as const) {
+      const r = resolveSpec(arg, dir);
+      expect(r.ok).toBe(false);
+      if (r.ok) continue;
+      expect(r.diagnostic?.code).toBe("MTG001");
+      expect(r.diagnostic?.severity).toBe("error");
+      expect(r.diagnostic?.message).toMatch(why);
+    }
+  });
+
+  it("a bare name that is neither built in nor a file is a usage error, not MTG001", () => {
+    const r = resolveSpec("no-such-spec", dirs.make());
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.diagnostic).toBeUndefined();
+      expect(r.message).toContain("sep-1686-draft");
+    }
+  });
+
+  it("the CLI prints file:1:1 error MTG001 and exits 1 (validate, generate, check)", async () => {
+    const dir = dirs.make();
+    mkdirSync(join(dir, "specs"));
+    for (const argv of [
+      ["validate", "missing.yaml"],
+      ["validate", "specs"],
+      ["generate", "--spec", "missing.yaml", "--out", "out"],
+      ["check", "--spec", "specs/missing.json", "--out", "out"],
+    ]) {
+      const r = await mainIn(dir, argv);
+      expect(r.code, argv.join(" ")).toBe(1);
+      expect(r.stderr).toMatch(/^(missing\.yaml|specs|specs\/missing\.json):1:1 error MTG001 cannot read the spec file: /);
+      expect(r.stderr).not.toMatch(STACK_TRACE);
+    }
+    expect(readdirSync(dir)).toEqual(["specs"]);
+    const json = await mainIn(dir, ["validate", "missing.yaml", "--json"]);
+    expect(json.code).toBe(1);
+    expect((JSON.parse(json.stdout) as { diagnostics: Diagnostic[] }).diagnostics[0].code).toBe("MTG001");
+  });
+});
+
+describe("MTG090: an invalid configuration file", () => {
+  it.each([
+    ["mcp-task-gen.config.json", '{"spec": 5}', /invalid configuration at 'spec': expected string/],
+    ["mcp-task-gen.config.json", '{"output": "x"}', /invalid configuration at '\(root\)': Unrecognized key: "output"/],
+    ["mcp-task-gen.config.json", "{", /cannot parse the configuration/],
+    ["mcp-task-gen.config.yaml", "targets: []\n", /invalid configuration at 'targets'/],
+    ["mcp-task-gen.config.yaml", "spec: [\n", /cannot parse the configuration/],
+  ])("%s containing %j", async (name, text, why) => {
+    const dir = dirs.make();
+    writeFileSync(join(dir, name), text);
+    const r = await mainIn(dir, []);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^${name.replace(/\./g, "\\.")}:1:1 error MTG090 `));
+    expect(r.stderr).toMatch(why);
+    expect(readdirSync(dir)).toEqual([name]);
+  });
+});
+
+describe("the real command never prints a stack trace for a user's mistake", () => {
+  const cases: [string, string[], number, RegExp][] = [
+    ["a YAML syntax error", ["validate", `${FIXTURE_DIR}/MTG002-yaml-syntax.yaml`], 1, /MTG002-yaml-syntax\.yaml:4:9 error MTG002 /],
+    ["a recursive alias", ["generate", "--spec", `${FIXTURE_DIR}/MTG002-recursive-alias.yaml`, "--out", "x", "--dry-run"], 1, /:9:12 error MTG002 /],
+    ["an unknown key", ["check", "--spec", `${FIXTURE_DIR}/MTG010-unknown-key.yaml`, "--out", "x"], 1, /:9:5 error MTG010 unknown key 'fieldz', did you mean 'fields'\?/],
+    ["a missing file", ["validate", "test/fixtures/nope.yaml"], 1, /^test\/fixtures\/nope\.yaml:1:1 error MTG001 /],
+    ["a warning as error", ["validate", `${FIXTURE_DIR}/MTG064-unused-method.yaml`, "--warn-as-error"], 1, /:30:3 warning MTG064 /],
+    ["an unknown spec name", ["validate", "sep-1686"], 2, /unknown spec 'sep-1686': not a built-in spec \(.*sep-1686-draft.*\)/],
+  ];
+  it.each(cases)("%s", async (_what, argv, code, stderr) => {
+    const r = await cli(argv, ROOT);
+    expect(r.stderr).toMatch(stderr);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(r.code).toBe(code);
+  });
+});

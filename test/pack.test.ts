@@ -1,0 +1,161 @@
+/**
+ * The package works when packed: `npm pack`, install the tarball into an empty
+ * project, run `npx mcp-task-gen` there, and type-check what it generated
+ * under a strict tsconfig with the typescript of this repository.
+ *
+ * One pack and one install (offline-friendly: --prefer-offline, from the npm
+ * cache that installed this repository), shared by every assertion.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { compile, MANIFEST_FILE } from "../generator/pipeline.js";
+import { DEFAULT_SPEC, resolveSpec } from "../generator/specs.js";
+import { ROOT, run, STACK_TRACE, tempDirs, type Run } from "./helpers/cli.js";
+
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };
+const installedVersion = (name: string) =>
+  (JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+
+/**
+ * The child npm must not inherit `npm test`'s npm_* variables (they point at
+ * this repository: local prefix, lifecycle event, ...).
+ */
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+const env: NodeJS.ProcessEnv = { ...cleanEnv, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" };
+
+// One pack + install is shared; the steps are slow on a loaded machine.
+vi.setConfig({ testTimeout: 240_000 });
+
+const dirs = tempDirs("mcp-task-gen-pack-");
+afterAll(() => dirs.cleanup());
+
+function must(r: Run, what: string): Run {
+  if (r.code !== 0) throw new Error(`${what} failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+let tmp: string;
+let tarball: string;
+let packedFiles: string[];
+let project: string;
+let generated: Run;
+
+beforeAll(async () => {
+  tmp = dirs.make();
+  // The installed generator's stamp cache (generator/fastpath.ts) stays in the temp dir, not in ~/.cache.
+  env.MCP_TASK_GEN_CACHE = join(tmp, "cache");
+  // dist/ is built by the global setup; --ignore-scripts keeps `prepare` from
+  // rebuilding it while other test files run the CLI from it.
+  const packed = must(
+    await run(NPM, ["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], { cwd: ROOT, env, timeoutMs: 120_000 }),
+    "npm pack",
+  );
+  const info = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+  tarball = join(tmp, info[0].filename);
+  packedFiles = info[0].files.map((f) => f.path);
+
+  project = join(tmp, "consumer");
+  mkdirSync(project);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }, null, 2));
+  must(
+    await run(
+      NPM,
+      [
+        "install",
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        "--no-package-lock",
+        "--loglevel=error",
+        tarball,
+        `zod@${installedVersion("zod")}`,
+        `@types/node@${installedVersion("@types/node")}`,
+      ],
+      { cwd: project, env, timeoutMs: 240_000 },
+    ),
+    "npm install",
+  );
+  generated = await run(NPX, ["--no", "mcp-task-gen"], { cwd: project, env, timeoutMs: 120_000 });
+}, 300_000);
+
+describe("the packed package", () => {
+  it("contains the CLI, the compiled generator, the templates and the built-in specs, and no tests", () => {
+    expect(packedFiles).toEqual(
+      expect.arrayContaining([
+        "package.json",
+        "bin/mcp-task-gen.js",
+        "dist/generator/cli.js",
+        "dist/generator/index.js",
+        "dist/generator/index.d.ts",
+        `spec/${DEFAULT_SPEC}.yaml`,
+        "spec/mcp-task-spec.schema.json",
+        "templates/types.ts.hbs",
+      ]),
+    );
+    expect(packedFiles.filter((f) => /^(test|generator|node_modules|output-samples)\//.test(f))).toEqual([]);
+  });
+
+  it("installs into an empty project, with its bin linked", () => {
+    const installed = join(project, "node_modules", pkg.name);
+    expect((JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { version: string }).version).toBe(pkg.version);
+    expect(existsSync(join(project, "node_modules", ".bin", "mcp-task-gen"))).toBe(true);
+  });
+
+  it("`npx mcp-task-gen` generates the default spec into ./mcp-tasks/", async () => {
+    expect(generated.stderr).not.toMatch(STACK_TRACE);
+    expect(generated.code, generated.stderr).toBe(0);
+    expect(generated.stdout).toContain(`mcp-task-gen: ${DEFAULT_SPEC} → mcp-tasks/`);
+    // Byte for byte what this repository's compiler produces.
+    const r = resolveSpec(DEFAULT_SPEC, ROOT);
+    if (!r.ok) throw new Error(r.message);
+    const files = (await compile(r.source)).files!;
+    const out = join(project, "mcp-tasks");
+    expect(readdirSync(out).sort()).toEqual(files.map((f) => f.path).sort());
+    for (const f of files) expect(readFileSync(join(out, f.path), "utf8"), f.path).toBe(f.contents);
+    expect(files.map((f) => f.path)).toContain(MANIFEST_FILE);
+  });
+
+  it("the generated files type-check under a strict tsconfig", async () => {
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify(
+        {
+          compilerOptions: {
+            target: "ES2022",
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            noUnusedLocals: true,
+            noUnusedParameters: true,
+            noImplicitReturns: true,
+            noFallthroughCasesInSwitch: true,
+            types: ["node"],
+          },
+          include: ["mcp-tasks/**/*.ts"],
+        },
+        null,
+        2,
+      ),
+    );
+    const tsc = await run(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: project, env, timeoutMs: 180_000 });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.code).toBe(0);
+  }, 200_000);
+
+  it("the installed command finds its built-in specs and checks its own output", async () => {
+    const list = must(await run(NPX, ["--no", "mcp-task-gen", "list-specs"], { cwd: project, env }), "list-specs");
+    expect(list.stdout).toContain(`${DEFAULT_SPEC} (default)`);
+    const check = await run(NPX, ["--no", "mcp-task-gen", "check"], { cwd: project, env, timeoutMs: 120_000 });
+    expect(check.stderr).toBe("");
+    expect(check.code).toBe(0);
+    const version = must(await run(NPX, ["--no", "--", "mcp-task-gen", "--version"], { cwd: project, env }), "--version");
+    expect(version.stdout.trim()).toBe(pkg.version);
+  }, 200_000);
+});
