@@ -604,6 +604,20 @@ function semanticChecks(spec: Spec, report: Report): void {
       report("MTG061", "error", `the task type '${taskType}' has no field '${name}'${suggest(name, Object.keys(taskFields))}`, path);
     }
   };
+  // The runtime reads these two on every task, whatever the revision.
+  if (taskFields !== undefined) {
+    for (const required of ["taskId", "status"]) {
+      if (!(required in taskFields)) {
+        report(
+          "MTG061",
+          "error",
+          `the task type '${taskType}' has no field '${required}'; every task carries its id (taskId) and its status`,
+          ["types", taskType],
+          true,
+        );
+      }
+    }
+  }
   field(b.retention.field, [...B, "retention", "field"]);
   ref("error", b.retention.expiredError, [...B, "retention", "expiredError"]);
   if (b.retention.max < b.retention.default) {

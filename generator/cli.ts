@@ -10,7 +10,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { CODES, formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
 import { specJsonSchema } from "./format.js";
-import { apply, conflictMessage, drift, plan } from "./fsout.js";
+import { apply, conflictMessage, drift, forceable, plan } from "./fsout.js";
 import { compile, type CompileResult } from "./pipeline.js";
 import { builtinSpecs, DEFAULT_SPEC, resolveSpec } from "./specs.js";
 import { GENERATOR_VERSION } from "./version.js";
@@ -18,6 +18,19 @@ import { GENERATOR_VERSION } from "./version.js";
 export const DEFAULT_OUT = "mcp-tasks";
 
 class UsageError extends Error {}
+
+/** A spec file that cannot be read: reported as a diagnostic (MTG001), exit 1. */
+class SpecFileError extends Error {
+  constructor(readonly diagnostic: Diagnostic) {
+    super(diagnostic.message);
+  }
+}
+
+function resolveOrThrow(spec: string, cwd: string) {
+  const r = resolveSpec(spec, cwd);
+  if (!r.ok) throw r.diagnostic ? new SpecFileError(r.diagnostic) : new UsageError(r.message);
+  return r;
+}
 
 interface Io {
   out: (s: string) => void;
@@ -37,11 +50,14 @@ const defaultIo = (): Io => ({
 // Config
 // ---------------------------------------------------------------------------
 
-const Target = z.strictObject({ spec: z.string().min(1).default(DEFAULT_SPEC), out: z.string().min(1).default(DEFAULT_OUT) });
-const ConfigSchema = z.union([
-  Target,
-  z.strictObject({ targets: z.array(Target).min(1) }),
-]);
+const Target = z.strictObject({
+  spec: z.string().min(1).default(DEFAULT_SPEC),
+  out: z.string().min(1).default(DEFAULT_OUT),
+  /** User-owned handler files kept in step with the generated contract (see generator/project.ts). */
+  handlers: z.string().min(1).optional(),
+});
+const Targets = z.strictObject({ targets: z.array(Target).min(1) });
+const ConfigSchema = z.union([Target, Targets]);
 type TargetT = z.infer<typeof Target>;
 
 export function readConfig(cwd: string): { targets: TargetT[]; file: string } | { error: string } | undefined {
@@ -71,11 +87,13 @@ export function readConfig(cwd: string): { targets: TargetT[]; file: string } | 
     }
   }
   if (file === undefined) return undefined;
-  const parsed = ConfigSchema.safeParse(raw ?? {});
+  // Validate against the form the file means, so the message names the faulty key.
+  const form = raw !== null && typeof raw === "object" && "targets" in raw ? Targets : Target;
+  const parsed = form.safeParse(raw ?? {});
   if (!parsed.success) {
     const i = parsed.error.issues[0];
     return {
-      error: `${file}:1:1 error MTG090 invalid configuration at '${i.path.join(".") || "(root)"}': ${i.message}; expected { "spec": "<name|path>", "out": "<dir>" } or { "targets": [ ... ] }`,
+      error: `${file}:1:1 error MTG090 invalid configuration at '${i.path.join(".") || "(root)"}': ${i.message.replace(/^Invalid input: /, "")}; expected { "spec": "<name|path>", "out": "<dir>" } or { "targets": [ { "spec": ..., "out": ... } ] }`,
     };
   }
   const targets = "targets" in parsed.data ? parsed.data.targets : [parsed.data];
@@ -91,8 +109,7 @@ function printDiagnostics(io: Io, diags: readonly Diagnostic[]) {
 }
 
 async function compileSpec(io: Io, spec: string): Promise<{ result?: CompileResult; name: string }> {
-  const r = resolveSpec(spec, io.cwd);
-  if (!r.ok) throw new UsageError(r.message);
+  const r = resolveOrThrow(spec, io.cwd);
   const result = await compile(r.source);
   return { result, name: spec };
 }
@@ -122,14 +139,32 @@ async function generate(io: Io, o: GenerateOpts): Promise<number> {
   const outDir = resolve(io.cwd, o.out);
   const shown = relative(io.cwd, outDir) || ".";
   const p = plan(outDir, result!.files);
-  const conflicts = p.actions.filter((a) => a.kind === "conflict");
-  if (conflicts.length > 0 && !o.force) {
+  // --force resolves hand edits of generated files, never files that mcp-task-gen did not write.
+  // An edited file that is no longer generated is left in place with a warning; it does not block the run.
+  const conflicts = p.actions.filter(
+    (a) => a.kind === "conflict" && a.reason !== "edited-stale" && !(o.force && forceable(a)),
+  );
+  if (conflicts.length > 0) {
     for (const c of conflicts) io.err(`mcp-task-gen: error: ${conflictMessage(c as Extract<typeof c, { kind: "conflict" }>, shown)}`);
     io.err(`mcp-task-gen: ${conflicts.length} file(s) in the way; nothing written`);
     return 1;
   }
   const verb = (a: (typeof p.actions)[number]) =>
-    a.kind === "write" ? (a.reason === "new" ? "create" : "update") : a.kind === "delete" ? "delete" : a.kind === "conflict" ? "overwrite" : "unchanged";
+    a.kind === "write"
+      ? a.reason === "new"
+        ? "create"
+        : "update"
+      : a.kind === "delete"
+        ? "delete"
+        : a.kind === "conflict"
+          ? a.reason === "edited-stale"
+            ? o.force
+              ? "delete"
+              : "keep"
+            : "overwrite"
+          : "unchanged";
+  const kept = o.force ? [] : p.actions.filter((a) => a.kind === "conflict" && a.reason === "edited-stale");
+  for (const c of kept) io.err(`mcp-task-gen: warning: ${conflictMessage(c as Extract<typeof c, { kind: "conflict" }>, shown)}`);
   if (o.dryRun) {
     for (const a of p.actions) io.out(`  ${verb(a).padEnd(9)} ${join(shown, a.path)}`);
     io.out(`mcp-task-gen: dry run, nothing written (${o.spec} → ${shown}/)`);
@@ -138,9 +173,10 @@ async function generate(io: Io, o: GenerateOpts): Promise<number> {
   const done = apply(p, { force: o.force });
   if (!o.quiet) for (const a of done) io.out(`  ${verb(a).padEnd(9)} ${join(shown, a.path)}`);
   const unchanged = p.actions.filter((a) => a.kind === "unchanged").length;
+  const deleted = done.filter((a) => verb(a) === "delete").length;
   io.out(
-    `mcp-task-gen: ${o.spec} → ${shown}/: ${done.filter((a) => a.kind !== "delete").length} written, ${unchanged} unchanged${
-      done.some((a) => a.kind === "delete") ? `, ${done.filter((a) => a.kind === "delete").length} deleted` : ""
+    `mcp-task-gen: ${o.spec} → ${shown}/: ${done.length - deleted} written, ${unchanged} unchanged${
+      deleted > 0 ? `, ${deleted} deleted` : ""
     } (${result!.files.length} files)`,
   );
   return 0;
@@ -171,7 +207,11 @@ async function checkCmd(io: Io, o: { spec: string; out: string; warnAsError?: bo
 
 async function validateCmd(io: Io, o: { spec: string; warnAsError?: boolean; json?: boolean }): Promise<number> {
   const r = resolveSpec(o.spec, io.cwd);
-  if (!r.ok) throw new UsageError(r.message);
+  if (!r.ok && r.diagnostic && o.json) {
+    io.out(JSON.stringify({ spec: o.spec, ok: false, diagnostics: [r.diagnostic] }, null, 2));
+    return 1;
+  }
+  if (!r.ok) throw r.diagnostic ? new SpecFileError(r.diagnostic) : new UsageError(r.message);
   const { analyze } = await import("./pipeline.js");
   const { diagnostics } = analyze(r.source);
   const failed = hasErrors(diagnostics, o.warnAsError);
@@ -184,8 +224,7 @@ async function validateCmd(io: Io, o: { spec: string; warnAsError?: boolean; jso
 }
 
 async function watchCmd(io: Io, o: GenerateOpts): Promise<number> {
-  const r = resolveSpec(o.spec, io.cwd);
-  if (!r.ok) throw new UsageError(r.message);
+  const r = resolveOrThrow(o.spec, io.cwd);
   const path = resolve(io.cwd, r.source.file);
   await generate(io, o);
   io.out(`mcp-task-gen: watching ${r.source.file} (Ctrl-C to stop)`);
@@ -215,6 +254,9 @@ export async function main(argv: string[] = hideBin(process.argv), io: Io = defa
         if (e instanceof UsageError) {
           io.err(`mcp-task-gen: ${e.message}`);
           exit = 2;
+        } else if (e instanceof SpecFileError) {
+          printDiagnostics(io, [e.diagnostic]);
+          exit = 1;
         } else throw e;
       },
     );
@@ -232,7 +274,11 @@ export async function main(argv: string[] = hideBin(process.argv), io: Io = defa
     .command(
       "$0",
       "Generate from the config file, or the default spec into ./mcp-tasks/",
-      (y) => y.options(common),
+      (y) =>
+        y.options({
+          force: { type: "boolean", default: false, describe: "Overwrite generated files edited by hand (never files mcp-task-gen did not write)" },
+          ...common,
+        }),
       (a) => {
         const cfg = readConfig(io.cwd);
         if (cfg && "error" in cfg) {
@@ -245,7 +291,11 @@ export async function main(argv: string[] = hideBin(process.argv), io: Io = defa
         return run(
           (async () => {
             let code = 0;
-            for (const t of targets) code = Math.max(code, await generate(io, { ...t, warnAsError: a["warn-as-error"] }));
+            for (const t of targets) {
+              const c = await generate(io, { spec: t.spec, out: t.out, force: a.force, warnAsError: a["warn-as-error"] });
+              // A target with user-owned handler files: keep them in step with the contract (generator/project.ts).
+              code = Math.max(code, c === 0 && t.handlers ? await (await import("./project.js")).syncHandlers(io, { ...t, handlers: t.handlers }) : c);
+            }
             return code;
           })(),
         );
@@ -260,12 +310,24 @@ export async function main(argv: string[] = hideBin(process.argv), io: Io = defa
           out: { ...outOpt, default: DEFAULT_OUT },
           "dry-run": { type: "boolean", default: false, describe: "Show what would be written, write nothing" },
           watch: { type: "boolean", default: false, describe: "Regenerate whenever the spec file changes" },
-          force: { type: "boolean", default: false, describe: "Overwrite generated files edited by hand, and files in the way" },
+          force: { type: "boolean", default: false, describe: "Overwrite generated files edited by hand (never files mcp-task-gen did not write)" },
           quiet: { type: "boolean", default: false, describe: "Print only the summary line" },
+          handlers: {
+            type: "string",
+            describe: "A directory of user-owned handler files to keep in step with the generated contract (stubs for new members, markers on removed ones)",
+          },
           ...common,
         }),
       (a) => {
         const o = { spec: a.spec, out: a.out, dryRun: a["dry-run"], force: a.force, quiet: a.quiet, warnAsError: a["warn-as-error"] };
+        const handlers = a.handlers;
+        if (handlers !== undefined && !a.watch) {
+          return run(
+            generate(io, o).then(async (c) =>
+              c === 0 ? (await import("./project.js")).syncHandlers(io, { spec: o.spec, out: o.out, handlers }, { dryRun: o.dryRun, quiet: o.quiet }) : c,
+            ),
+          );
+        }
         return run(a.watch ? watchCmd(io, o) : generate(io, o));
       },
     )
@@ -283,6 +345,90 @@ export async function main(argv: string[] = hideBin(process.argv), io: Io = defa
           .positional("spec", { ...specOpt, demandOption: true })
           .options({ json: { type: "boolean", default: false, describe: "Print the diagnostics as JSON" }, ...common }),
       (a) => run(validateCmd(io, { spec: a.spec as string, json: a.json, warnAsError: a["warn-as-error"] })),
+    )
+    .command(
+      "diff <old> <new>",
+      "Compare two specs: what changed, breaking or compatible for clients and for servers (Markdown, or --json); exit 1 on breaking changes",
+      (y) =>
+        y
+          .positional("old", { ...specOpt, demandOption: true })
+          .positional("new", { ...specOpt, demandOption: true })
+          .options({
+            json: { type: "boolean", default: false, describe: "Print the diff as JSON (format mcp-task-gen.diff/1)" },
+            "fail-on": {
+              choices: ["breaking", "any", "none"] as const,
+              default: "breaking" as const,
+              describe: "Exit 1 when a change is breaking for either side (breaking), on any change (any), or never (none)",
+            },
+          }),
+      (a) =>
+        run(
+          (async () => {
+            // Self-contained: spec errors print their diagnostics and exit 1; an unknown spec is a usage error (exit 2).
+            const { analyze } = await import("./pipeline.js");
+            const { diffSpecs, diffFails, renderDiffJson, renderDiffMarkdown } = await import("./diff.js");
+            const irs = [];
+            let failed = false;
+            for (const spec of [a.old as string, a.new as string]) {
+              const r = resolveSpec(spec, io.cwd);
+              if (!r.ok) {
+                const unreadable = (r as { diagnostic?: Diagnostic }).diagnostic;
+                if (!unreadable) throw new UsageError(r.message);
+                printDiagnostics(io, [unreadable]);
+                failed = true;
+                continue;
+              }
+              const { diagnostics, ir } = analyze(r.source);
+              if (!ir) {
+                printDiagnostics(io, diagnostics);
+                io.err(`mcp-task-gen: ${spec}: ${summarize(diagnostics)}; cannot diff it`);
+                failed = true;
+              } else irs.push(ir);
+            }
+            if (failed) return 1;
+            const d = diffSpecs(irs[0], irs[1]);
+            io.out((a.json ? renderDiffJson(d) : renderDiffMarkdown(d)).trimEnd());
+            return diffFails(d, a["fail-on"]) ? 1 : 0;
+          })(),
+        ),
+    )
+    .command(
+      "init <dir>",
+      "Scaffold a ready MCP server project: the generated code in src/tasks/, your handlers in src/handlers/, a server entry point, a test, a README",
+      (y) =>
+        y
+          .positional("dir", { type: "string", describe: "The project directory (new or empty)", demandOption: true })
+          .options({
+            spec: { ...specOpt, default: DEFAULT_SPEC },
+            transport: {
+              choices: ["stdio", "http"] as const,
+              describe: "The server's transport: stdio, or Streamable HTTP (default: stdio; http for a spec with a per-request lifecycle)",
+            },
+            name: { type: "string", describe: "The package name (default: from the directory name)" },
+            "allow-nonempty": {
+              type: "boolean",
+              default: false,
+              describe: "Scaffold into a non-empty directory: only missing files are written, existing ones are kept",
+            },
+          }),
+      (a) =>
+        run(
+          (async () => {
+            // Self-contained: the scaffold and its disk side live in generator/init.ts and generator/project.ts.
+            const { initCommand, ProjectUsageError } = await import("./project.js");
+            try {
+              return await initCommand(io, {
+                dir: a.dir as string,
+                spec: a.spec,
+                ...(a.transport === undefined ? {} : { transport: a.transport }),
+                ...(a.name === undefined ? {} : { name: a.name }),
+                allowNonEmpty: a["allow-nonempty"],
+              });
+            } catch (e) {
+              throw e instanceof ProjectUsageError ? new UsageError(e.message) : e;
+            }
+          })(),
+        ),
     )
     .command(
       "list-specs",

@@ -305,6 +305,9 @@ const ResultsSchema = strict({
   resultField: identifier.optional().describe("mode inline: the status field carrying the result."),
   errorField: identifier.optional().describe("mode inline: the status field carrying a failure's error object."),
   replaysErrors: z.boolean().describe("A request that failed with a JSON-RPC error yields that error from the result channel."),
+  cancelledError: errorRef
+    .optional()
+    .describe("mode block-until-terminal: the error the result method answers for a cancelled task, whose request has no result (default: internalError)."),
 });
 
 const OutcomesSchema = strict({
@@ -380,6 +383,17 @@ const CapabilitySide = z.union([
       .record(methodRef, z.array(z.string()).min(1))
       .optional()
       .describe("Methods available only when a path inside the capability value is declared, e.g. tasks/list: [list]."),
+    augments: z
+      .record(methodRef, z.array(z.string()).min(1))
+      .optional()
+      .describe("Requests that may be task-augmented only when a path inside the capability value is declared, e.g. tools/call: [requests, tools, call]; the list is exhaustive: a requestor augments no other request, a receiver serves any other request plainly."),
+    requiredBy: z
+      .array(methodRef)
+      .optional()
+      .describe("Methods the peer may call only when it declared this capability (for a per-request capability: on that very request); otherwise they are answered with `missingError` before anything else is looked at."),
+    missingError: errorRef
+      .optional()
+      .describe("The error answered when a method in `requiredBy` arrives without the capability (default: creation.requiredTaskError); its data names the capability when the error declares data."),
   }),
 ]);
 
@@ -461,6 +475,12 @@ export const SpecSchema = strict({
     name: z.string(),
     revision: z.string().describe("The revision date or label, e.g. 2025-11-25."),
     protocolVersion: z.string().optional().describe("The MCP protocol version negotiated with it."),
+    lifecycle: z
+      .enum(["initialize", "per-request"])
+      .optional()
+      .describe(
+        "How the core protocol underneath connects (default initialize). initialize: a session opened by the initialize handshake, capabilities declared once, the server may send requests (elicitation, sampling) to the client (core 2025-11-25 and earlier; the generated runtime binds to @modelcontextprotocol/sdk 1.x). per-request: no handshake and no session; every request carries protocolVersion and clientCapabilities in `_meta`, the server answers `server/discover`, asks for input only with input_required results (multi round-trip requests), and is served over stateless Streamable HTTP (core 2026-07-28; the generated runtime then also emits stateless-server.ts on @modelcontextprotocol/server 2.x and stateless-client.ts). per-request needs protocolVersion.",
+      ),
     status: z.string().optional(),
     source: z.string().optional().describe("Where the text this spec follows lives."),
   }),

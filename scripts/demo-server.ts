@@ -13,6 +13,7 @@
  *
  * Tools: greet, slow_compute, failing_job, protocol_error_job, confirm_delete
  * (the acceptance contract), plus multi_input (two elicitations at once),
+ * test_tool_with_task (input on the request before a task is made),
  * get_weather (the seed's example result) and crash_job (an unexpected throw).
  * Also a resource (demo://report) and a prompt (summary), so that resources/read
  * and prompts/get can be task-augmented too.
@@ -34,6 +35,9 @@ import {
 
 type ServerModule = typeof import("../output-samples/sep-1686-draft/server.js");
 type StoreModule = typeof import("../output-samples/sep-1686-draft/store.js");
+type ProtocolModule = typeof import("../output-samples/sep-1686-draft/protocol.js");
+// issue 5: the core binding emitted for a per-request lifecycle (protocol.lifecycle per-request).
+type StatelessModule = typeof import("../output-samples/ext-tasks-2026-07-28/stateless-server.js");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -104,17 +108,30 @@ async function main() {
     store: new storeMod.InMemoryTaskStore(rememberExpiredMs === undefined ? {} : { rememberExpiredMs }),
   });
 
+  // Where the revision declares a per-tool switch (execution.taskSupport: mcp-2025-11-25), greet keeps
+  // its default (forbidden), the others may run as tasks and confirm_delete must; elsewhere the switch
+  // is not on the wire and every tool may run as a task.
+  const toolSwitch = (runtime.behaviour.creation as { toolSwitch: unknown }).toolSwitch !== false;
+  const asTask = { taskSupport: "optional" as const };
+  // issue 5: where the receiver alone decides (creation.decidedBy receiver: ext-tasks-2026-07-28), the demo
+  // decides per tool: greet answers at once, slow_compute runs as a task when the requestor allows one, and
+  // the jobs that need a task (input, long work) refuse a requestor that does not allow one.
+  const serverDecides = (runtime.behaviour.creation as { decidedBy: string }).decidedBy === "receiver";
+  const mustTask = serverDecides ? { taskSupport: "required" as const } : asTask;
   const tools = [
     gen.defineTool({
       name: "greet",
       description: "Greets someone at once.",
+      ...(serverDecides ? { taskSupport: "forbidden" as const } : {}),
       inputSchema: z.object({ name: z.string() }),
       handler: async ({ name }) => text(`Hello, ${name}!`),
     }),
     gen.defineTool({
       name: "slow_compute",
       description: "Sleeps for the given seconds, then answers; cancellable.",
-      inputSchema: z.object({ seconds: z.number().min(0).max(3600) }),
+      ...asTask,
+      // label: a free-form tag the conformance suite sends along.
+      inputSchema: z.object({ seconds: z.number().min(0).max(3600), label: z.string().optional() }),
       handler: async ({ seconds }, ctx) => {
         try {
           await sleep(seconds * 1000, ctx.signal);
@@ -128,6 +145,7 @@ async function main() {
     gen.defineTool({
       name: "failing_job",
       description: "Returns a tool error (isError) after about a second.",
+      ...mustTask,
       inputSchema: z.object({ seconds: z.number().min(0).max(60).optional() }),
       handler: async ({ seconds }, ctx) => {
         await sleep((seconds ?? 1) * 1000, ctx.signal);
@@ -137,6 +155,7 @@ async function main() {
     gen.defineTool({
       name: "protocol_error_job",
       description: "Fails with a JSON-RPC error.",
+      ...mustTask,
       inputSchema: z.object({}),
       handler: async () => {
         throw new McpError(ErrorCode.InternalError, "Tool execution failed: API rate limit exceeded");
@@ -145,6 +164,7 @@ async function main() {
     gen.defineTool({
       name: "confirm_delete",
       description: "Asks the requestor to confirm (one elicitation), then answers.",
+      taskSupport: toolSwitch || serverDecides ? ("required" as const) : ("optional" as const),
       inputSchema: z.object({ filename: z.string().optional() }),
       handler: async ({ filename }, ctx) => {
         const file = filename ?? "report.txt";
@@ -159,6 +179,7 @@ async function main() {
     gen.defineTool({
       name: "get_weather",
       description: "The weather report of the seed's example (section 3.3).",
+      ...asTask,
       inputSchema: z.object({ location: z.string().optional() }),
       handler: async () => ({
         ...text("Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"),
@@ -167,6 +188,7 @@ async function main() {
     }),
     gen.defineTool({
       name: "crash_job",
+      ...asTask,
       description: "Fails unexpectedly (a plain exception, not a JSON-RPC error): the task ends in the unexpected-failure status.",
       inputSchema: z.object({}),
       handler: async () => {
@@ -176,6 +198,7 @@ async function main() {
     gen.defineTool({
       name: "multi_input",
       description: "Asks two elicitations at once, then answers with both.",
+      ...mustTask,
       inputSchema: z.object({}),
       handler: async (_args, ctx) => {
         const ask = (what: string) =>
@@ -184,8 +207,23 @@ async function main() {
             requestedSchema: { type: "object", properties: { value: { type: "string" } }, required: ["value"] },
           });
         const [a, b] = await Promise.all([ask("name"), ask("colour")]);
-        return text(`name=${String(a.content?.value)} colour=${String(b.content?.value)}`);
+        return text(`name=${String(a.content?.value ?? a.content?.name)} colour=${String(b.content?.value ?? b.content?.name)}`);
       },
+    }),
+    gen.defineTool({
+      name: "test_tool_with_task",
+      description: "Asks for a name on the request itself (before any task), then greets it as a task.",
+      ...mustTask,
+      inputSchema: z.object({ name: z.string().optional() }),
+      prepare: async (args, ctx) => {
+        const answer = await ctx.elicit({
+          message: "What is your name?",
+          requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        });
+        const name = answer.action === "accept" ? answer.content?.name : undefined;
+        return { ...args, name: typeof name === "string" ? name : "stranger" };
+      },
+      handler: async ({ name }) => text(`Hello, ${name ?? "stranger"}!`),
     }),
   ];
 
@@ -232,6 +270,33 @@ async function main() {
     );
     return server;
   };
+
+  // issue 5: a per-request lifecycle (core 2026-07-28) is served by the emitted stateless binding
+  // on @modelcontextprotocol/server 2.x: no initialize, no session, one POST per request.
+  const protocolMod = (await import(pathToFileURL(join(dir, "protocol.ts")).href)) as ProtocolModule;
+  if ((protocolMod.SPEC.protocol as { lifecycle?: string }).lifecycle === "per-request") {
+    const stateless = (await import(pathToFileURL(join(dir, "stateless-server.ts")).href)) as StatelessModule;
+    runtime.addTools(tools as never);
+    const serverInfo = { name: "mcp-task-gen-demo", version: "0.1.0" };
+    const instructions = `Demo of the generated ${spec} task support.`;
+    if (http === undefined) {
+      const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
+      await serveStdio(stateless.statelessServerFactory(runtime as never, { serverInfo, instructions }));
+      log("serving on stdio", { spec });
+      return;
+    }
+    const served = await stateless.serveStatelessHttp(runtime as never, { port: http, host: "127.0.0.1", serverInfo, instructions });
+    log("listening", { spec, url: served.url });
+    const stop = () => {
+      void served
+        .close()
+        .then(() => runtime.close())
+        .finally(() => process.exit(0));
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    return;
+  }
 
   if (http === undefined) {
     const server = createServer();

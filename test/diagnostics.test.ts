@@ -48,43 +48,43 @@ const W = (code: Expected["code"], line: number, col: number, at: string, messag
 /** Fixture name (without .yaml) → the one diagnostic it must produce. */
 const EXPECTED: Record<string, Expected> = {
   "MTG002-yaml-syntax": E("MTG002", 4, 9, "Minimal: tasks", /^Nested mappings are not allowed in compact mappings; fix the YAML\/JSON syntax here$/),
-  "MTG002-undefined-alias": E("MTG002", 11, 12, "*int", /^undefined YAML alias '\*int': define the anchor '&int' before this use$/),
+  "MTG002-undefined-alias": E("MTG002", 12, 12, "*int", /^undefined YAML alias '\*int': define the anchor '&int' before this use$/),
   "MTG002-recursive-alias": E("MTG002", 9, 12, "*tree", /^YAML alias '\*tree' is inside the node it names, .*write the content out instead$/),
   "MTG003-not-a-mapping": E("MTG003", 2, 1, "- spec: minimal", /^the document is a list; a spec must be a mapping with keys such as spec, protocol/),
   "MTG010-unknown-key": E("MTG010", 9, 5, "fieldz", /^unknown key 'fieldz', did you mean 'fields'\?$/),
-  "MTG011-wrong-type": E("MTG011", 60, 14, "soon", /^expected a number, got the string 'soon'$/),
-  "MTG011-unknown-enum-value": E("MTG011", 15, 11, "runing", /^the string 'runing' is not allowed here, did you mean 'running'\? \(expected one of queued, running,/),
+  "MTG011-wrong-type": E("MTG011", 61, 14, "soon", /^expected a number, got the string 'soon'$/),
+  "MTG011-unknown-enum-value": E("MTG011", 16, 11, "runing", /^the string 'runing' is not allowed here, did you mean 'running'\? \(expected one of queued, running,/),
   "MTG011-invalid-name": E("MTG011", 7, 3, "task_owner", /^invalid name 'task_owner': type names are PascalCase identifiers, e\.g\. 'Task'; rename it$/),
   "MTG012-missing-key": E("MTG012", 3, 1, "protocol", /^missing required key 'revision'; add it here$/),
-  "MTG020-undefined-type": E("MTG020", 15, 14, "Ownr", /^undefined type 'Ownr', did you mean 'Owner'\?; declare it under `types`$/),
-  "MTG021-undefined-state": E("MTG021", 28, 10, "complete,", /^undefined state 'complete', did you mean 'completed'\?; declare it under `states`$/),
-  "MTG022-undefined-method": E("MTG022", 76, 19, "tasks/delete", /^undefined method 'tasks\/delete'; declare it under `methods`$/),
-  "MTG022-unknown-request": W("MTG022", 45, 16, "tools/cal]", /^'tools\/cal' is not a known MCP request, did you mean 'tools\/call'\?$/),
-  "MTG023-undefined-error": E("MTG023", 96, 21, "limted", /^undefined error 'limted', did you mean 'limited'\?; declare it under `errors`$/),
-  "MTG024-undefined-meta": E("MTG024", 38, 11, "task", /^undefined meta 'task'; declare it under `meta`$/),
-  "MTG025-undefined-guard": E("MTG025", 29, 12, "allDone", /^undefined guard 'allDone'; declare it under `guards`$/),
-  "MTG026-unknown-shorthand": E("MTG026", 11, 12, "integr", /^'integr' is neither a primitive \(.*\) nor a declared type, did you mean 'integer'\?$/),
-  "MTG030-duplicate-name": E("MTG030", 20, 3, "completed:", /^duplicate key 'completed': each name may be declared once in a mapping; remove or rename one$/),
+  "MTG020-undefined-type": E("MTG020", 16, 14, "Ownr", /^undefined type 'Ownr', did you mean 'Owner'\?; declare it under `types`$/),
+  "MTG021-undefined-state": E("MTG021", 29, 10, "complete,", /^undefined state 'complete', did you mean 'completed'\?; declare it under `states`$/),
+  "MTG022-undefined-method": E("MTG022", 77, 19, "tasks/delete", /^undefined method 'tasks\/delete'; declare it under `methods`$/),
+  "MTG022-unknown-request": W("MTG022", 46, 16, "tools/cal]", /^'tools\/cal' is not a known MCP request, did you mean 'tools\/call'\?$/),
+  "MTG023-undefined-error": E("MTG023", 97, 21, "limted", /^undefined error 'limted', did you mean 'limited'\?; declare it under `errors`$/),
+  "MTG024-undefined-meta": E("MTG024", 39, 11, "task", /^undefined meta 'task'; declare it under `meta`$/),
+  "MTG025-undefined-guard": E("MTG025", 30, 12, "allDone", /^undefined guard 'allDone'; declare it under `guards`$/),
+  "MTG026-unknown-shorthand": E("MTG026", 12, 12, "integr", /^'integr' is neither a primitive \(.*\) nor a declared type, did you mean 'integer'\?$/),
+  "MTG030-duplicate-name": E("MTG030", 21, 3, "completed:", /^duplicate key 'completed': each name may be declared once in a mapping; remove or rename one$/),
   "MTG030-status-type-declared": E("MTG030", 7, 3, "TaskStatus", /^type 'TaskStatus' is generated from `states`; remove it from `types` or set statusType to another name$/),
-  "MTG040-no-initial-state": E("MTG040", 13, 1, "states:", /^no initial state; mark exactly one state with `initial: true`$/),
-  "MTG041-two-initial-states": E("MTG041", 19, 5, "initial: true", /^more than one initial state \('queued' and 'working'\); keep `initial: true` on one$/),
-  "MTG042-transition-from-terminal": E("MTG042", 29, 11, "completed", /^state 'completed' is terminal, so no transition may leave it; remove it from `from` or make it non-terminal$/),
-  "MTG043-unreachable-state": E("MTG043", 17, 3, "paused:", /^state 'paused' cannot be reached from the initial state 'working'; add a transition into it or remove it$/),
-  "MTG044-no-way-to-end": E("MTG044", 17, 3, "stuck:", /^non-terminal state 'stuck' can never reach a terminal state; add a transition to one$/),
-  "MTG045-role-twice": E("MTG045", 21, 11, "completed", /^state 'failed' claims role 'completed', already held by state 'completed'; .*give one of them another role$/),
-  "MTG046-terminal-role-mismatch": E("MTG046", 20, 3, "failed:", /^state 'failed' is terminal but its role 'queued' is not an ending; use completed, failed, cancelled or unknown$/),
-  "MTG047-duplicate-transition": W("MTG047", 29, 5, "from: working", /^transition working → completed is already declared in transition 1; remove the repetition$/),
-  "MTG050-reserved-code": E("MTG050", 32, 11, "-32500", /^code -32500 lies in JSON-RPC's reserved block .*; choose another code$/),
-  "MTG050-nonstandard-code": W("MTG050", 32, 11, "429", /^code 429 is outside the JSON-RPC ranges .*; prefer a server code \(-32099\.\.-32000\)$/),
-  "MTG051-unfilled-placeholder": E("MTG051", 33, 23, "{limit}", /^placeholder \{limit\} has no value: declare 'limit' under this error's `context`$/),
-  "MTG052-unused-context": W("MTG052", 35, 7, "limit:", /^context value 'limit' is never used in the message; use \{limit\} in the message or remove it$/),
-  "MTG060-incomplete-behaviour": E("MTG060", 36, 3, "creation:", /^missing `paramType`: creation via param needs the type of that field$/),
-  "MTG061-no-such-field": E("MTG061", 52, 12, "ttll", /^the task type 'Task' has no field 'ttll', did you mean 'ttl'\?$/),
+  "MTG040-no-initial-state": E("MTG040", 14, 1, "states:", /^no initial state; mark exactly one state with `initial: true`$/),
+  "MTG041-two-initial-states": E("MTG041", 20, 5, "initial: true", /^more than one initial state \('queued' and 'working'\); keep `initial: true` on one$/),
+  "MTG042-transition-from-terminal": E("MTG042", 30, 11, "completed", /^state 'completed' is terminal, so no transition may leave it; remove it from `from` or make it non-terminal$/),
+  "MTG043-unreachable-state": E("MTG043", 18, 3, "paused:", /^state 'paused' cannot be reached from the initial state 'working'; add a transition into it or remove it$/),
+  "MTG044-no-way-to-end": E("MTG044", 18, 3, "stuck:", /^non-terminal state 'stuck' can never reach a terminal state; add a transition to one$/),
+  "MTG045-role-twice": E("MTG045", 22, 11, "completed", /^state 'failed' claims role 'completed', already held by state 'completed'; .*give one of them another role$/),
+  "MTG046-terminal-role-mismatch": E("MTG046", 21, 3, "failed:", /^state 'failed' is terminal but its role 'queued' is not an ending; use completed, failed, cancelled or unknown$/),
+  "MTG047-duplicate-transition": W("MTG047", 30, 5, "from: working", /^transition working → completed is already declared in transition 1; remove the repetition$/),
+  "MTG050-reserved-code": E("MTG050", 33, 11, "-32500", /^code -32500 lies in JSON-RPC's reserved block .*; choose another code$/),
+  "MTG050-nonstandard-code": W("MTG050", 33, 11, "429", /^code 429 is outside the JSON-RPC ranges .*; prefer a server code \(-32099\.\.-32000\)$/),
+  "MTG051-unfilled-placeholder": E("MTG051", 34, 23, "{limit}", /^placeholder \{limit\} has no value: declare 'limit' under this error's `context`$/),
+  "MTG052-unused-context": W("MTG052", 36, 7, "limit:", /^context value 'limit' is never used in the message; use \{limit\} in the message or remove it$/),
+  "MTG060-incomplete-behaviour": E("MTG060", 37, 3, "creation:", /^missing `paramType`: creation via param needs the type of that field$/),
+  "MTG061-no-such-field": E("MTG061", 53, 12, "ttll", /^the task type 'Task' has no field 'ttll', did you mean 'ttl'\?$/),
   "MTG062-union-without-discriminator": E("MTG062", 20, 22, "Pending", /^variant 2 needs a required field 'kind' of literal or enum type to be told apart$/),
   "MTG063-endless-recursion": E("MTG063", 7, 3, "Chain:", /^type 'Chain' requires itself \(Chain → Chain\); make a field on the cycle optional or nullable, or use an array$/),
-  "MTG064-unused-method": W("MTG064", 30, 3, "tasks/cancel:", /^method 'tasks\/cancel' is declared but no behaviour uses it; reference it under `behaviour` or remove it$/),
-  "MTG071-example-undefined-method": E("MTG071", 102, 13, "tasks/get", /^example 'get' names undefined method 'tasks\/get'; declare it under `methods` or fix the name$/),
-  "MTG080-invalid-regex": E("MTG080", 13, 18, '"[a-z"', /^invalid regular expression \(.*Unterminated character class\); fix the pattern/),
+  "MTG064-unused-method": W("MTG064", 31, 3, "tasks/cancel:", /^method 'tasks\/cancel' is declared but no behaviour uses it; reference it under `behaviour` or remove it$/),
+  "MTG071-example-undefined-method": E("MTG071", 103, 13, "tasks/get", /^example 'get' names undefined method 'tasks\/get'; declare it under `methods` or fix the name$/),
+  "MTG080-invalid-regex": E("MTG080", 14, 18, '"[a-z"', /^invalid regular expression \(.*Unterminated character class\); fix the pattern/),
 };
 
 /** Codes that no spec file can produce: they are about reading the file or the config. */
@@ -303,10 +303,10 @@ describe("warnings and --warn-as-error", () => {
   it("validate: a warning alone exits 0; with --warn-as-error it exits 1", async () => {
     const plain = await mainIn(ROOT, ["validate", warn]);
     expect(plain.code).toBe(0);
-    expect(plain.stderr).toMatch(/:29:5 warning MTG047 /);
+    expect(plain.stderr).toMatch(/:30:5 warning MTG047 /);
     const strict = await mainIn(ROOT, ["validate", warn, "--warn-as-error"]);
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toMatch(/:29:5 warning MTG047 /);
+    expect(strict.stderr).toMatch(/:30:5 warning MTG047 /);
     expect(strict.stdout).toContain("invalid (0 errors, 1 warning)");
   });
 
@@ -315,7 +315,7 @@ describe("warnings and --warn-as-error", () => {
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout) as { ok: boolean; diagnostics: Diagnostic[] };
     expect(j.ok).toBe(false);
-    expect(j.diagnostics.map((d) => [d.code, d.severity, d.location?.line, d.location?.col])).toEqual([["MTG047", "warning", 29, 5]]);
+    expect(j.diagnostics.map((d) => [d.code, d.severity, d.location?.line, d.location?.col])).toEqual([["MTG047", "warning", 30, 5]]);
   });
 
   it("generate writes despite a warning, and writes nothing with --warn-as-error", async () => {
@@ -404,7 +404,7 @@ describe("the real command never prints a stack trace for a user's mistake", () 
     ["a recursive alias", ["generate", "--spec", `${FIXTURE_DIR}/MTG002-recursive-alias.yaml`, "--out", "x", "--dry-run"], 1, /:9:12 error MTG002 /],
     ["an unknown key", ["check", "--spec", `${FIXTURE_DIR}/MTG010-unknown-key.yaml`, "--out", "x"], 1, /:9:5 error MTG010 unknown key 'fieldz', did you mean 'fields'\?/],
     ["a missing file", ["validate", "test/fixtures/nope.yaml"], 1, /^test\/fixtures\/nope\.yaml:1:1 error MTG001 /],
-    ["a warning as error", ["validate", `${FIXTURE_DIR}/MTG064-unused-method.yaml`, "--warn-as-error"], 1, /:30:3 warning MTG064 /],
+    ["a warning as error", ["validate", `${FIXTURE_DIR}/MTG064-unused-method.yaml`, "--warn-as-error"], 1, /:31:3 warning MTG064 /],
     ["an unknown spec name", ["validate", "sep-1686"], 2, /unknown spec 'sep-1686': not a built-in spec \(.*sep-1686-draft.*\)/],
   ];
   it.each(cases)("%s", async (_what, argv, code, stderr) => {

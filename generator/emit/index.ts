@@ -23,6 +23,7 @@ import {
   type ZodContext,
 } from "./render.js";
 import { RUNTIME_EMITTERS } from "./runtime.js";
+import { contractEmitter } from "./contract.js";
 
 export interface VirtualFile {
   path: string;
@@ -390,6 +391,7 @@ export const EMITTERS: readonly Emitter[] = [
   errorsEmitter,
   protocolEmitter,
   ...RUNTIME_EMITTERS,
+  contractEmitter,
   indexEmitter,
   readmeEmitter,
 ];

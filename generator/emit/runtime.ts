@@ -74,16 +74,15 @@ export function runtimeView(ir: IR, env: EmitEnv) {
   const defaultDeletable = b.cancellation.deletableStatuses ?? ir.terminalStates;
   const gaps: string[] = [];
   const creationVia = b.creation.via;
-  if (creationVia === "client-capability") gaps.push("creation.via client-capability");
-  if (b.creation.ack.mode !== "notification") gaps.push(`creation.ack ${b.creation.ack.mode} (client stubs only: the server answers with the task at once)`);
-  if (b.results.mode !== "error-until-completed") gaps.push(`results.mode ${b.results.mode}`);
-  if (b.input.via !== "side-request") gaps.push(`input.via ${b.input.via}`);
-  if (b.cancellation.via === "method") gaps.push(`cancellation.via method (${b.cancellation.method ?? "?"})`);
-  if (b.http !== false) gaps.push(`http header ${b.http.header}`);
-  if (b.resultType !== false) gaps.push(`resultType ${b.resultType.field}`);
-  if (b.creation.toolSwitch !== false) gaps.push(`creation.toolSwitch ${b.creation.toolSwitch.field} (not enforced)`);
-  if (b.creation.requiredTaskError !== undefined) gaps.push(`creation.requiredTaskError ${b.creation.requiredTaskError} (not enforced)`);
-  if (b.statusNotifications !== false) gaps.push(`statusNotifications ${b.statusNotifications.method}`);
+  const lifecycle = ir.spec.protocol.lifecycle ?? "initialize";
+  const perRequest = lifecycle === "per-request";
+  // issue 4: tasks/cancel answering the task, cancelled before the reply, -32602 (an error) for a terminal task.
+  // issue 5: tasks/cancel answering an empty ack, cancelling eventually (at once here), the same ack for a terminal task.
+  if (b.cancellation.via === "method" && !((b.cancellation.reply === "task" && b.cancellation.terminal === "error") || (b.cancellation.reply === "ack" && b.cancellation.terminal === "ack"))) {
+    gaps.push(`cancellation.via method (${b.cancellation.method ?? "?"}, reply ${b.cancellation.reply}, terminal ${b.cancellation.terminal})`);
+  }
+  // Subscription delivery (subscriptions/listen) is served by the per-request binding (stateless-server.ts).
+  if (b.statusNotifications !== false && b.statusNotifications.delivery !== "push" && !perRequest) gaps.push(`statusNotifications ${b.statusNotifications.method}`);
 
   const capability = (side: "server" | "client") => {
     const c = b.capabilities[side];
@@ -92,6 +91,10 @@ export function runtimeView(ir: IR, env: EmitEnv) {
     for (const k of [...c.path].reverse()) v = { [k]: v };
     return JSON.stringify(v);
   };
+  // issue 5: per-request opt-in (creation via client-capability) and the methods that need it.
+  const clientCap = b.capabilities.client === false ? undefined : b.capabilities.client;
+  const gateError = missingCapabilityError(ir, clientCap?.missingError ?? b.creation.requiredTaskError, capability("client"));
+  const clientRequests = ir.methods.filter((m) => m.kind === "request" && m.from !== "server").map((m) => m.method);
 
   return {
     header: env.header,
@@ -120,12 +123,26 @@ export function runtimeView(ir: IR, env: EmitEnv) {
       failureShapeMessage: b.outcomes.failureShape === "message",
       statusMessageField: b.outcomes.statusMessageField,
     },
+    lifecycle: {
+      kind: lifecycle,
+      perRequest,
+      initialize: !perRequest,
+      protocolVersion: JSON.stringify(ir.spec.protocol.protocolVersion ?? ""),
+    },
+    /** The task methods a requestor sends (tasks/get, ...), for bindings that register them one by one. */
+    clientRequestsJson: JSON.stringify(clientRequests),
+    readsClientCapability: creationVia === "client-capability" || Boolean(clientCap?.requiredBy?.length && gateError),
+    clientHelpers: b.creation.ack.mode !== "notification" || creationVia === "client-capability" || Boolean(clientCap?.requiredBy?.length && gateError),
+    capabilityGate: clientCap?.requiredBy?.length && gateError
+      ? { methodsJson: JSON.stringify(clientCap.requiredBy), error: gateError }
+      : undefined,
     creation: {
       viaMeta: creationVia === "meta",
       viaParam: creationVia === "param",
       viaCapability: creationVia === "client-capability",
       metaConst: metaConst(ir, b.creation.meta),
       capabilityMetaConst: metaConst(ir, b.creation.capabilityMeta) ?? JSON.stringify(b.creation.capabilityMeta ?? ""),
+      capabilityMetaDeclared: metaConst(ir, b.creation.capabilityMeta) !== undefined,
       param: JSON.stringify(b.creation.param ?? "task"),
       idFromRequestor: b.creation.taskId.assignedBy === "requestor",
       idField: JSON.stringify(b.creation.taskId.field ?? "taskId"),
@@ -136,6 +153,8 @@ export function runtimeView(ir: IR, env: EmitEnv) {
       ackNotificationMethod: JSON.stringify(b.creation.ack.notification ?? ""),
       ackResult: b.creation.ack.mode === "result",
       ackFlat: b.creation.ack.mode === "flat-result",
+      capability: JSON.stringify(b.creation.capability ?? ""),
+      missingCapability: missingCapabilityError(ir, b.creation.requiredTaskError, capability("client")),
     },
     retention: {
       field: b.retention.field,
@@ -152,6 +171,7 @@ export function runtimeView(ir: IR, env: EmitEnv) {
       inline: b.results.mode === "inline",
       method: resultMethod ? JSON.stringify(resultMethod.method) : undefined,
       resultField: b.results.resultField ?? "result",
+      errorField: b.results.errorField ?? "error",
       notReadyError: errorCall(ir, b.results.notReadyError, { status: "rec.status" }),
       replaysErrors: b.results.replaysErrors,
     },
@@ -174,6 +194,30 @@ export function runtimeView(ir: IR, env: EmitEnv) {
       : undefined,
     cancelMethod: cancelMethod ? JSON.stringify(cancelMethod.method) : undefined,
     updateMethod: updateMethod ? JSON.stringify(updateMethod.method) : undefined,
+    input: {
+      inlinePoll: b.input.via === "inline-poll",
+      requestsField: JSON.stringify(b.input.requestsField ?? "inputRequests"),
+      responsesField: JSON.stringify(b.input.responsesField ?? "inputResponses"),
+    },
+    resultType: b.resultType === false
+      ? undefined
+      : { field: JSON.stringify(b.resultType.field), task: JSON.stringify(b.resultType.task), complete: JSON.stringify(b.resultType.complete) },
+    http: b.http === false
+      ? undefined
+      : {
+          header: JSON.stringify(b.http.header),
+          headerLower: JSON.stringify(b.http.header.toLowerCase()),
+          methodsJson: JSON.stringify(b.http.methods),
+          mismatchError: errorCall(ir, b.http.mismatchError, { header: JSON.stringify(b.http.header) }) ?? 'invalidParams("Header mismatch")',
+        },
+    statusSubscription: b.statusNotifications !== false && b.statusNotifications.delivery === "subscription"
+      ? {
+          method: JSON.stringify(b.statusNotifications.method),
+          subscribeMethod: JSON.stringify(b.statusNotifications.subscribeMethod ?? ""),
+          subscribePathJson: JSON.stringify((b.statusNotifications.subscribeField ?? "").split(".").filter(Boolean)),
+          detailed: b.statusNotifications.payload === "detailed-task",
+        }
+      : undefined,
     cancelViaNotification: b.cancellation.via === "cancelled-notification",
     inputSideRequest: b.input.via === "side-request",
     inputVia: b.input.via,
@@ -210,7 +254,39 @@ export function runtimeView(ir: IR, env: EmitEnv) {
       kind: b.sessionBinding,
     },
     serverCapability: capability("server"),
+    // --- issue 4: tasks answered at once with { task }, blocking results, the cancel method,
+    // the per-tool switch, capability gates, pushed status notifications (all from declared properties).
+    clientCapability: capability("client"),
+    toolSwitch:
+      b.creation.toolSwitch === false
+        ? undefined
+        : {
+            field: b.creation.toolSwitch.field,
+            pathJson: JSON.stringify(b.creation.toolSwitch.field.split(".")),
+            valuesUnion: b.creation.toolSwitch.values.map((v) => JSON.stringify(v)).join(" | "),
+            default: JSON.stringify(b.creation.toolSwitch.default),
+            forbiddenError: errorCall(ir, b.creation.toolSwitch.forbiddenError, { tool: "tool", method: "method" }),
+            requiredError: errorCall(ir, b.creation.toolSwitch.requiredError, { tool: "tool", method: "method" }),
+          },
+    requiredTaskError: errorCall(ir, b.creation.requiredTaskError, { method: "method", tool: "tool" }),
+    resultsCancelledError: errorCall(ir, b.results.cancelledError) ?? internal ?? 'new TaskProtocolError("internalError", -32603, "Internal error")',
+    cancellation: cancelMethod
+      ? {
+          method: JSON.stringify(cancelMethod.method),
+          replyTask: b.cancellation.reply === "task",
+          terminalError: b.cancellation.terminal === "error" ? (errorCall(ir, b.cancellation.terminalError, { status: "status" }) ?? "invalidParams(`Cannot cancel task: already in terminal status '${status}'`)") : undefined,
+          onResult: relatedOn(cancelMethod.method),
+          replyAck: b.cancellation.reply === "ack",
+          terminalAck: b.cancellation.terminal === "ack",
+        }
+      : undefined,
+    statusPush:
+      b.statusNotifications !== false && b.statusNotifications.delivery === "push"
+        ? { method: JSON.stringify(b.statusNotifications.method) }
+        : undefined,
+    inputResultStream: b.input.via === "result-stream",
     task: {
+      statusMessageOnFailure: b.outcomes.failureShape === "error-object" && b.outcomes.statusMessageField !== undefined && taskTypeFields.includes(b.outcomes.statusMessageField),
       hasCreatedAt: taskTypeFields.includes("createdAt"),
       hasLastUpdatedAt: taskTypeFields.includes("lastUpdatedAt"),
       hasStatusMessage: b.outcomes.statusMessageField !== undefined && taskTypeFields.includes(b.outcomes.statusMessageField),
@@ -218,6 +294,29 @@ export function runtimeView(ir: IR, env: EmitEnv) {
     },
     usesTaskErrors: true,
   };
+}
+
+/**
+ * A call of the error answered when a requestor lacks the client capability;
+ * when the error declares `data` whose type has fields, its first field names
+ * the capability (core 2026-07-28: `{ requiredCapabilities: ClientCapabilities }`).
+ */
+function missingCapabilityError(ir: IR, name: string | undefined, capabilityJson: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const e = ir.errors.find((x) => x.name === name);
+  if (!e) return undefined;
+  // The template has `method` (the request's method) in scope.
+  const call = callOf(e, { method: "method" });
+  if (e.data === undefined || capabilityJson === undefined) return call;
+  let data = e.data;
+  if (data.kind === "ref") {
+    const ref = data.name;
+    const decl = ir.types.find((t) => t.name === ref);
+    if (decl) data = decl.type;
+  }
+  if (data.kind !== "object" || data.fields.length === 0) return call;
+  const arg = `{ ${JSON.stringify(data.fields[0]!.name)}: ${capabilityJson} } as never`;
+  return call.endsWith("()") ? `${call.slice(0, -1)}${arg})` : `${call.slice(0, -1)}, ${arg})`;
 }
 
 function one(name: string, template: string, path: string): Emitter {
@@ -236,5 +335,23 @@ export const serverEmitter: Emitter = one("server", "server.ts.hbs", "server.ts"
 /** client.ts: the client stubs. */
 export const clientEmitter: Emitter = one("client", "client.ts.hbs", "client.ts");
 
+/**
+ * issue 5: stateless-server.ts and stateless-client.ts, the core binding of a
+ * per-request lifecycle (protocol.lifecycle per-request): the runtime served
+ * over stateless Streamable HTTP on @modelcontextprotocol/server 2.x, and a
+ * fetch-based connection for the client stubs. Nothing for other lifecycles.
+ */
+export const statelessEmitter: Emitter = {
+  name: "stateless",
+  emit(ir: IR, env: EmitEnv): VirtualFile[] {
+    if ((ir.spec.protocol.lifecycle ?? "initialize") !== "per-request") return [];
+    const view = runtimeView(ir, env);
+    return [
+      { path: "stateless-server.ts", contents: env.render("stateless-server.ts.hbs", view) },
+      { path: "stateless-client.ts", contents: env.render("stateless-client.ts.hbs", view) },
+    ];
+  },
+};
+
 /** The runtime emitters, in output order. */
-export const RUNTIME_EMITTERS: readonly Emitter[] = [storeEmitter, serverEmitter, clientEmitter];
+export const RUNTIME_EMITTERS: readonly Emitter[] = [storeEmitter, serverEmitter, clientEmitter, statelessEmitter];

@@ -1,0 +1,227 @@
+/**
+ * `mcp-task-gen init`: the files of a new MCP server project, as virtual files
+ * (pure: nothing is written here; the CLI writes generated files through
+ * fsout.ts and every other file only when it is absent).
+ *
+ *   package.json, tsconfig.json, mcp-task-gen.config.json, README.md, .gitignore
+ *   src/tasks/            generated (rewritten whole by `npm run generate`)
+ *   src/handlers/         user-owned: index.ts (class Handlers implements ServerHandlers)
+ *                         and one file per tool (an example tool)
+ *   src/server.ts         user-owned entry point (stdio or Streamable HTTP)
+ *   test/server.test.ts   user-owned test: drives the server through the generated client
+ *   spec/<file>           a copy of the spec, when it is a file rather than a built-in name
+ */
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import type { Diagnostic } from "./diagnostics.js";
+import { contractOf } from "./emit/contract.js";
+import { renderTemplate } from "./emit/index.js";
+import type { SourceFile } from "./load.js";
+import { compile } from "./pipeline.js";
+import { GENERATOR_NAME, GENERATOR_VERSION } from "./version.js";
+
+export type Transport = "stdio" | "http";
+
+/** Where the scaffold puts things (relative to the project directory). */
+export const LAYOUT = {
+  out: "src/tasks",
+  handlers: "src/handlers",
+  config: "mcp-task-gen.config.json",
+  specDir: "spec",
+} as const;
+
+export interface InitOptions {
+  /** The package name (default: from the directory name). */
+  name: string;
+  /** The spec source, compiled into src/tasks/. */
+  source: SourceFile;
+  /** A built-in spec name, or undefined when the spec is a file (then it is copied into spec/). */
+  builtin: string | undefined;
+  /**
+   * stdio or http. Default: stdio, or http for a spec with a per-request
+   * lifecycle (served over stateless Streamable HTTP only).
+   */
+  transport?: Transport;
+  /** The generator's own package.json (for dependency versions); default: the installed one. */
+  generatorPackage?: PackageJson;
+}
+
+export interface PackageJson {
+  name?: string;
+  version?: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+export type Owner = "generated" | "user";
+
+export interface ScaffoldFile {
+  /** Relative to the project directory, forward slashes. */
+  path: string;
+  contents: string;
+  /**
+   * generated: written through the manifest of src/tasks/ (rewritten by every
+   * generate); user: written once, when absent, then never again.
+   */
+  owner: Owner;
+}
+
+/** An option the spec does not allow (the CLI answers exit 2). */
+export class InitUsageError extends Error {}
+
+export interface Scaffold {
+  diagnostics: Diagnostic[];
+  /** Present when the spec compiles. */
+  files?: ScaffoldFile[];
+  /** How the config names the spec. */
+  specRef: string;
+  /** The transport the entry point serves. */
+  transport?: Transport;
+}
+
+/** The generator's package.json (next to dist/ or generator/). */
+export function ownPackage(): PackageJson {
+  for (const rel of ["../package.json", "../../package.json"]) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as PackageJson;
+      if (pkg.name === GENERATOR_NAME) return pkg;
+    } catch {
+      // the next candidate
+    }
+  }
+  return { name: GENERATOR_NAME, version: GENERATOR_VERSION };
+}
+
+/** An npm package name from a directory name. */
+export function packageName(dir: string): string {
+  const n = basename(dir)
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, "-")
+    .replace(/^[._-]+|[-_.]+$/g, "");
+  return n.length > 0 && n.length <= 214 ? n : "mcp-server";
+}
+
+/** External packages imported by the generated code (e.g. zod, @modelcontextprotocol/sdk). */
+export function importedPackages(files: readonly { path: string; contents: string }[]): string[] {
+  const found = new Set<string>();
+  for (const f of files) {
+    if (!f.path.endsWith(".ts")) continue;
+    for (const m of f.contents.matchAll(/\bfrom\s+"([^"./][^"]*)"|\bimport\s*\(\s*"([^"./][^"]*)"\s*\)/g)) {
+      const spec = m[1] ?? m[2];
+      if (spec.startsWith("node:")) continue;
+      const parts = spec.split("/");
+      found.add(spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]);
+    }
+  }
+  return [...found].sort();
+}
+
+const NODE_BUILTINS = new Set(["crypto", "http", "https", "fs", "path", "url", "events", "stream", "os", "child_process", "util", "net", "buffer", "assert", "timers"]);
+
+/** The files of a new project. */
+export async function scaffold(o: InitOptions): Promise<Scaffold> {
+  const specFile = o.builtin === undefined ? `${LAYOUT.specDir}/${basename(o.source.file)}` : undefined;
+  const specRef = o.builtin ?? specFile!;
+  const compiled = await compile(o.source);
+  if (!compiled.files || !compiled.ir) return { diagnostics: compiled.diagnostics, specRef };
+  const ir = compiled.ir;
+  const contract = contractOf(ir);
+  const perRequest = contract.lifecycle === "per-request";
+  if (perRequest && o.transport === "stdio") {
+    throw new InitUsageError(
+      `spec ${ir.spec.name} has a per-request lifecycle (protocol.lifecycle), served over stateless Streamable HTTP: --transport stdio is not available for it; use --transport http`,
+    );
+  }
+  const transport: Transport = o.transport ?? (perRequest ? "http" : "stdio");
+  const pkg = o.generatorPackage ?? ownPackage();
+  const version = (name: string, fallback: string) => pkg.dependencies?.[name] ?? pkg.devDependencies?.[name] ?? fallback;
+
+  // Runtime dependencies: what the generated code imports, plus what the user-owned files import.
+  const runtimeDeps = new Set([...importedPackages(compiled.files), "@modelcontextprotocol/sdk", "zod"]);
+  const dependencies = Object.fromEntries(
+    [...runtimeDeps].filter((d) => !NODE_BUILTINS.has(d)).sort().map((d) => [d, version(d, "*")]),
+  );
+  const devDependencies = {
+    "@types/node": version("@types/node", "^20.0.0"),
+    [GENERATOR_NAME]: `^${pkg.version ?? GENERATOR_VERSION}`,
+    typescript: version("typescript", "^5.9.0"),
+  };
+
+  const has = (name: string) => contract.members.some((m) => m.name === name);
+  const view = {
+    name: o.name,
+    spec: ir.spec.name,
+    specRef,
+    builtin: o.builtin !== undefined,
+    revision: ir.spec.protocol.revision,
+    protocolName: ir.spec.protocol.name,
+    generator: GENERATOR_NAME,
+    generatorVersion: pkg.version ?? GENERATOR_VERSION,
+    layout: LAYOUT,
+    stdio: transport === "stdio",
+    http: transport === "http",
+    transport: perRequest ? "stateless Streamable HTTP" : transport === "http" ? "Streamable HTTP" : "stdio",
+    perRequest,
+    initialize: !perRequest,
+    tools: has("tools"),
+    resources: has("readResource"),
+    prompts: has("getPrompt"),
+    requestHandlers: has("readResource") || has("getPrompt"),
+    greetingJson: JSON.stringify(`Hello from ${o.name}!`),
+    taskRequests: contract.members.filter((m) => m.task).map((m) => m.method),
+    context: contract.context.map((c) => c.name),
+    hasContext: contract.context.length > 0,
+    tool: contract.tool
+      ? { member: contract.tool.member, required: contract.tool.required, field: contract.tool.field ?? "", value: JSON.stringify("optional") }
+      : undefined,
+    packageJson: JSON.stringify(
+      {
+        name: o.name,
+        version: "0.1.0",
+        private: true,
+        description: `An MCP server with task support (${ir.spec.protocol.name} ${ir.spec.protocol.revision}), scaffolded by ${GENERATOR_NAME}.`,
+        type: "module",
+        engines: { node: ">=20" },
+        scripts: {
+          generate: GENERATOR_NAME,
+          build: "tsc -p tsconfig.json",
+          typecheck: "tsc -p tsconfig.json --noEmit",
+          start: "node dist/src/server.js",
+          test: "npm run build && node --test dist/test/",
+        },
+        dependencies,
+        devDependencies,
+      },
+      null,
+      2,
+    ),
+    configJson: JSON.stringify({ spec: specRef, out: LAYOUT.out, handlers: LAYOUT.handlers }, null, 2),
+  };
+
+  const user = (path: string, template: string): ScaffoldFile => ({ path, contents: renderTemplate(`init/${template}`, view), owner: "user" });
+  const files: ScaffoldFile[] = [
+    user("package.json", "package.json.hbs"),
+    user("tsconfig.json", "tsconfig.json.hbs"),
+    user(LAYOUT.config, "mcp-task-gen.config.json.hbs"),
+    user("README.md", "README.md.hbs"),
+    user(".gitignore", "gitignore.hbs"),
+    user("src/server.ts", "server.ts.hbs"),
+    user(`${LAYOUT.handlers}/index.ts`, "handlers-index.ts.hbs"),
+    ...(view.tools ? [user(`${LAYOUT.handlers}/echo.ts`, "tool-echo.ts.hbs")] : []),
+    user("test/server.test.ts", "server.test.ts.hbs"),
+    ...(specFile ? [{ path: specFile, contents: o.source.text, owner: "user" as const }] : []),
+  ];
+  const formatted = await Promise.all(files.map(format));
+  const generated = compiled.files.map((f) => ({ path: `${LAYOUT.out}/${f.path}`, contents: f.contents, owner: "generated" as const }));
+  return { diagnostics: compiled.diagnostics, files: [...formatted, ...generated], specRef, transport };
+}
+
+let prettier: typeof import("prettier") | undefined;
+
+async function format(f: ScaffoldFile): Promise<ScaffoldFile> {
+  const parser = f.path.endsWith(".ts") ? "typescript" : f.path.endsWith(".md") ? "markdown" : f.path.endsWith(".json") ? "json" : undefined;
+  if (!parser || f.path.startsWith(`${LAYOUT.specDir}/`)) return f;
+  prettier ??= await import("prettier");
+  const contents = await prettier.format(f.contents, { parser, printWidth: 110, endOfLine: "lf", proseWrap: "preserve" });
+  return { ...f, contents };
+}

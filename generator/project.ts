@@ -1,0 +1,172 @@
+/**
+ * The disk side of projects with user-owned files: `mcp-task-gen init` (write
+ * a scaffold from generator/init.ts) and the regeneration hook that keeps
+ * user-owned handler files in step with the contract
+ * (generator/update-user-files.ts). Generated files go through fsout.ts (the
+ * manifest); every other file is written only when it is absent.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import { formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
+import { CONTRACT_FILE, contractOf } from "./emit/contract.js";
+import { apply, atomicWrite, conflictMessage, plan } from "./fsout.js";
+import { InitUsageError, LAYOUT, packageName, scaffold, type Scaffold, type Transport } from "./init.js";
+import { analyze } from "./pipeline.js";
+import { resolveSpec } from "./specs.js";
+import { planUserFileUpdates } from "./update-user-files.js";
+
+/** The CLI's output channels (structurally the same as cli.ts's Io). */
+export interface ProjectIo {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  cwd: string;
+  color: boolean;
+}
+
+/** A bad argument: the CLI answers exit 2. */
+export class ProjectUsageError extends Error {}
+
+export interface InitArgs {
+  dir: string;
+  spec: string;
+  /** Default: from the spec's lifecycle (see init.ts). */
+  transport?: Transport;
+  /** Scaffold into a non-empty directory (existing files are kept). */
+  allowNonEmpty?: boolean;
+  name?: string;
+}
+
+const IGNORED_WHEN_EMPTY = new Set([".git"]);
+
+function printDiagnostics(io: ProjectIo, diags: readonly Diagnostic[]) {
+  for (const d of diags) io.err(formatDiagnostic(d, { color: io.color }));
+}
+
+const show = (p: string) => p.split(sep).join("/");
+
+export async function initCommand(io: ProjectIo, a: InitArgs): Promise<number> {
+  const dir = resolve(io.cwd, a.dir);
+  const rel = show(relative(io.cwd, dir));
+  const shown = rel === "" ? "." : rel.startsWith("../") ? show(dir) : rel;
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) throw new ProjectUsageError(`${shown} exists and is not a directory`);
+    const entries = readdirSync(dir).filter((e) => !IGNORED_WHEN_EMPTY.has(e));
+    if (entries.length > 0 && !a.allowNonEmpty) {
+      io.err(
+        `mcp-task-gen: error: ${shown}/ is not empty (${entries.slice(0, 5).join(", ")}${entries.length > 5 ? ", ..." : ""}); ` +
+          `init scaffolds into a new or empty directory. Pass --allow-nonempty to add the missing files anyway (existing files are never overwritten).`,
+      );
+      return 1;
+    }
+  }
+  const r = resolveSpec(a.spec, io.cwd);
+  if (!r.ok) {
+    if (r.diagnostic) {
+      printDiagnostics(io, [r.diagnostic]);
+      return 1;
+    }
+    throw new ProjectUsageError(r.message);
+  }
+  const name = a.name ?? packageName(dir);
+  let s: Scaffold;
+  try {
+    s = await scaffold({ name, source: r.source, builtin: r.builtin ? a.spec : undefined, ...(a.transport ? { transport: a.transport } : {}) });
+  } catch (e) {
+    throw e instanceof InitUsageError ? new ProjectUsageError(e.message) : e;
+  }
+  printDiagnostics(io, s.diagnostics);
+  if (!s.files || hasErrors(s.diagnostics)) {
+    io.err(`mcp-task-gen: ${a.spec}: the spec has errors; nothing written`);
+    return 1;
+  }
+  // Generated files: through the manifest, like generate.
+  const outDir = join(dir, LAYOUT.out);
+  const prefix = `${LAYOUT.out}/`;
+  const generated = s.files.filter((f) => f.owner === "generated").map((f) => ({ path: f.path.slice(prefix.length), contents: f.contents }));
+  const p = plan(outDir, generated);
+  const conflicts = p.actions.filter((x) => x.kind === "conflict" && x.reason !== "edited-stale");
+  if (conflicts.length > 0) {
+    for (const c of conflicts) io.err(`mcp-task-gen: error: ${conflictMessage(c as Extract<typeof c, { kind: "conflict" }>, join(shown, LAYOUT.out))}`);
+    io.err(`mcp-task-gen: ${conflicts.length} file(s) in the way; nothing written`);
+    return 1;
+  }
+  const lines: string[] = [];
+  const kept: string[] = [];
+  let created = 0;
+  for (const f of s.files.filter((x) => x.owner === "user")) {
+    const target = join(dir, f.path);
+    if (existsSync(target)) {
+      kept.push(f.path);
+      lines.push(`  keep      ${show(join(shown, f.path))} (exists)`);
+      continue;
+    }
+    atomicWrite(target, f.contents);
+    created++;
+    lines.push(`  create    ${show(join(shown, f.path))}`);
+  }
+  const done = apply(p);
+  for (const x of done) lines.push(`  ${(x.kind === "write" && x.reason === "new" ? "create" : "update").padEnd(9)} ${show(join(shown, LAYOUT.out, x.path))}`);
+  for (const l of lines) io.out(l);
+  io.out(`mcp-task-gen: ${shown}/: a ${s.transport === "http" ? "Streamable HTTP" : "stdio"} MCP server for spec ${s.specRef} (${created} files of yours${kept.length ? `, ${kept.length} kept` : ""}, ${generated.length} generated)`);
+  if (kept.includes("package.json")) {
+    io.err(`mcp-task-gen: warning: ${shown}/package.json exists and was kept; the scaffold expects the scripts and dependencies of a new package.json (see mcp-task-gen init in the README)`);
+  }
+  io.out("");
+  io.out("Next:");
+  if (shown !== ".") io.out(`  cd ${shown}`);
+  io.out("  npm install");
+  io.out("  npm test");
+  return 0;
+}
+
+// ---------------------------------------------------------------------------
+// Regeneration: user-owned handler files
+// ---------------------------------------------------------------------------
+
+export interface HandlersTarget {
+  spec: string;
+  out: string;
+  handlers: string;
+}
+
+/**
+ * After generate wrote `out`: bring the user-owned files under `handlers` in
+ * step with the contract (stubs for new members, markers on removed ones).
+ * Returns 0, or 1 when the spec cannot be analysed.
+ */
+export async function syncHandlers(io: ProjectIo, t: HandlersTarget, opts: { dryRun?: boolean; quiet?: boolean } = {}): Promise<number> {
+  const r = resolveSpec(t.spec, io.cwd);
+  if (!r.ok) {
+    io.err(`mcp-task-gen: ${r.message}`);
+    return 1;
+  }
+  const { ir, diagnostics } = analyze(r.source);
+  if (!ir) {
+    printDiagnostics(io, diagnostics);
+    return 1;
+  }
+  const report = await planUserFileUpdates({
+    contract: contractOf(ir),
+    projectDir: io.cwd,
+    handlersDir: resolve(io.cwd, t.handlers),
+    contractFile: resolve(io.cwd, t.out, CONTRACT_FILE),
+  });
+  for (const w of report.warnings) io.err(`mcp-task-gen: warning: ${w}`);
+  for (const u of report.updates) {
+    if (!opts.dryRun) {
+      // Only if the file is still what was planned from (no concurrent edit).
+      const now = readFileSync(resolve(io.cwd, u.path), "utf8");
+      if (now !== u.before) {
+        io.err(`mcp-task-gen: warning: ${u.path} changed while it was being updated; left as it is (run mcp-task-gen again)`);
+        continue;
+      }
+      atomicWrite(resolve(io.cwd, u.path), u.after);
+    }
+    if (!opts.quiet) for (const n of u.notes) io.out(`  ${(opts.dryRun ? "would" : "update").padEnd(9)} ${u.path}: ${n}`);
+  }
+  const files = report.updates.length;
+  io.out(
+    `mcp-task-gen: ${show(t.handlers)}/: ${files === 0 ? "in step with" : `${files} file(s) ${opts.dryRun ? "would be " : ""}updated for`} the contract of spec ${ir.spec.name}`,
+  );
+  return 0;
+}
