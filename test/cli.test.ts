@@ -325,7 +325,7 @@ describe("validate, list-specs, --help, --version", () => {
     expect(good.stderr).toBe("");
     const bad = ok(await cli(["validate", "test/fixtures/diagnostics/MTG041-two-initial-states.yaml"], ROOT));
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^test\/fixtures\/diagnostics\/MTG041-two-initial-states\.yaml:19:5 error MTG041 /);
+    expect(bad.stderr).toMatch(/^test\/fixtures\/diagnostics\/MTG041-two-initial-states\.yaml:20:5 error MTG041 /);
     expect(bad.stdout).toContain("invalid (1 error, 0 warnings)");
   });
 
@@ -334,7 +334,7 @@ describe("validate, list-specs, --help, --version", () => {
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout) as { ok: boolean; diagnostics: { code: string; location: { line: number; col: number } }[] };
     expect(j.ok).toBe(false);
-    expect(j.diagnostics.map((d) => [d.code, d.location.line, d.location.col])).toEqual([["MTG043", 17, 3]]);
+    expect(j.diagnostics.map((d) => [d.code, d.location.line, d.location.col])).toEqual([["MTG043", 18, 3]]);
     const good = ok(await cli(["validate", DEFAULT_SPEC, "--json"], ROOT));
     expect(good.code).toBe(0);
     expect(JSON.parse(good.stdout)).toMatchObject({ spec: DEFAULT_SPEC, ok: true, diagnostics: [] });
