@@ -93,7 +93,7 @@ export function readConfig(cwd: string): { targets: TargetT[]; file: string } | 
   if (!parsed.success) {
     const i = parsed.error.issues[0];
     return {
-      error: `${file}:1:1 error MTG090 invalid configuration at '${i.path.join(".") || "(root)"}': ${i.message.replace(/^Invalid input: /, "")}; expected { "spec": "<name|path>", "out": "<dir>" } or { "targets": [ { "spec": ..., "out": ... } ] }`,
+      error: `${file}:1:1 error MTG090 invalid configuration at '${i.path.join(".") || "(root)"}': ${i.message.replace(/^Invalid input: /, "")}; expected { "spec": "<name|path>", "out": "<dir>", "handlers"?: "<dir>" } or { "targets": [ { "spec": ..., "out": ... } ] }`,
     };
   }
   const targets = "targets" in parsed.data ? parsed.data.targets : [parsed.data];

@@ -9,3 +9,6 @@ export { load, type SourceFile } from "./load.js";
 export { builtinSpecs, DEFAULT_SPEC, resolveSpec } from "./specs.js";
 export { EMITTERS, type Emitter } from "./emit/index.js";
 export { GENERATOR_VERSION } from "./version.js";
+export { contractOf, type Contract } from "./emit/contract.js";
+export { scaffold, type InitOptions, type Scaffold, type ScaffoldFile } from "./init.js";
+export { planUserFileUpdates, type UserFileUpdate, type UserFilesReport } from "./update-user-files.js";

@@ -42,8 +42,6 @@ export interface ContextMember {
   method: string;
   signature: string;
   doc: string;
-  /** The SDK result schema (for the fallback through `extra.sendRequest`). */
-  resultSchema: string;
 }
 
 /** The spec-specific member of ToolDefinition: whether a call may run as a task. */
@@ -174,21 +172,18 @@ const CONTEXT: readonly ContextMember[] = [
     method: "elicitation/create",
     signature: 'elicit(params: ElicitRequest["params"]): Promise<ElicitResult>;',
     doc: "Asks the requestor for input (elicitation/create); a task is input_required until it is answered.",
-    resultSchema: "ElicitResultSchema",
   },
   {
     name: "sample",
     method: "sampling/createMessage",
     signature: 'sample(params: CreateMessageRequest["params"]): Promise<CreateMessageResult>;',
     doc: "Asks the requestor's model (sampling/createMessage); a task is input_required meanwhile.",
-    resultSchema: "CreateMessageResultSchema",
   },
   {
     name: "listRoots",
     method: "roots/list",
     signature: 'listRoots(params?: ListRootsRequest["params"]): Promise<ListRootsResult>;',
     doc: "Asks the requestor for its roots (roots/list).",
-    resultSchema: "ListRootsResultSchema",
   },
 ];
 
@@ -239,7 +234,6 @@ export function contractView(ir: IR, env: EmitEnv) {
     contextJson: JSON.stringify(c.context.map((m) => m.name)),
     toolMembersJson: JSON.stringify(c.tool ? [c.tool.member] : []),
     members: c.members.map((m) => ({ ...m, doc: `${m.doc}${m.task ? ` May run as a task (behaviour.creation.requests.server).` : ""}` })),
-    hasMembers: c.members.length > 0,
     context: c.context,
     hasContext: c.context.length > 0,
     tools: has("tools"),

@@ -1,0 +1,184 @@
+/**
+ * `mcp-task-gen init`, end to end: scaffold into a temp dir, `npm install` the
+ * locally packed mcp-task-gen (offline-friendly: --prefer-offline, from the npm
+ * cache that installed this repository), build, and run the scaffold's own
+ * tests, which start the server and drive it through the generated client.
+ *
+ * One install (the seed spec, stdio) is shared: the other scaffolds
+ * (mcp-2025-11-25 over Streamable HTTP, ext-tasks-2026-07-28 over stateless
+ * HTTP) link its node_modules and build and test the same way.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { cli, ROOT, STACK_TRACE, run, tempDirs, type Run } from "./helpers/cli.js";
+
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 600_000 });
+
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+
+/** The child npm must not inherit `npm test`'s npm_* variables; its scripts run this node. */
+const env: NodeJS.ProcessEnv = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
+  PATH: [dirname(process.execPath), process.env.PATH ?? ""].join(delimiter),
+  npm_config_update_notifier: "false",
+  npm_config_fund: "false",
+  npm_config_audit: "false",
+};
+
+const dirs = tempDirs("mcp-task-gen-init-");
+afterAll(() => dirs.cleanup());
+
+function must(r: Run, what: string): Run {
+  expect(r.stderr, what).not.toMatch(STACK_TRACE);
+  if (r.code !== 0) throw new Error(`${what} failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+const npm = (cwd: string, args: string[], timeoutMs = 240_000) => run(NPM, args, { cwd, env, timeoutMs });
+const json = (file: string) => JSON.parse(readFileSync(file, "utf8")) as Record<string, Record<string, string>>;
+
+/** node --test's summary counts. */
+function summary(out: string): { pass: number; fail: number; skipped: number } {
+  const n = (k: string) => Number(new RegExp(`^# ${k} (\\d+)$`, "m").exec(out)?.[1] ?? NaN);
+  return { pass: n("pass"), fail: n("fail"), skipped: n("skipped") };
+}
+
+let tmp: string;
+let seed: string;
+let initRun: Run;
+
+beforeAll(async () => {
+  tmp = dirs.make();
+  env.MCP_TASK_GEN_CACHE = join(tmp, "cache");
+  // dist/ is built by the global setup; --ignore-scripts keeps `prepare` from rebuilding it under other tests.
+  const packed = must(await npm(ROOT, ["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], 120_000), "npm pack");
+  const tarball = join(tmp, (JSON.parse(packed.stdout) as { filename: string }[])[0].filename);
+
+  initRun = must(await cli(["init", "srv-stdio"], tmp), "init");
+  seed = join(tmp, "srv-stdio");
+  must(
+    await npm(seed, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", "--save-dev", tarball], 480_000),
+    "npm install",
+  );
+}, 600_000);
+
+describe("mcp-task-gen init (seed spec, stdio)", () => {
+  it("writes a project: package.json, tsconfig, config, generated code, user-owned handlers, entry point, test, README", () => {
+    expect(initRun.stdout).toContain("a stdio MCP server for spec sep-1686-draft");
+    expect(initRun.stdout).toContain("npm install");
+    for (const f of [
+      "package.json",
+      "tsconfig.json",
+      "mcp-task-gen.config.json",
+      "README.md",
+      ".gitignore",
+      "src/server.ts",
+      "src/handlers/index.ts",
+      "src/handlers/echo.ts",
+      "test/server.test.ts",
+      "src/tasks/handlers.ts",
+      "src/tasks/server.ts",
+      "src/tasks/client.ts",
+      "src/tasks/mcp-task-gen.manifest.json",
+    ]) {
+      expect(existsSync(join(seed, f)), f).toBe(true);
+    }
+    expect(json(join(seed, "mcp-task-gen.config.json"))).toEqual({ spec: "sep-1686-draft", out: "src/tasks", handlers: "src/handlers" });
+    const pkg = json(join(seed, "package.json"));
+    expect(pkg.scripts.generate).toBe("mcp-task-gen");
+    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "zod"]);
+    expect(pkg.devDependencies["mcp-task-gen"]).toMatch(/mcp-task-gen-.*\.tgz$/); // the local tarball, installed
+    expect(json(join(seed, "tsconfig.json")).compilerOptions).toMatchObject({ strict: true });
+    // User-owned files are not in the generated manifest.
+    expect(Object.keys(json(join(seed, "src/tasks/mcp-task-gen.manifest.json")).files)).not.toContain("../handlers/index.ts");
+  });
+
+  it("builds and passes its own tests, the example tool run as a task through the generated client", async () => {
+    const r = must(await npm(seed, ["test"]), "npm test");
+    expect(summary(r.stdout + r.stderr)).toEqual({ pass: 5, fail: 0, skipped: 0 });
+    expect(r.stdout).toContain("runs the example tool as a task through the generated client");
+  });
+
+  it("`npm run generate` (the installed mcp-task-gen, from the config) finds everything up to date", async () => {
+    const r = must(await npm(seed, ["run", "--silent", "generate"]), "npm run generate");
+    expect(r.stdout).toMatch(/sep-1686-draft → src\/tasks\/: 0 written, \d+ unchanged/);
+    expect(r.stdout).toContain("src/handlers/: in step with the contract of spec sep-1686-draft");
+  });
+});
+
+describe("other specs and transports (sharing the install)", () => {
+  const scaffold = async (name: string, args: string[]) => {
+    const r = must(await cli(["init", name, ...args], tmp), `init ${name}`);
+    const dir = join(tmp, name);
+    symlinkSync(join(seed, "node_modules"), join(dir, "node_modules"), "dir");
+    return { r, dir };
+  };
+
+  it("mcp-2025-11-25 over Streamable HTTP: builds and passes its own tests", async () => {
+    const { r, dir } = await scaffold("srv-http", ["--spec", "mcp-2025-11-25", "--transport", "http"]);
+    expect(r.stdout).toContain("a Streamable HTTP MCP server for spec mcp-2025-11-25");
+    expect(readFileSync(join(dir, "src/handlers/echo.ts"), "utf8")).toContain(`taskSupport: "optional",`);
+    const t = must(await npm(dir, ["test"]), "npm test");
+    expect(summary(t.stdout + t.stderr)).toEqual({ pass: 4, fail: 0, skipped: 0 });
+  });
+
+  it("ext-tasks-2026-07-28 (per-request lifecycle) over stateless HTTP: builds and passes its own tests", async () => {
+    const { r, dir } = await scaffold("srv-ext", ["--spec", "ext-tasks-2026-07-28"]);
+    expect(r.stdout).toContain("a Streamable HTTP MCP server for spec ext-tasks-2026-07-28");
+    // Its dependencies are what its generated code imports.
+    expect(Object.keys(json(join(dir, "package.json")).dependencies)).toContain("@modelcontextprotocol/server");
+    expect(readFileSync(join(dir, "src/server.ts"), "utf8")).toContain("serveStatelessHttp");
+    const t = must(await npm(dir, ["test"]), "npm test");
+    expect(summary(t.stdout + t.stderr)).toEqual({ pass: 4, fail: 0, skipped: 0 });
+  });
+
+  it("a spec file (not a built-in name) is copied into the project and named in the config", async () => {
+    const own = join(tmp, "my-spec.yaml");
+    writeFileSync(own, readFileSync(join(ROOT, "spec", "mcp-2025-11-25.yaml"), "utf8"));
+    const r = must(await cli(["init", "srv-own", "--spec", own], tmp), "init --spec <file>");
+    expect(r.stdout).toContain("spec spec/my-spec.yaml");
+    const dir = join(tmp, "srv-own");
+    expect(readFileSync(join(dir, "spec/my-spec.yaml"), "utf8")).toBe(readFileSync(own, "utf8"));
+    expect(json(join(dir, "mcp-task-gen.config.json")).spec).toBe("spec/my-spec.yaml");
+  });
+});
+
+describe("init refuses", () => {
+  it("a non-empty directory (exit 1, nothing written); --allow-nonempty adds the missing files and keeps the others", async () => {
+    const dir = join(tmp, "busy");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "README.md"), "# mine\n");
+    const r = await cli(["init", "busy"], tmp);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("busy/ is not empty (README.md)");
+    expect(r.stderr).toContain("--allow-nonempty");
+    expect(readdirSync(dir)).toEqual(["README.md"]);
+
+    const forced = must(await cli(["init", "busy", "--allow-nonempty"], tmp), "init --allow-nonempty");
+    expect(forced.stdout).toContain("keep      busy/README.md (exists)");
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("# mine\n");
+    expect(existsSync(join(dir, "src/handlers/index.ts"))).toBe(true);
+  });
+
+  it("a directory holding only .git counts as empty", async () => {
+    const dir = join(tmp, "repo");
+    mkdirSync(join(dir, ".git"), { recursive: true });
+    must(await cli(["init", "repo"], tmp), "init");
+    expect(existsSync(join(dir, "package.json"))).toBe(true);
+  });
+
+  it("--transport stdio for a spec served over stateless HTTP only (exit 2)", async () => {
+    const r = await cli(["init", "nope", "--spec", "ext-tasks-2026-07-28", "--transport", "stdio"], tmp);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("per-request lifecycle");
+    expect(existsSync(join(tmp, "nope"))).toBe(false);
+  });
+
+  it("an unknown spec (exit 2)", async () => {
+    const r = await cli(["init", "nope2", "--spec", "no-such-spec"], tmp);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown spec 'no-such-spec'");
+  });
+});
