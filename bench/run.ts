@@ -1,0 +1,119 @@
+/**
+ * `npm run bench`: measure, write BENCHMARKS.md (and optionally a JSON twin).
+ *
+ *   tsx bench/run.ts [--quick] [--out FILE.md] [--json FILE.json] [--only a,b]
+ *
+ * Areas: validators, transitions, generator, store, e2e. `--quick` is a smoke
+ * run (a few hundred ms per case) for CI; its figures are rough. Nothing here
+ * asserts on a timing: a missed target is reported, never thrown.
+ */
+import { writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { builtinSpecs } from "../generator/specs.js";
+import { settingsFor } from "./harness.js";
+import { ROOT } from "./messages.js";
+import { machine, markdown, type Report, type Section } from "./report.js";
+
+const AREAS = ["validators", "transitions", "generator", "store", "e2e"] as const;
+type Area = (typeof AREAS)[number];
+const TITLES: Record<Area, string> = {
+  validators: "Validators",
+  transitions: "Transitions",
+  generator: "The generator",
+  store: "Task store",
+  e2e: "End to end",
+};
+
+function parseArgs(argv: string[]) {
+  const o = { quick: false, out: join(ROOT, "BENCHMARKS.md"), json: undefined as string | undefined, only: [...AREAS] as Area[] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const val = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === "--quick") o.quick = true;
+    else if (a === "--out") o.out = resolve(val());
+    else if (a === "--json") o.json = resolve(val());
+    else if (a === "--only") {
+      const list = val().split(",").map((x) => x.trim()) as Area[];
+      for (const x of list) if (!AREAS.includes(x)) throw new Error(`unknown area '${x}' (areas: ${AREAS.join(", ")})`);
+      o.only = list;
+    } else if (a === "--help" || a === "-h") {
+      process.stdout.write("usage: tsx bench/run.ts [--quick] [--out FILE.md] [--json FILE.json] [--only " + AREAS.join(",") + "]\n");
+      process.exit(0);
+    } else throw new Error(`unknown argument '${a}'`);
+  }
+  return o;
+}
+
+async function area(name: Area, specs: string[], quick: boolean): Promise<Section> {
+  const s = settingsFor(quick);
+  switch (name) {
+    case "validators":
+      return (await import("./validators.js")).runValidators(specs, s);
+    case "transitions":
+      return (await import("./transitions.js")).runTransitions(specs, s);
+    case "generator":
+      return (await import("./generator.js")).runGenerator(specs, s);
+    case "store":
+      return (await import("./store.js")).runStore(s);
+    case "e2e":
+      return (await import("./e2e.js")).runE2e(s);
+  }
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const t0 = performance.now();
+  const specs = builtinSpecs();
+  const report: Report = {
+    generatedAt: new Date().toISOString(),
+    quick: o.quick,
+    command: `npm ci && npm run bench${o.quick ? " -- --quick" : ""}    # = npm run build && tsx bench/run.ts${o.quick ? " --quick" : ""}`,
+    machine: machine(),
+    durationMs: 0,
+    sections: [],
+  };
+  const failed: string[] = [];
+  for (const name of o.only) {
+    const a0 = performance.now();
+    process.stderr.write(`bench: ${name}...\n`);
+    let section: Section;
+    try {
+      section = await area(name, specs, o.quick);
+    } catch (e) {
+      // One broken area must not cost the others' figures: report it, and fail the run at the end.
+      const msg = String((e as Error)?.message ?? e).split("\n").slice(0, 6).join(" ");
+      process.stderr.write(`bench: ${name} FAILED: ${(e as Error)?.stack ?? e}\n`);
+      failed.push(name);
+      section = {
+        id: name,
+        title: TITLES[name],
+        method: `**Not measured: this area failed in this run.** ${msg}`,
+        tables: [],
+        targets: [{ target: `${TITLES[name]}: every comparison`, bar: "–", measured: "–", status: "not measured yet", why: `the bench failed: ${msg.slice(0, 300)}` }],
+        notes: [],
+        figures: {},
+      };
+    }
+    section.ms = performance.now() - a0;
+    process.stderr.write(`bench: ${name} done in ${(section.ms / 1000).toFixed(1)} s\n`);
+    report.sections.push(section);
+  }
+  report.durationMs = performance.now() - t0;
+  report.machine.loadEnd = (await import("node:os")).loadavg().map((x) => Math.round(x * 100) / 100);
+  writeFileSync(o.out, markdown(report));
+  if (o.json) writeFileSync(o.json, JSON.stringify(report, null, 2) + "\n");
+  process.stderr.write(`bench: wrote ${relative(process.cwd(), o.out) || o.out}${o.json ? ` and ${relative(process.cwd(), o.json)}` : ""} in ${(report.durationMs / 1000).toFixed(1)} s\n`);
+  if (failed.length) throw new Error(`these areas failed: ${failed.join(", ")} (see above; the report marks them not measured)`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`bench: ${e?.stack ?? e}\n`);
+    process.exit(1);
+  },
+);
