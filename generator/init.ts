@@ -187,7 +187,8 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
           build: "tsc -p tsconfig.json",
           typecheck: "tsc -p tsconfig.json --noEmit",
           start: "node dist/src/server.js",
-          test: "npm run build && node --test dist/test/",
+          // The shell expands the glob: node 20 takes files, not directories or patterns.
+          test: "npm run build && node --test dist/test/*.test.js",
         },
         dependencies,
         devDependencies,
