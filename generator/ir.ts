@@ -352,27 +352,13 @@ export function splitTemplate(message: string): IRMessageSegment[] {
 /** Types on a reference cycle must be emitted lazily. */
 function markRecursive(types: IRTypeDecl[]): void {
   const byName = new Map(types.map((t) => [t.name, t]));
-  const refsOf = (t: IRType, acc: Set<string>): Set<string> => {
-    switch (t.kind) {
-      case "ref":
-        acc.add(t.name);
-        break;
-      case "array":
-        refsOf(t.items, acc);
-        break;
-      case "record":
-        refsOf(t.values, acc);
-        break;
-      case "union":
-        t.variants.forEach((v) => refsOf(v, acc));
-        break;
-      case "object":
-        t.fields.forEach((f) => refsOf(f.type, acc));
-        break;
-    }
-    return acc;
-  };
-  const edges = new Map(types.map((t) => [t.name, refsOf(t.type, new Set())]));
+  const edges = new Map(
+    types.map((t) => {
+      const refs = new Set<string>();
+      collectRefs(t.type, refs);
+      return [t.name, refs] as const;
+    }),
+  );
   for (const t of types) {
     const seen = new Set<string>();
     const stack = [...(edges.get(t.name) ?? [])];
