@@ -98,6 +98,12 @@ function baseOf(ir: IR, t: IRType, depth: number): fc.Arbitrary<unknown> {
   }
 }
 
+/** A regular expression matching the messages an error's template produces, one group per placeholder. */
+function templateRegExp(e: IR["errors"][number]): RegExp {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${e.segments.map((s) => ("text" in s ? escape(s.text) : "(.+)")).join("")}$`);
+}
+
 for (const spec of builtinSpecs()) {
   describe(spec, () => {
     const ir = irOf(spec);
@@ -257,16 +263,12 @@ for (const spec of builtinSpecs()) {
             const match = ir.errors.find(
               (e) =>
                 e.code === err.code &&
-                new RegExp(
-                  `^${e.segments.map((s) => ("text" in s ? s.text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : ".+")).join("")}$`,
-                ).test(err.message),
+                templateRegExp(e).test(err.message),
             );
             expect(match, `${label}: no declared error has code ${err.code} and message "${err.message}"`).toBeDefined();
             // The catalog builds exactly that message from the example's own values.
             const ctx: Record<string, string> = {};
-            const re = new RegExp(
-              `^${match!.segments.map((s) => ("text" in s ? s.text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : "(.+)")).join("")}$`,
-            );
+            const re = templateRegExp(match!);
             const values = re.exec(err.message)!.slice(1);
             match!.segments.filter((s) => "param" in s).forEach((s, i) => (ctx[(s as { param: string }).param] = values[i]));
             expect(types.taskErrors[match!.name](ctx).toJSON()).toMatchObject({ code: err.code, message: err.message });

@@ -50,7 +50,8 @@ function makeClient(): { client: Client; onElicit: { fn: Elicit }; elicitations:
   return { client, onElicit, elicitations };
 }
 
-function auditOf(text: string): Array<Record<string, unknown>> {
+/** The audit events a demo server logged on stderr (one JSON line each). */
+export function auditOf(text: string): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   for (const line of text.split("\n")) {
     if (!line.startsWith('{"audit"')) continue;

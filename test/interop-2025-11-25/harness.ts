@@ -18,6 +18,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult, type Task } from "@modelcontextprotocol/sdk/types.js";
 import { TaskClient } from "../../output-samples/mcp-2025-11-25/client.js";
+import { auditOf } from "../seed-harness.js";
 
 export const root = join(import.meta.dirname, "..", "..");
 export const SPEC = "mcp-2025-11-25";
@@ -60,19 +61,6 @@ function makeClient(): Omit<Conn, "close" | "tasks"> {
     return onElicit.fn(req);
   });
   return { client, onElicit, elicitations, statuses };
-}
-
-function auditOf(text: string): Array<Record<string, unknown>> {
-  const out: Array<Record<string, unknown>> = [];
-  for (const line of text.split("\n")) {
-    if (!line.startsWith('{"audit"')) continue;
-    try {
-      out.push((JSON.parse(line) as { audit: Record<string, unknown> }).audit);
-    } catch {
-      // a partial line
-    }
-  }
-  return out;
 }
 
 async function start(script: string, args: string[], env: Record<string, string>, kind: Kind): Promise<Served> {
