@@ -220,7 +220,7 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
 let prettier: typeof import("prettier") | undefined;
 
 async function format(f: ScaffoldFile): Promise<ScaffoldFile> {
-  const parser = f.path.endsWith(".ts") ? "typescript" : f.path.endsWith(".md") ? "markdown" : f.path.endsWith(".json") ? "json" : undefined;
+  const parser = f.path.endsWith(".ts") ? "babel-ts" : f.path.endsWith(".md") ? "markdown" : f.path.endsWith(".json") ? "json" : undefined;
   if (!parser || f.path.startsWith(`${LAYOUT.specDir}/`)) return f;
   prettier ??= await import("prettier");
   const contents = await prettier.format(f.contents, { parser, printWidth: 110, endOfLine: "lf", proseWrap: "preserve" });
