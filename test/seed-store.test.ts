@@ -96,6 +96,99 @@ describe("InMemoryTaskStore", () => {
     await store.close();
   });
 
+  it("expiry and forgetting agree with a model under random creates, deadline moves, deletes and clock steps", async () => {
+    const REMEMBER = 50;
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant("create" as const), ttl: fc.option(fc.integer({ min: 0, max: 120 }), { nil: null }) }),
+      fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), ttl: fc.option(fc.integer({ min: -20, max: 120 }), { nil: null }) }),
+      fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }),
+      fc.record({ kind: fc.constant("tick" as const), by: fc.integer({ min: 0, max: 60 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 200 }), async (ops) => {
+        let now = 1000;
+        const store = new InMemoryTaskStore({ now: () => now, rememberExpiredMs: REMEMBER });
+        // The model: deadline per created id, whether deleted, and when it was seen expired first.
+        const model = new Map<string, { expiresAt: number | null; deleted: boolean; expiredAt?: number }>();
+        const ids: string[] = [];
+        const check = async () => {
+          for (const id of ids) {
+            const m = model.get(id)!;
+            const got = await store.get(id);
+            if (m.deleted) expect(got).toBeUndefined();
+            else if (m.expiredAt !== undefined || (m.expiresAt !== null && m.expiresAt <= now)) {
+              // Past its deadline: never live again; remembered at least REMEMBER ms after it.
+              m.expiredAt ??= now;
+              expect(got?.state).not.toBe("live");
+              if (now < m.expiresAt! + REMEMBER) expect(got).toEqual({ state: "expired", owner: "o", taskId: id });
+              if (got === undefined) m.deleted = true; // forgotten stays forgotten
+            } else expect(got).toMatchObject({ state: "live", record: { taskId: id, expiresAt: m.expiresAt } });
+          }
+          const live = (await store.list("o", 0, 1000)).records.map((r) => r.taskId);
+          expect(live).toEqual(ids.filter((id) => { const m = model.get(id)!; return !m.deleted && m.expiredAt === undefined; }));
+        };
+        for (const o of ops) {
+          if (o.kind === "create") {
+            const id = `t${ids.length}`;
+            const expiresAt = o.ttl === null ? null : now + o.ttl;
+            expect(await store.create(base(id, "o", expiresAt))).toBeDefined();
+            ids.push(id);
+            model.set(id, { expiresAt, deleted: false });
+          } else if (o.kind === "move" && ids.length) {
+            const id = ids[o.pick % ids.length]!;
+            const m = model.get(id)!;
+            const expiresAt = o.ttl === null ? null : now + o.ttl;
+            const updated = await store.update(id, "submitted", { expiresAt });
+            if (m.deleted || m.expiredAt !== undefined) expect(updated).toBeUndefined();
+            else {
+              expect(updated).toMatchObject({ expiresAt });
+              m.expiresAt = expiresAt;
+            }
+          } else if (o.kind === "delete" && ids.length) {
+            const id = ids[o.pick % ids.length]!;
+            const m = model.get(id)!;
+            const wasThere = (await store.get(id)) !== undefined;
+            if (m.expiresAt !== null && m.expiresAt <= now) m.expiredAt ??= now;
+            expect(await store.delete(id)).toBe(wasThere);
+            m.deleted = true;
+          } else if (o.kind === "tick") now += o.by;
+          await check();
+        }
+        // Long after every deadline, everything is forgotten and nothing is live but tasks without one.
+        now += 10_000;
+        for (const id of ids) {
+          const m = model.get(id)!;
+          const got = await store.get(id);
+          if (m.deleted || m.expiresAt !== null) expect(got).toBeUndefined();
+          else expect(got?.state).toBe("live");
+        }
+        await store.close();
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("keeps nested values to itself: copied on the way in, frozen and shared on the way out", async () => {
+    const store = new InMemoryTaskStore();
+    await store.create(base("n", "a"));
+    const result = { content: [{ type: "text", text: "hi" }] };
+    const updated = await store.update("n", "submitted", { status: "completed", result });
+    result.content[0]!.text = "changed by the caller";
+    const a = await store.get("n");
+    const b = await store.get("n");
+    expect(a?.state === "live" && a.record.result).toEqual({ content: [{ type: "text", text: "hi" }] });
+    expect(updated?.result).toEqual({ content: [{ type: "text", text: "hi" }] });
+    if (a?.state !== "live" || b?.state !== "live") throw new Error("not live");
+    expect(a.record).not.toBe(b.record);
+    expect(Object.isFrozen(a.record.result) && Object.isFrozen((a.record.result!.content as unknown[])[0])).toBe(true);
+    expect(() => {
+      (a.record.result as { content: unknown }).content = [];
+    }).toThrow(TypeError);
+    a.record.status = "failed";
+    expect((await store.get("n"))).toMatchObject({ record: { status: "completed" } });
+    await store.close();
+  });
+
   it("the real timer removes expired tasks without any lookup", async () => {
     const store = new InMemoryTaskStore({ rememberExpiredMs: 10_000 });
     await store.create(base("soon", "a", Date.now() + 30));
