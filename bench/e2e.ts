@@ -175,8 +175,8 @@ export async function runE2e(s: Settings): Promise<Section> {
                 : undefined
               : (within ? `within the noise: the rounds' interquartile range includes 1×. ` : "") +
             `In-process, where the server's own work is not diluted by ${transport === "stdio" ? "pipes" : "HTTP"}, the generated server runs at ${inProcess[sp]} the SDK's: ` +
-            "per request it validates the params with its zod schema, takes a rate-limit token, looks the task up (the store's get: a structuredClone of the record) " +
-            "and builds the wire task (two ISO dates); the SDK's handler spreads a stored object. Over a transport, the client, JSON and the transport dominate both",
+            "per request it checks the params with its generated guard, takes a rate-limit token (a clock read), looks the task up (the store's get: a fresh copy of the record) " +
+            "and builds the wire task; the SDK's handler parses the request with zod and spreads a stored object. Over a transport, the client, JSON and the transport dominate both",
         });
       }
       tables.push({

@@ -4,9 +4,13 @@
  *   shaped by the spec's own types (mostly valid, with garbage at random depths);
  * - random walks of the generated transition table never leave a terminal
  *   state and match the spec's transitions and guards;
- * - the spec's own examples are accepted by the generated validators.
+ * - the spec's own examples are accepted by the generated validators;
+ * - the server's shortcuts agree with what they stand in for: its remembered ISO
+ *   dates with Date's, its stdio transport's check of requests with the SDK's schema.
  */
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { JSONRPCMessageSchema, RELATED_TASK_META_KEY } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { IR, IRType } from "../generator/ir.js";
@@ -111,12 +115,14 @@ for (const spec of builtinSpecs()) {
     let guards: Mod;
     let transitions: Mod;
     let types: Mod;
+    let server: Mod;
     beforeAll(async () => {
       const dir = join(root, "output-samples", spec);
       validators = await import(join(dir, "validators.ts"));
       guards = await import(join(dir, "guards.ts"));
       transitions = await import(join(dir, "transitions.ts"));
       types = await import(join(dir, "errors.ts"));
+      server = await import(join(dir, "server.ts"));
     });
 
     it("every fast guard accepts exactly what its zod schema accepts", () => {
@@ -230,6 +236,86 @@ for (const spec of builtinSpecs()) {
       }
       expect(transitions.isStatus("constructor")).toBe(false);
       expect(transitions.canTransition("constructor", "working")).toBe(false);
+    });
+
+    it("the server's ISO dates are Date's", () => {
+      // It remembers what it formatted: each time comes twice, the second time from memory.
+      const time = fc.oneof(fc.integer({ min: 0, max: 253_402_300_799_999 }), fc.constantFrom(-1, -0, 0.5, 1e15 + 0.25, -62_198_755_200_000));
+      fc.assert(
+        fc.property(fc.array(time, { minLength: 1, maxLength: 12 }), (times) => {
+          for (const ms of [...times, ...times]) expect(server.isoTime(ms)).toBe(new Date(ms).toISOString());
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it("the stdio transport delivers what the SDK's JSONRPCMessageSchema accepts, as it returns it, and nothing else", async () => {
+      // Messages the schema accepts, half of them with one part made wrong: a shortcut that lets a
+      // wrong part through, or delivers other than what the schema returns, is caught.
+      const small = fc.oneof(fc.integer(), fc.string({ maxLength: 3 }));
+      const valid = fc.record(
+        {
+          jsonrpc: fc.constant("2.0"),
+          id: small,
+          method: fc.constantFrom("tasks/get", "notifications/cancelled"),
+          params: fc.record(
+            {
+              taskId: fc.string({ maxLength: 3 }),
+              _meta: fc.record(
+                { progressToken: small, [RELATED_TASK_META_KEY]: fc.record({ taskId: fc.string({ maxLength: 3 }) }), other: fc.jsonValue({ maxDepth: 2 }) },
+                { requiredKeys: [] },
+              ),
+            },
+            { requiredKeys: [] },
+          ),
+        },
+        { requiredKeys: ["jsonrpc", "method"] },
+      );
+      type Message = Record<string, any>;
+      const params = (m: Message) => (m.params ??= {});
+      const meta = (m: Message) => (params(m)._meta ??= {});
+      const spots: Array<(m: Message, v: unknown) => void> = [
+        (m, v) => void (m.jsonrpc = v),
+        (m, v) => void (m.id = v),
+        (m, v) => void (m.method = v),
+        (m, v) => void (m.params = v),
+        (m, v) => void (m.result = v),
+        (m, v) => void (params(m)._meta = v),
+        (m, v) => void (meta(m).progressToken = v),
+        (m, v) => void (meta(m)[RELATED_TASK_META_KEY] = v),
+      ];
+      const wrong = fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom("1.0", "", 1.5, -2.5, 2 ** 60, null, true, [], {}, { taskId: "t", extra: 1 }) },
+        { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) },
+      );
+      const message = fc.tuple(valid, fc.option(fc.tuple(fc.nat(spots.length - 1), wrong), { freq: 2 })).map(([m, change]) => {
+        const copy: Message = structuredClone(m);
+        if (change) spots[change[0]]!(copy, change[1]);
+        return copy;
+      });
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const transport = new server.TaskStdioServerTransport(stdin, stdout);
+      const delivered: unknown[] = [];
+      transport.onmessage = (m: unknown) => delivered.push(m);
+      transport.onerror = () => delivered.push("error");
+      await transport.start();
+      const settled = () => new Promise((resolve) => setImmediate(resolve));
+      await fc.assert(
+        fc.asyncProperty(message, async (m) => {
+          delivered.length = 0;
+          stdout.read();
+          const line = JSON.stringify(m);
+          stdin.write(line + "\n");
+          await settled();
+          const parsed = JSONRPCMessageSchema.safeParse(JSON.parse(line));
+          if (parsed.success) expect(delivered).toEqual([parsed.data]);
+          else expect(delivered.length === 1 ? delivered[0] === "error" : String(stdout.read()).includes('"code":-32600')).toBe(true);
+        }),
+        // Each wrong part is one of many: more runs, so that each is tried often.
+        { numRuns: RUNS * 2 },
+      );
+      await transport.close();
     });
 
     it("the generated validators accept every example of the spec", () => {

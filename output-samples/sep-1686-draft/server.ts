@@ -25,12 +25,14 @@ import {
   ElicitResultSchema,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
+  RELATED_TASK_META_KEY,
   type CallToolResult,
   type CreateMessageRequest,
   type CreateMessageResult,
   type ElicitRequest,
   type ElicitResult,
   type JSONRPCMessage,
+  type JSONRPCNotification,
   type JSONRPCRequest,
   type Result,
   type ServerNotification,
@@ -46,6 +48,7 @@ import {
   IllegalTransitionError,
   type TransitionContext,
 } from "./transitions.js";
+import { requestGuards } from "./guards.js";
 import { validateRequestParams } from "./validators.js";
 import {
   InMemoryTaskStore,
@@ -101,6 +104,10 @@ export const TASK_CAPABILITY: { readonly server: TaskCapabilityDecl; readonly cl
 /** The requests each side receives that may become tasks ("*" = any). */
 const AUGMENTABLE_BY_SIDE: { readonly server: readonly string[]; readonly client: readonly string[] } =
   BEHAVIOUR.creation.requests;
+/** The fast guards of each task method (guards.ts), seen by method name. */
+const REQUEST_GUARDS: {
+  readonly [M in T.TaskRequestMethod]: { readonly params: (params: unknown) => boolean };
+} = requestGuards;
 /** The statusMessage of a task cancelled by the cancel method. */
 export const CANCELLED_BY_REQUEST = "The task was cancelled by request.";
 
@@ -450,12 +457,13 @@ export class TaskRuntime {
     }
     const previous = server.fallbackRequestHandler as
       ((request: JSONRPCRequest, extra: ServerExtra) => Promise<unknown>) | undefined;
-    (server as Server).fallbackRequestHandler = async (request: JSONRPCRequest, extra: ServerExtra) => {
-      const handled = await this.dispatch(request, extra, peer);
-      if (handled !== undefined) return handled as never;
-      if (previous) return (await previous(request, extra)) as never;
-      throw new TaskProtocolError("methodNotFound", -32601, "Method not found");
-    };
+    // A `then`, not an async function: every request without a handler of its own passes here.
+    (server as Server).fallbackRequestHandler = (request: JSONRPCRequest, extra: ServerExtra) =>
+      this.dispatch(request, extra, peer).then((handled) => {
+        if (handled !== undefined) return handled as never;
+        if (previous) return previous(request, extra) as never;
+        throw new TaskProtocolError("methodNotFound", -32601, "Method not found");
+      });
     return server;
   }
 
@@ -1046,9 +1054,10 @@ export class TaskRuntime {
       const owner = this.ownerOf(extra);
       this.rate(owner, "poll", this.limits.pollPerMinute, "tasks/get");
       const rec = await this.lookup(p.taskId, owner, extra, method);
-      const task = toWireTask(rec);
-      const answer = withRelated(task, rec.taskId) as unknown as Result;
-      return answer;
+      const task = toWireTask(rec) as unknown as Record<string, unknown>;
+      // withRelated's answer, made in place: the task is a fresh object, and V8 is slow to copy one that then gains a key.
+      task._meta = { [META_KEYS.relatedTask]: { taskId: rec.taskId } };
+      return task as Result;
     }
     if (method === "tasks/result") {
       const p = this.params("tasks/result", params);
@@ -1127,8 +1136,13 @@ export class TaskRuntime {
     return undefined;
   }
 
-  /** Validates the params of a task method with the generated zod schemas (-32602 on failure). */
+  /**
+   * Checks the params of a task method (-32602 on failure). The generated guard decides on the
+   * hot path; the zod schema, which accepts exactly what the guard accepts, runs only on params the
+   * guard rejects, for the details of the error.
+   */
   private params<M extends T.TaskRequestMethod>(method: M, params: unknown): T.TaskRequestMap[M]["params"] {
+    if (REQUEST_GUARDS[method].params(params)) return params as T.TaskRequestMap[M]["params"];
     const v = validateRequestParams(method, params);
     if (!v.success) throw invalidParams(`Invalid params for ${method}: ${describeIssues(v.error)}`);
     return v.data;
@@ -1140,31 +1154,37 @@ export class TaskRuntime {
     throw taskErrors.rateLimited({ operation: operation });
   }
 
-  /** Finds a task the requestor may see; another requestor's task is "not found" (8.1). */
-  private async lookup(
-    taskId: string,
-    owner: string,
-    extra: ServerExtra,
-    method: string,
-  ): Promise<TaskRecord> {
-    const found = await this.store.get(taskId);
-    const who = { owner, sessionId: extra.sessionId, clientId: extra.authInfo?.clientId, method, taskId };
-    if (found === undefined) {
-      this.audit({ ...who, type: "denied", reason: "unknown task id" });
-      throw taskErrors.taskNotFound();
-    }
-    if (found.state === "expired") {
-      if (found.owner !== owner) {
-        this.audit({ ...who, type: "denied", reason: "task of another requestor" });
+  /**
+   * Finds a task the requestor may see; another requestor's task is "not found" (8.1).
+   * A `then`, not an async function: every task method but tasks/list passes here.
+   */
+  private lookup(taskId: string, owner: string, extra: ServerExtra, method: string): Promise<TaskRecord> {
+    return this.store.get(taskId).then((found) => {
+      if (found?.state === "live" && found.record.owner === owner) return found.record;
+      const denied = (reason: string) =>
+        this.audit({
+          owner,
+          sessionId: extra.sessionId,
+          clientId: extra.authInfo?.clientId,
+          method,
+          taskId,
+          type: "denied",
+          reason,
+        });
+      if (found === undefined) {
+        denied("unknown task id");
         throw taskErrors.taskNotFound();
       }
-      throw taskErrors.taskExpired();
-    }
-    if (found.record.owner !== owner) {
-      this.audit({ ...who, type: "denied", reason: "task of another requestor" });
+      if (found.state === "expired") {
+        if (found.owner !== owner) {
+          denied("task of another requestor");
+          throw taskErrors.taskNotFound();
+        }
+        throw taskErrors.taskExpired();
+      }
+      denied("task of another requestor");
       throw taskErrors.taskNotFound();
-    }
-    return found.record;
+    });
   }
 
   private audit(e: Omit<AuditEvent, "at">): void {
@@ -1218,6 +1238,23 @@ function cursorMac(secret: Uint8Array | string, owner: string, payload: string):
     .update(createHash("sha256").update(owner).digest())
     .update(payload)
     .digest();
+}
+
+/** The ISO strings of times formatted lately (a bounded memo: cleared when full). */
+const isoTimes = new Map<number, string>();
+
+/**
+ * `new Date(ms).toISOString()`, remembered: Date's formatting costs more than the rest of a
+ * tasks/get answer, and a polled task's times stay the same from one poll to the next.
+ */
+export function isoTime(ms: number): string {
+  let iso = isoTimes.get(ms);
+  if (iso === undefined) {
+    iso = new Date(ms).toISOString();
+    if (isoTimes.size >= 4096) isoTimes.clear();
+    isoTimes.set(ms, iso);
+  }
+  return iso;
 }
 
 /** The task as the requestor sees it (the spec's Task fields). */
@@ -1299,6 +1336,11 @@ export class TaskStdioServerTransport implements Transport {
       this.reply(null, -32700, "Parse error: invalid JSON");
       return;
     }
+    // Most messages are requests the schema would accept as they are: they skip it (and its copy).
+    if (isPlainRequest(raw)) {
+      this.onmessage?.(raw);
+      return;
+    }
     const parsed = JSONRPCMessageSchema.safeParse(raw);
     if (parsed.success) {
       this.onmessage?.(parsed.data as JSONRPCMessage);
@@ -1336,6 +1378,29 @@ export class TaskStdioServerTransport implements Transport {
     this.stdin.pause();
     this.onclose?.();
   }
+}
+
+/**
+ * Whether a parsed JSON value is a request or notification that JSONRPCMessageSchema accepts and
+ * returns unchanged but for the order of keys: the schema allows no other keys in the envelope,
+ * keeps params and their `_meta` as they are, and checks two `_meta` keys: a progress token (checked
+ * here too) and a related task (whose extra keys it would drop: such a message is left to it).
+ */
+function isPlainRequest(raw: unknown): raw is JSONRPCRequest | JSONRPCNotification {
+  if (!isObject(raw) || raw.jsonrpc !== "2.0" || typeof raw.method !== "string") return false;
+  for (const key in raw)
+    if (key !== "jsonrpc" && key !== "id" && key !== "method" && key !== "params") return false;
+  if (raw.id !== undefined && typeof raw.id !== "string" && !Number.isSafeInteger(raw.id)) return false;
+  if (raw.params === undefined) return true;
+  if (!isObject(raw.params)) return false;
+  const meta = raw.params._meta;
+  if (meta === undefined) return true;
+  if (!isObject(meta) || meta[RELATED_TASK_META_KEY] !== undefined) return false;
+  return (
+    meta.progressToken === undefined ||
+    typeof meta.progressToken === "string" ||
+    Number.isSafeInteger(meta.progressToken)
+  );
 }
 
 export interface HttpServeOptions {
