@@ -23,10 +23,10 @@ function must(r: ProcResult, what: string): ProcResult {
   return r;
 }
 
-const node = (ctx: Ctx, args: string[], cwd = ctx.tmp) => timeProcess(process.execPath, args, { cwd, env: ctx.env });
+const node = (ctx: Ctx, args: string[], cwd = ctx.tmp, env = ctx.env) => timeProcess(process.execPath, args, { cwd, env });
 
-function generate(ctx: Ctx, spec: string, out: string): ProcResult {
-  return must(node(ctx, [BIN, "generate", "--spec", spec, "--out", out, "--quiet"]), `mcp-task-gen generate --spec ${spec}`);
+function generate(ctx: Ctx, spec: string, out: string, env = ctx.env): ProcResult {
+  return must(node(ctx, [BIN, "generate", "--spec", spec, "--out", out, "--quiet"], ctx.tmp, env), `mcp-task-gen generate --spec ${spec}`);
 }
 
 /** Our compiler emitting only the zod schemas (validators.ts), formatted, written: what ts-to-zod produces. */
@@ -62,12 +62,12 @@ interface ProfileNode {
 
 function category(url: string, fn: string): string {
   if (fn === "(garbage collector)") return "garbage collection";
-  if (fn === "(program)" || fn === "(idle)" || fn === "(root)") return "V8/runtime (program, idle)";
+  if (fn === "(program)" || fn === "(root)") return "V8/runtime (program)";
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
   if (m) {
     const pkg = m[1];
     if (pkg === "prettier") return "prettier (parse + print)";
-    if (["yargs", "yargs-parser", "y18n", "cliui", "string-width", "strip-ansi", "wrap-ansi", "escalade", "get-caller-file", "emoji-regex", "ansi-regex"].includes(pkg))
+    if (["yargs", "yargs-parser", "y18n", "cliui", "string-width", "strip-ansi", "wrap-ansi", "escalade", "get-caller-file", "emoji-regex", "ansi-regex", "get-east-asian-width"].includes(pkg))
       return "yargs (argument parsing)";
     return pkg;
   }
@@ -78,20 +78,24 @@ function category(url: string, fn: string): string {
   return "other";
 }
 
+/**
+ * Self time by category over every thread's profile (the main thread and the format worker each
+ * write one), idle time left out: the CPU the run spent, which the two threads share.
+ */
 function profileShares(dir: string): { cat: string; ms: number; share: number }[] {
-  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
-  if (!file) return [];
-  const p = JSON.parse(readFileSync(join(dir, file), "utf8")) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
-  const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const acc = new Map<string, number>();
   let total = 0;
-  for (let i = 0; i < p.samples.length; i++) {
-    const n = byId.get(p.samples[i]);
-    const dt = p.timeDeltas[i] ?? 0;
-    if (!n || dt < 0) continue;
-    const c = category(n.callFrame.url, n.callFrame.functionName);
-    acc.set(c, (acc.get(c) ?? 0) + dt);
-    total += dt;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"))) {
+    const p = JSON.parse(readFileSync(join(dir, file), "utf8")) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+    const byId = new Map(p.nodes.map((n) => [n.id, n]));
+    for (let i = 0; i < p.samples.length; i++) {
+      const n = byId.get(p.samples[i]);
+      const dt = p.timeDeltas[i] ?? 0;
+      if (!n || dt < 0 || n.callFrame.functionName === "(idle)") continue;
+      const c = category(n.callFrame.url, n.callFrame.functionName);
+      acc.set(c, (acc.get(c) ?? 0) + dt);
+      total += dt;
+    }
   }
   return [...acc]
     .map(([cat, us]) => ({ cat, ms: us / 1000, share: us / total }))
@@ -103,12 +107,14 @@ function profileShares(dir: string): { cat: string; ms: number; share: number }[
 export async function runGenerator(specs: readonly string[], s: Settings): Promise<Section> {
   if (!existsSync(join(ROOT, "dist", "generator", "cli.js"))) throw new Error("dist/ is missing: run `npm run build` first (npm run bench does)");
   const tmp = mkdtempSync(join(tmpdir(), "mcp-task-gen-bench-"));
-  // A private stamp cache, so the run neither reads nor fills the user's.
+  // A private no-change cache, so the run neither reads nor fills the user's.
   const ctx: Ctx = { tmp, env: { ...process.env, NO_COLOR: "1", MCP_TASK_GEN_CACHE: join(tmp, "cache") } };
+  const cacheOff = { ...ctx.env, MCP_TASK_GEN_CACHE: "off" };
   const measured = s.quick ? [SDK_SPEC] : [SDK_SPEC, ...specs.filter((x) => x !== SDK_SPEC)];
-  type Row = { base: number[]; cold: number[]; regenFull: number[]; regenStamp: number[]; tsToZod: number[]; zodOnly: number[] };
-  const rows = new Map<string, Row>(measured.map((sp) => [sp, { base: [], cold: [], regenFull: [], regenStamp: [], tsToZod: [], zodOnly: [] }]));
-  const raw = new Map<string, Row>(measured.map((sp) => [sp, { base: [], cold: [], regenFull: [], regenStamp: [], tsToZod: [], zodOnly: [] }]));
+  type Row = { base: number[]; cold: number[]; regenFull: number[]; regenFirst: number[]; regenFast: number[]; tsToZod: number[]; zodOnly: number[] };
+  const empty = (): Row => ({ base: [], cold: [], regenFull: [], regenFirst: [], regenFast: [], tsToZod: [], zodOnly: [] });
+  const rows = new Map<string, Row>(measured.map((sp) => [sp, empty()]));
+  const raw = new Map<string, Row>(measured.map((sp) => [sp, empty()]));
   try {
     // Warm the OS file cache for node itself.
     node(ctx, ["-e", "0"]);
@@ -120,21 +126,22 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
         if (r >= roundsOf(spec)) continue;
         const row = rows.get(spec)!;
         const abs = raw.get(spec)!;
-        const first = join(tmp, `r0-${spec}`);
         const out = join(tmp, `r${r}-${spec}`);
         const tz = join(tmp, `tz${r}-${spec}`);
         mkdirSync(tz, { recursive: true });
         copyFileSync(join(ROOT, "output-samples", spec, "types.ts"), join(tz, "types.ts"));
         // node -e 0 before and after this spec's runs: each ratio divides by the mean of its two neighbours.
         const b0 = node(ctx, ["-e", "0"]).ms;
+        // A new directory: the full compile (the cache knows the spec from earlier rounds, but not this directory).
         const cold = generate(ctx, spec, out).ms;
-        // Round 0: the first no-change regenerate finds the output up to date, compiles anyway and records
-        // a stamp; later rounds regenerate that same directory again, from the stamp.
-        const full = r === 0 ? generate(ctx, spec, first) : undefined;
-        const stamped = generate(ctx, spec, first);
-        // The stamped regenerate must print exactly what the full one printed.
-        if (full && (full.stdout !== stamped.stdout || full.stderr !== stamped.stderr))
-          replayMismatch ??= `${spec}: ${JSON.stringify(full.stdout)} vs ${JSON.stringify(stamped.stdout)}`;
+        // The first no-change regenerate right after that write, then another one: both from the cache.
+        const firstFast = generate(ctx, spec, out);
+        const again = generate(ctx, spec, out);
+        // Round 0: a no-change regenerate with the cache off compiles in full; the fast ones must print exactly what it prints.
+        const full = r === 0 ? generate(ctx, spec, out, cacheOff) : undefined;
+        for (const fast of [firstFast, again])
+          if (full && (full.stdout !== fast.stdout || full.stderr !== fast.stderr))
+            replayMismatch ??= `${spec}: ${JSON.stringify(full.stdout)} vs ${JSON.stringify(fast.stdout)}`;
         const ttz = tsToZod(ctx, tz).ms;
         const zo = r === 0 && !s.quick ? zodOnly(ctx, spec, join(tmp, `zo-${spec}`)).ms : undefined;
         const b1 = node(ctx, ["-e", "0"]).ms;
@@ -142,25 +149,30 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
         row.base.push(1);
         row.cold.push(cold / base);
         if (full) row.regenFull.push(full.ms / base);
-        row.regenStamp.push(stamped.ms / base);
+        row.regenFirst.push(firstFast.ms / base);
+        row.regenFast.push(again.ms / base);
         row.tsToZod.push(cold / ttz);
         if (zo !== undefined) row.zodOnly.push(zo / ttz);
         abs.base.push(base);
         abs.cold.push(cold);
         if (full) abs.regenFull.push(full.ms);
-        abs.regenStamp.push(stamped.ms);
+        abs.regenFirst.push(firstFast.ms);
+        abs.regenFast.push(again.ms);
         abs.tsToZod.push(ttz);
         if (zo !== undefined) abs.zodOnly.push(zo);
       }
     }
-    if (replayMismatch) throw new Error(`bench: a stamped regenerate printed something else than the full one: ${replayMismatch}`);
+    if (replayMismatch) throw new Error(`bench: a fast no-change regenerate printed something else than the full one: ${replayMismatch}`);
 
     // One profiled cold generate (full mode only) for the "what dominates" column.
     let shares: { cat: string; ms: number; share: number }[] = [];
     if (!s.quick) {
       const profDir = join(tmp, "prof");
       mkdirSync(profDir);
-      must(node(ctx, ["--cpu-prof", `--cpu-prof-dir=${profDir}`, BIN, "generate", "--spec", SDK_SPEC, "--out", join(tmp, "prof-out"), "--quiet"]), "profiled generate");
+      must(
+        node(ctx, ["--cpu-prof", `--cpu-prof-dir=${profDir}`, BIN, "generate", "--spec", SDK_SPEC, "--out", join(tmp, "prof-out"), "--quiet"], tmp, cacheOff),
+        "profiled generate",
+      );
       shares = profileShares(profDir);
     }
 
@@ -180,12 +192,14 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
       const abs = raw.get(spec)!;
       const cold = ratioOf(row.cold);
       const full = ratioOf(row.regenFull);
-      const stamp = ratioOf(row.regenStamp);
+      const first = ratioOf(row.regenFirst);
+      const fast = ratioOf(row.regenFast);
       const vsTz = ratioOf(row.tsToZod);
       const zo = ratioOf(row.zodOnly);
       figures[`${spec}:cold/node`] = cold.median;
       figures[`${spec}:regen-full/node`] = full.median;
-      figures[`${spec}:regen-stamp/node`] = stamp.median;
+      figures[`${spec}:regen-first/node`] = first.median;
+      figures[`${spec}:regen-fast/node`] = fast.median;
       figures[`${spec}:cold/ts-to-zod`] = vsTz.median;
       figures[`${spec}:zod-only/ts-to-zod`] = zo.median;
       const files = readdirSync(join(tmp, `r0-${spec}`)).length;
@@ -194,8 +208,9 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
         String(files),
         `${fmtNum(median(abs.base))} ms`,
         `${fmtNum(median(abs.cold))} ms · ${fmtRatio(cold)}`,
+        `${fmtNum(median(abs.regenFirst))} ms · ${fmtRatio(first)}`,
+        `${fmtNum(median(abs.regenFast))} ms · ${fmtRatio(fast)}`,
         `${fmtNum(median(abs.regenFull))} ms · ${fmtNum(full.median)}× (one run)`,
-        `${fmtNum(median(abs.regenStamp))} ms · ${fmtRatio(stamp)}`,
         `${fmtNum(median(abs.tsToZod))} ms`,
         fmtRatio(vsTz),
         fmtRatio(zo),
@@ -208,18 +223,21 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
         why:
           cold.median <= 10
             ? undefined
-            : `CPU profile of a cold generate (${SDK_SPEC}): ${dominated}. Formatting ${files - 1} generated files with prettier in a cold JIT is the bulk; ` +
-              "it cannot be skipped for new output without changing the bytes",
+            : `CPU profile of a cold generate (${SDK_SPEC}, both threads): ${dominated}. Formatting ${files - 1} generated files with prettier in a cold JIT is the bulk; ` +
+              "it cannot be skipped for new output without changing the bytes. It runs on a format worker started first thing, which loads and warms up prettier " +
+              "while the main thread loads, checks and renders (about half a second), then formats each file as it is rendered: the wall time is about " +
+              "that half second plus the worker's prettier work, which node's own background threads (GC, JIT) compete with on 2 cores",
       });
       targets.push({
         target: `no-change regenerate ÷ node -e 0 (${spec})`,
         bar: "≤ 4×",
-        measured: `${fmtRatio(stamp)} (stamped); ${fmtNum(full.median)}× the first time`,
-        status: stamp.median <= 4 ? "met" : "missed",
+        measured: `${fmtRatio(first)} the first time after the write; ${fmtRatio(fast)} again`,
+        status: Math.max(first.median, fast.median) <= 4 ? "met" : "missed",
         why:
-          stamp.median <= 4
-            ? `met from the second no-change run on (stamp, generator/fastpath.ts); the first no-change run after a write compiles in full (${fmtNum(full.median)}×), dominated like a cold generate`
-            : "the stamp check (hashing the generator, the spec and the output) costs more than expected",
+          Math.max(first.median, fast.median) <= 4
+            ? `met from the first no-change run after a write on (generator/fastpath.ts: every full compile records what the spec compiles to); ` +
+              `with the cache off the same run compiles in full (${fmtNum(full.median)}×), dominated like a cold generate`
+            : "the no-change check (hashing the generator, the spec and the output) costs more than expected",
       });
       targets.push({
         target: `cold generate ÷ ts-to-zod on our types.ts (${spec})`,
@@ -240,8 +258,9 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
         "files",
         "node -e 0",
         "cold generate",
-        "no-change regenerate, first (full compile)",
-        "no-change regenerate, stamped",
+        "no-change regenerate, first after the write",
+        "no-change regenerate, again",
+        "no-change regenerate, cache off (full compile)",
         "ts-to-zod on types.ts",
         "cold generate ÷ ts-to-zod",
         "zod schemas only ÷ ts-to-zod",
@@ -250,10 +269,10 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
     });
     if (shares.length) {
       tables.push({
-        title: `What a cold generate spends its CPU on (${SDK_SPEC}, node --cpu-prof, self time by package)`,
+        title: `What a cold generate spends its CPU on (${SDK_SPEC}, node --cpu-prof, self time by package, main thread and format worker together, idle left out)`,
         columns: ["where", "ms", "share"],
         rows: shares.slice(0, 10).map((x) => [x.cat, fmtNum(x.ms), `${(x.share * 100).toFixed(1)}%`]),
-        note: "The profiler slows the run down; the shares, not the milliseconds, are the point.",
+        note: "The profiler slows the run down; the shares, not the milliseconds, are the point. The two threads run at the same time, so the sum exceeds the wall time.",
       });
     }
     return {
@@ -263,8 +282,8 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
         `Fresh \`node\` processes of the bench's own node binary, ${s.processRounds} round(s) for ${SDK_SPEC}` +
         (s.quick ? "" : `, ${Math.max(1, s.processRounds - 1)} for the other specs`) +
         "; in each round and for each spec: `node -e 0`, a cold `mcp-task-gen generate --spec <spec> --out <new temp dir> --quiet` on the built CLI, " +
-        "a no-change regenerate of the first round's directory (in the first round it finds the output up to date but compiles in full and records a stamp: " +
-        "the \"first\" column, one run; then it is answered from the stamp: the \"stamped\" column, every round), " +
+        "two no-change regenerates of that directory right after it was written (\"first after the write\" and \"again\", both with the bench's private cache), " +
+        "in the first round a third one with `MCP_TASK_GEN_CACHE=off` (a full compile that finds everything unchanged; the fast ones must print exactly what it prints), " +
         "ts-to-zod 5.1 (`--skipValidation types.ts zod.ts`, on a copy of our generated types.ts of the same spec), " +
         (s.quick ? "" : "in the first round our compiler emitting only validators.ts (the zod schemas, formatted) from a `node -e` script, ") +
         "and `node -e 0` again. " +
@@ -272,12 +291,12 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
       tables,
       targets,
       notes: [
-        "The stamp (generator/fastpath.ts, used by bin/mcp-task-gen.js): after a full `generate --spec S --out D` that found D up to date and printed nothing on stderr, " +
-          "a stamp records a key (sha256 of the compiled generator, its templates, its dependencies' package.json, the spec text, the arguments and the cwd), " +
-          "the sha256 of D's manifest and the run's stdout. The next identical command whose key matches and whose D holds exactly the files its manifest lists " +
-          "(all re-hashed) prints that stdout and exits 0 without loading the compiler. Other commands and flags, missing or edited files, warnings: the full path. " +
-          "Stamps live in `$MCP_TASK_GEN_CACHE`, `$XDG_CACHE_HOME/mcp-task-gen` or `~/.cache/mcp-task-gen`; `MCP_TASK_GEN_CACHE=off` disables them. " +
-          "The bench checks that a stamped run prints exactly what the full run printed; test/cli.test.ts and test/samples.test.ts pass unchanged.",
+        "The no-change fast path (generator/fastpath.ts): every full compile records, under a key over the generator build (its compiled code, precompiled " +
+          "and source templates, package.json and its dependencies' versions) and the spec (name and text), the sha256 of the manifest it produced and its warnings. " +
+          "A later generate or check of a target (plain, or each target of a config, handler files included) whose key has an entry and whose output directory holds " +
+          "exactly that manifest, every listed file re-hashed intact (and for check no other file), prints what the full run would and compiles nothing; " +
+          "bin/mcp-task-gen.js decides that before loading the CLI. Anything else, or any doubt, takes the full path. The cache is the project's " +
+          "`node_modules/.cache/mcp-task-gen` or `$MCP_TASK_GEN_CACHE`; `MCP_TASK_GEN_CACHE=off` disables it. test/fastpath.test.ts covers the forms.",
         "ts-to-zod warns that it maps `TaskRequestMethod`/`TaskNotificationMethod` (`keyof` types) to `z.any()`: its output is not equivalent to our validators.ts, only comparable work.",
       ],
       figures,

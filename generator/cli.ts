@@ -1,21 +1,24 @@
 /**
  * The thin shell: arguments, config, the disk, exit codes.
  * Exit codes: 0 ok, 1 spec errors or drift, 2 usage errors.
+ *
+ * The compiler (pipeline.js: YAML, checks, Handlebars, prettier) is loaded only
+ * when a target needs compiling: a target that is up to date is answered by
+ * the no-change fast path (fastpath.ts) first. The plain forms of generate,
+ * check and the default command also run without yargs (runCommand), as
+ * bin/mcp-task-gen.js parses them (fastpath.ts parseCommand).
  */
 import { existsSync, readFileSync, watch as fsWatch, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import yargs from "yargs";
-import { hideBin } from "yargs/helpers";
-import { parse as parseYaml } from "yaml";
-import { z } from "zod";
 import { CODES, formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
-import { specJsonSchema } from "./format.js";
+import { print, probe, probeHandlers, recorder, stdIo, type Command } from "./fastpath.js";
+import type { Formatter } from "./formatter.js";
 import { apply, conflictMessage, drift, forceable, plan } from "./fsout.js";
-import { compile, type CompileResult } from "./pipeline.js";
-import { builtinSpecs, DEFAULT_SPEC, resolveSpec } from "./specs.js";
+import type { CompileResult } from "./pipeline.js";
+import { builtinSpecs, DEFAULT_OUT, DEFAULT_SPEC, resolveSpec } from "./specs.js";
 import { GENERATOR_VERSION } from "./version.js";
 
-export const DEFAULT_OUT = "mcp-tasks";
+export { DEFAULT_OUT };
 
 class UsageError extends Error {}
 
@@ -39,28 +42,32 @@ interface Io {
   color: boolean;
 }
 
-const defaultIo = (): Io => ({
-  out: (s) => process.stdout.write(s + "\n"),
-  err: (s) => process.stderr.write(s + "\n"),
-  cwd: process.cwd(),
-  color: process.stderr.isTTY === true && !process.env.NO_COLOR,
-});
+export interface MainOptions {
+  /** How to run prettier: bin/mcp-task-gen.js passes its format worker (formatter.ts). Default: in this thread. */
+  formatter?: Formatter;
+}
+
+const defaultIo = (): Io => stdIo();
 
 // ---------------------------------------------------------------------------
 // Config
 // ---------------------------------------------------------------------------
 
-const Target = z.strictObject({
-  spec: z.string().min(1).default(DEFAULT_SPEC),
-  out: z.string().min(1).default(DEFAULT_OUT),
-  /** User-owned handler files kept in step with the generated contract (see generator/project.ts). */
-  handlers: z.string().min(1).optional(),
-});
-const Targets = z.strictObject({ targets: z.array(Target).min(1) });
-const ConfigSchema = z.union([Target, Targets]);
-type TargetT = z.infer<typeof Target>;
+async function configSchemas() {
+  const { z } = await import("zod");
+  const Target = z.strictObject({
+    spec: z.string().min(1).default(DEFAULT_SPEC),
+    out: z.string().min(1).default(DEFAULT_OUT),
+    /** User-owned handler files kept in step with the generated contract (see generator/project.ts). */
+    handlers: z.string().min(1).optional(),
+  });
+  const Targets = z.strictObject({ targets: z.array(Target).min(1) });
+  return { Target, Targets };
+}
+type TargetT = { spec: string; out: string; handlers?: string };
 
-export function readConfig(cwd: string): { targets: TargetT[]; file: string } | { error: string } | undefined {
+// fastpath.ts reads the configuration the same way (readConfigPlain) and leaves anything not plainly valid to this.
+export async function readConfig(cwd: string): Promise<{ targets: TargetT[]; file: string } | { error: string } | undefined> {
   const candidates = ["mcp-task-gen.config.json", "mcp-task-gen.config.yaml", "mcp-task-gen.config.yml"];
   let raw: unknown;
   let file: string | undefined;
@@ -69,7 +76,7 @@ export function readConfig(cwd: string): { targets: TargetT[]; file: string } | 
     if (!existsSync(p)) continue;
     file = c;
     try {
-      raw = c.endsWith(".json") ? JSON.parse(readFileSync(p, "utf8")) : parseYaml(readFileSync(p, "utf8"));
+      raw = c.endsWith(".json") ? JSON.parse(readFileSync(p, "utf8")) : (await import("yaml")).parse(readFileSync(p, "utf8"));
     } catch (e) {
       return { error: `${c}:1:1 error MTG090 cannot parse the configuration: ${(e as Error).message.split("\n")[0]}` };
     }
@@ -88,6 +95,7 @@ export function readConfig(cwd: string): { targets: TargetT[]; file: string } | 
   }
   if (file === undefined) return undefined;
   // Validate against the form the file means, so the message names the faulty key.
+  const { Target, Targets } = await configSchemas();
   const form = raw !== null && typeof raw === "object" && "targets" in raw ? Targets : Target;
   const parsed = form.safeParse(raw ?? {});
   if (!parsed.success) {
@@ -108,9 +116,13 @@ function printDiagnostics(io: Io, diags: readonly Diagnostic[]) {
   for (const d of diags) io.err(formatDiagnostic(d, { color: io.color }));
 }
 
-async function compileSpec(io: Io, spec: string): Promise<{ result?: CompileResult; name: string }> {
+async function compileSpec(io: Io, spec: string, formatter?: Formatter): Promise<{ result?: CompileResult; name: string }> {
   const r = resolveOrThrow(spec, io.cwd);
-  const result = await compile(r.source);
+  // What this spec compiles to, for the fast path of later runs (whatever this run then does with it).
+  const record = recorder(io.cwd, r.source);
+  const { compile } = await import("./pipeline.js");
+  const result = await compile(r.source, { formatter });
+  record(result);
   return { result, name: spec };
 }
 
@@ -129,8 +141,14 @@ interface GenerateOpts {
   quiet?: boolean;
 }
 
-async function generate(io: Io, o: GenerateOpts): Promise<number> {
-  const { result } = await compileSpec(io, o.spec);
+async function generate(io: Io, o: GenerateOpts, formatter?: Formatter): Promise<number> {
+  // Known to be up to date: print what the full run would, compile nothing (fastpath.ts).
+  const fast = o.dryRun ? undefined : probe(io, "generate", o, { warnAsError: o.warnAsError });
+  if (fast) {
+    print(io, fast);
+    return 0;
+  }
+  const { result } = await compileSpec(io, o.spec, formatter);
   printDiagnostics(io, result!.diagnostics);
   if (!result!.files || hasErrors(result!.diagnostics, o.warnAsError)) {
     io.err(`mcp-task-gen: ${o.spec}: ${summarize(result!.diagnostics)}; nothing written`);
@@ -182,8 +200,23 @@ async function generate(io: Io, o: GenerateOpts): Promise<number> {
   return 0;
 }
 
-async function checkCmd(io: Io, o: { spec: string; out: string; warnAsError?: boolean }): Promise<number> {
-  const { result } = await compileSpec(io, o.spec);
+/** Brings a target's user-owned handler files in step with its contract (project.ts), unless known to be. */
+async function syncHandlers(io: Io, t: { spec: string; out: string; handlers: string }, opts: { dryRun?: boolean; quiet?: boolean } = {}): Promise<number> {
+  const fast = await probeHandlers(io, t);
+  if (fast) {
+    print(io, fast);
+    return 0;
+  }
+  return (await import("./project.js")).syncHandlers(io, t, opts);
+}
+
+async function checkCmd(io: Io, o: { spec: string; out: string; warnAsError?: boolean }, formatter?: Formatter): Promise<number> {
+  const fast = probe(io, "check", o, { warnAsError: o.warnAsError });
+  if (fast) {
+    print(io, fast);
+    return 0;
+  }
+  const { result } = await compileSpec(io, o.spec, formatter);
   printDiagnostics(io, result!.diagnostics);
   if (!result!.files || hasErrors(result!.diagnostics, o.warnAsError)) {
     io.err(`mcp-task-gen: ${o.spec}: ${summarize(result!.diagnostics)}`);
@@ -223,17 +256,81 @@ async function validateCmd(io: Io, o: { spec: string; warnAsError?: boolean; jso
   return failed ? 1 : 0;
 }
 
-async function watchCmd(io: Io, o: GenerateOpts): Promise<number> {
+/** The default command: the config file's targets, else the default spec into ./mcp-tasks/. */
+async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean }, formatter?: Formatter): Promise<number> {
+  const cfg = await readConfig(io.cwd);
+  if (cfg && "error" in cfg) {
+    io.err(cfg.error);
+    return 1;
+  }
+  const targets = cfg ? cfg.targets : [{ spec: DEFAULT_SPEC, out: DEFAULT_OUT }];
+  if (cfg) io.out(`mcp-task-gen: using ${cfg.file}`);
+  let code = 0;
+  for (const t of targets) {
+    const c = await generate(io, { spec: t.spec, out: t.out, force: a.force, warnAsError: a.warnAsError }, formatter);
+    // A target with user-owned handler files: keep them in step with the contract (generator/project.ts).
+    code = Math.max(code, c === 0 && t.handlers ? await syncHandlers(io, { ...t, handlers: t.handlers }) : c);
+  }
+  return code;
+}
+
+/** generate, then the handler files when --handlers names them. */
+function generateCmd(io: Io, o: GenerateOpts & { handlers?: string; watch?: boolean }, formatter?: Formatter): Promise<number> {
+  const { handlers, watch, ...g } = o;
+  if (handlers !== undefined && !watch) {
+    return generate(io, g, formatter).then(async (c) =>
+      c === 0 ? syncHandlers(io, { spec: g.spec, out: g.out, handlers }, { dryRun: g.dryRun, quiet: g.quiet }) : c,
+    );
+  }
+  return watch ? watchCmd(io, g, formatter) : generate(io, g, formatter);
+}
+
+/** A command's exit code; a user's mistake (a usage error, an unreadable spec file) is reported, never thrown. */
+async function settle(io: Io, p: Promise<number>): Promise<number> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`mcp-task-gen: ${e.message}`);
+      return 2;
+    }
+    if (e instanceof SpecFileError) {
+      printDiagnostics(io, [e.diagnostic]);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+/**
+ * Runs a command in one of the plain forms that fastpath.ts's parseCommand
+ * reads, exactly as main() runs it after yargs parsed the same arguments.
+ */
+export function runCommand(cmd: Command, io: Io = defaultIo(), opts: MainOptions = {}): Promise<number> {
+  switch (cmd.kind) {
+    case "config":
+      return settle(io, configCmd(io, { force: cmd.force, warnAsError: cmd.warnAsError }, opts.formatter));
+    case "generate":
+      return settle(
+        io,
+        generateCmd(io, { ...cmd.target, force: cmd.force, quiet: cmd.quiet, warnAsError: cmd.warnAsError, dryRun: false, watch: false }, opts.formatter),
+      );
+    case "check":
+      return settle(io, checkCmd(io, { spec: cmd.target.spec, out: cmd.target.out, warnAsError: cmd.warnAsError }, opts.formatter));
+  }
+}
+
+async function watchCmd(io: Io, o: GenerateOpts, formatter?: Formatter): Promise<number> {
   const r = resolveOrThrow(o.spec, io.cwd);
   const path = resolve(io.cwd, r.source.file);
-  await generate(io, o);
+  await generate(io, o, formatter);
   io.out(`mcp-task-gen: watching ${r.source.file} (Ctrl-C to stop)`);
   let timer: NodeJS.Timeout | undefined;
   let running = Promise.resolve(0);
   fsWatch(path, () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      running = running.then(() => generate(io, o).catch((e) => (io.err(String(e)), 1)));
+      running = running.then(() => generate(io, o, formatter).catch((e) => (io.err(String(e)), 1)));
     }, 100);
   });
   return new Promise<number>(() => {});
@@ -243,23 +340,15 @@ async function watchCmd(io: Io, o: GenerateOpts): Promise<number> {
 // Entry
 // ---------------------------------------------------------------------------
 
-export async function main(argv: string[] = hideBin(process.argv), io: Io = defaultIo()): Promise<number> {
+export async function main(argv?: string[], io: Io = defaultIo(), opts: MainOptions = {}): Promise<number> {
+  const { default: yargs } = await import("yargs");
+  argv ??= (await import("yargs/helpers")).hideBin(process.argv);
+  const { formatter } = opts;
   let exit = 0;
   const run = (p: Promise<number>) =>
-    p.then(
-      (code) => {
-        exit = code;
-      },
-      (e: unknown) => {
-        if (e instanceof UsageError) {
-          io.err(`mcp-task-gen: ${e.message}`);
-          exit = 2;
-        } else if (e instanceof SpecFileError) {
-          printDiagnostics(io, [e.diagnostic]);
-          exit = 1;
-        } else throw e;
-      },
-    );
+    settle(io, p).then((code) => {
+      exit = code;
+    });
   const specOpt = { type: "string", describe: "A built-in spec name or a path to a spec file (YAML or JSON)" } as const;
   const outOpt = { type: "string", describe: "The output directory" } as const;
   const common = {
@@ -279,27 +368,7 @@ export async function main(argv: string[] = hideBin(process.argv), io: Io = defa
           force: { type: "boolean", default: false, describe: "Overwrite generated files edited by hand (never files mcp-task-gen did not write)" },
           ...common,
         }),
-      (a) => {
-        const cfg = readConfig(io.cwd);
-        if (cfg && "error" in cfg) {
-          io.err(cfg.error);
-          exit = 1;
-          return;
-        }
-        const targets = cfg ? cfg.targets : [{ spec: DEFAULT_SPEC, out: DEFAULT_OUT }];
-        if (cfg) io.out(`mcp-task-gen: using ${cfg.file}`);
-        return run(
-          (async () => {
-            let code = 0;
-            for (const t of targets) {
-              const c = await generate(io, { spec: t.spec, out: t.out, force: a.force, warnAsError: a["warn-as-error"] });
-              // A target with user-owned handler files: keep them in step with the contract (generator/project.ts).
-              code = Math.max(code, c === 0 && t.handlers ? await (await import("./project.js")).syncHandlers(io, { ...t, handlers: t.handlers }) : c);
-            }
-            return code;
-          })(),
-        );
-      },
+      (a) => run(configCmd(io, { force: a.force, warnAsError: a["warn-as-error"] }, formatter)),
     )
     .command(
       "generate",
@@ -318,24 +387,20 @@ export async function main(argv: string[] = hideBin(process.argv), io: Io = defa
           },
           ...common,
         }),
-      (a) => {
-        const o = { spec: a.spec, out: a.out, dryRun: a["dry-run"], force: a.force, quiet: a.quiet, warnAsError: a["warn-as-error"] };
-        const handlers = a.handlers;
-        if (handlers !== undefined && !a.watch) {
-          return run(
-            generate(io, o).then(async (c) =>
-              c === 0 ? (await import("./project.js")).syncHandlers(io, { spec: o.spec, out: o.out, handlers }, { dryRun: o.dryRun, quiet: o.quiet }) : c,
-            ),
-          );
-        }
-        return run(a.watch ? watchCmd(io, o) : generate(io, o));
-      },
+      (a) =>
+        run(
+          generateCmd(
+            io,
+            { spec: a.spec, out: a.out, dryRun: a["dry-run"], force: a.force, quiet: a.quiet, warnAsError: a["warn-as-error"], handlers: a.handlers, watch: a.watch },
+            formatter,
+          ),
+        ),
     )
     .command(
       "check",
       "Exit 0 when a directory holds exactly what generate would write (for CI), else list the drift and exit 1",
       (y) => y.options({ spec: { ...specOpt, default: DEFAULT_SPEC }, out: { ...outOpt, default: DEFAULT_OUT }, ...common }),
-      (a) => run(checkCmd(io, { spec: a.spec, out: a.out, warnAsError: a["warn-as-error"] })),
+      (a) => run(checkCmd(io, { spec: a.spec, out: a.out, warnAsError: a["warn-as-error"] }, formatter)),
     )
     .command(
       "validate <spec>",
@@ -442,11 +507,16 @@ export async function main(argv: string[] = hideBin(process.argv), io: Io = defa
       "schema",
       "Print the JSON Schema of the spec format",
       (y) => y.options({ out: { type: "string", describe: "Write it to this file instead" } }),
-      (a) => {
-        const text = JSON.stringify(specJsonSchema(), null, 2) + "\n";
-        if (a.out) writeFileSync(resolve(io.cwd, a.out), text);
-        else io.out(text.trimEnd());
-      },
+      (a) =>
+        run(
+          (async () => {
+            const { specJsonSchema } = await import("./format.js");
+            const text = JSON.stringify(specJsonSchema(), null, 2) + "\n";
+            if (a.out) writeFileSync(resolve(io.cwd, a.out), text);
+            else io.out(text.trimEnd());
+            return 0;
+          })(),
+        ),
     )
     .command(
       "codes",

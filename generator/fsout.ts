@@ -8,7 +8,8 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { MANIFEST_FILE, sha256, type Manifest, type VirtualFile } from "./pipeline.js";
+import { MANIFEST_FILE, sha256, type Manifest } from "./manifest.js";
+import type { VirtualFile } from "./pipeline.js";
 
 export type Action =
   | { kind: "write"; path: string; reason: "new" | "changed" }
@@ -146,7 +147,8 @@ export function drift(out: string, files: readonly VirtualFile[]): Drift {
   return { missing, changed, extra };
 }
 
-function listFiles(root: string, dir = root): string[] {
+/** Every file under root, relative with forward slashes, sorted (what check compares). */
+export function listFiles(root: string, dir = root): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     const full = join(dir, name);

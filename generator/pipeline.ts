@@ -3,23 +3,25 @@
  * load → check → lower → emit → format → manifest. Nothing here touches the disk
  * except reading the generator's own templates.
  */
-import { createHash } from "node:crypto";
 import { check } from "./check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { EMITTERS, renderTemplate, type Emitter, type VirtualFile } from "./emit/index.js";
+import { formatInProcess, type Formatter } from "./formatter.js";
 import { lower, type IR } from "./ir.js";
 import { load, type SourceFile } from "./load.js";
+import { MANIFEST_FILE, sha256, type Manifest } from "./manifest.js";
 import { GENERATOR_NAME, GENERATOR_VERSION } from "./version.js";
 
 export type { VirtualFile } from "./emit/index.js";
-
-export const MANIFEST_FILE = "mcp-task-gen.manifest.json";
+export { MANIFEST_FILE, sha256, type Manifest } from "./manifest.js";
 
 export interface CompileOptions {
   /** Run only these emitters (by name). Default: all. */
   emitters?: readonly string[];
   /** Skip prettier (for tests of the raw output only). */
   format?: boolean;
+  /** How to run prettier (the CLI passes its format worker, see formatter.ts). Default: in this thread. */
+  formatter?: Formatter;
 }
 
 export interface CompileResult {
@@ -27,13 +29,6 @@ export interface CompileResult {
   ir?: IR;
   /** Present when there is no error: the files, sorted by path, the manifest last. */
   files?: VirtualFile[];
-}
-
-export interface Manifest {
-  generator: string;
-  version: string;
-  spec: { name: string; sha256: string };
-  files: Record<string, string>;
 }
 
 /** Load, check and lower a spec without emitting. */
@@ -70,8 +65,17 @@ export async function compile(source: SourceFile, opts: CompileOptions = {}): Pr
 export async function emit(ir: IR, opts: CompileOptions = {}): Promise<VirtualFile[]> {
   const env = { header: header(ir), render: renderTemplate };
   const selected: readonly Emitter[] = opts.emitters ? EMITTERS.filter((e) => opts.emitters!.includes(e.name)) : EMITTERS;
-  const raw = selected.flatMap((e) => e.emit(ir, env));
-  const formatted = opts.format === false ? raw : await Promise.all(raw.map(formatFile));
+  // Each file goes to the formatter as soon as it is rendered: a format worker starts on the first
+  // files while this thread renders the rest.
+  const format: Formatter = opts.format === false ? async (f) => f : (opts.formatter ?? formatInProcess);
+  const pending: Promise<VirtualFile>[] = [];
+  try {
+    for (const e of selected) for (const f of e.emit(ir, env)) pending.push(format(f));
+  } catch (error) {
+    for (const p of pending) p.catch(() => {});
+    throw error;
+  }
+  const formatted = await Promise.all(pending);
   const files = formatted
     .map((f) => ({ path: f.path, contents: normalize(f.contents) }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -85,22 +89,6 @@ export async function emit(ir: IR, opts: CompileOptions = {}): Promise<VirtualFi
   return files;
 }
 
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
-
 function normalize(text: string): string {
   return text.replace(/\r\n?/g, "\n").replace(/[ \t]+$/gm, "").replace(/\n*$/, "\n");
-}
-
-let prettier: typeof import("prettier") | undefined;
-
-async function formatFile(f: VirtualFile): Promise<VirtualFile> {
-  // babel-ts, not typescript: the same printer and, on every built-in spec's output, the same bytes
-  // (test/samples.test.ts holds it to that), but its parser costs a third less in a cold process.
-  const parser = f.path.endsWith(".ts") ? "babel-ts" : f.path.endsWith(".md") ? "markdown" : f.path.endsWith(".json") ? "json" : undefined;
-  if (!parser) return f;
-  prettier ??= await import("prettier");
-  const contents = await prettier.format(f.contents, { parser, printWidth: 110, endOfLine: "lf", proseWrap: "preserve" });
-  return { path: f.path, contents };
 }

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
 import { CONTRACT_FILE, contractOf } from "./emit/contract.js";
+import { handlerFiles, recordHandlers } from "./fastpath.js";
 import { apply, atomicWrite, conflictMessage, plan } from "./fsout.js";
 import { InitUsageError, LAYOUT, packageName, scaffold, type Scaffold, type Transport } from "./init.js";
 import { analyze } from "./pipeline.js";
@@ -145,6 +146,8 @@ export async function syncHandlers(io: ProjectIo, t: HandlersTarget, opts: { dry
     printDiagnostics(io, diagnostics);
     return 1;
   }
+  // The files as the plan reads them, for the fast path of later runs (fastpath.ts) if they turn out in step.
+  const read = await handlerFiles(io.cwd, t.handlers);
   const report = await planUserFileUpdates({
     contract: contractOf(ir),
     projectDir: io.cwd,
@@ -165,6 +168,7 @@ export async function syncHandlers(io: ProjectIo, t: HandlersTarget, opts: { dry
     if (!opts.quiet) for (const n of u.notes) io.out(`  ${(opts.dryRun ? "would" : "update").padEnd(9)} ${u.path}: ${n}`);
   }
   const files = report.updates.length;
+  if (files === 0 && report.warnings.length === 0 && read) await recordHandlers(io.cwd, r.source, t, read, ir.spec.name);
   io.out(
     `mcp-task-gen: ${show(t.handlers)}/: ${files === 0 ? "in step with" : `${files} file(s) ${opts.dryRun ? "would be " : ""}updated for`} the contract of spec ${ir.spec.name}`,
   );

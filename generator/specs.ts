@@ -8,6 +8,7 @@ import { diag, type Diagnostic } from "./diagnostics.js";
 import type { SourceFile } from "./load.js";
 
 export const DEFAULT_SPEC = "sep-1686-draft";
+export const DEFAULT_OUT = "mcp-tasks";
 
 export function specDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));

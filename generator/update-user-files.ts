@@ -73,7 +73,8 @@ async function loadTsMorph(): Promise<typeof TsMorph> {
   return tsMorph;
 }
 
-function listTs(dir: string): string[] {
+/** The files the update reads: TypeScript sources under dir (not declarations, node_modules or dot entries), sorted. */
+export function listTs(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     if (name === "node_modules" || name.startsWith(".")) continue;

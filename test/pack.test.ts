@@ -47,7 +47,7 @@ let generated: Run;
 
 beforeAll(async () => {
   tmp = dirs.make();
-  // The installed generator's stamp cache (generator/fastpath.ts) stays in the temp dir, not in ~/.cache.
+  // The installed generator's no-change cache (generator/fastpath.ts) stays in the temp dir.
   env.MCP_TASK_GEN_CACHE = join(tmp, "cache");
   // dist/ is built by the global setup; --ignore-scripts keeps `prepare` from
   // rebuilding it while other test files run the CLI from it.
@@ -92,6 +92,9 @@ describe("the packed package", () => {
         "dist/generator/cli.js",
         "dist/generator/index.js",
         "dist/generator/index.d.ts",
+        // The format worker and the templates precompiled by `npm run build` (prepare).
+        "dist/generator/format-worker.js",
+        "dist/generator/emit/templates.precompiled.cjs",
         `spec/${DEFAULT_SPEC}.yaml`,
         "spec/mcp-task-spec.schema.json",
         "templates/types.ts.hbs",

@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import Handlebars from "handlebars";
+import { createRequire } from "node:module";
+import type Handlebars from "handlebars";
 import { collectRefs, topoOrder, type IR, type IRType, type IRTypeDecl } from "../ir.js";
 import {
   collectPatterns,
@@ -54,27 +55,70 @@ export function templatesDir(): string {
   throw new Error("mcp-task-gen: cannot find its templates/ directory (is the package installed completely?)");
 }
 
-let handlebars: typeof Handlebars | undefined;
-const compiled = new Map<string, Handlebars.TemplateDelegate>();
+/** The options every template is compiled with, at build time (scripts/precompile-templates.mjs) or here. */
+export const TEMPLATE_OPTIONS = { noEscape: true, strict: true } as const;
 
-function hb(): typeof Handlebars {
-  if (handlebars) return handlebars;
-  const h = Handlebars.create();
+type HandlebarsEnv = typeof Handlebars;
+type Precompiled = Record<string, { source: string; spec: TemplateSpecification }>;
+type TemplateSpecification = Parameters<HandlebarsEnv["template"]>[0];
+
+const require = createRequire(import.meta.url);
+const compiled = new Map<string, Handlebars.TemplateDelegate>();
+const envs: { runtime?: HandlebarsEnv; full?: HandlebarsEnv } = {};
+let precompiled: Precompiled | null | undefined;
+
+function withHelpers(h: HandlebarsEnv): HandlebarsEnv {
   h.registerHelper("json", (v: unknown) => JSON.stringify(v));
   h.registerHelper("jsonPretty", (v: unknown) => JSON.stringify(v, null, 2));
   h.registerHelper("mdcode", (s: string) => "`` " + s.replace(/\|/g, "\\|") + " ``");
-  handlebars = h;
   return h;
 }
 
-export function renderTemplate(name: string, context: object): string {
-  let t = compiled.get(name);
-  if (!t) {
-    const src = readFileSync(join(templatesDir(), name), "utf8");
-    t = hb().compile(src, { noEscape: true, strict: true });
-    compiled.set(name, t);
+/**
+ * The templates as `npm run build` precompiled them (next to this module in
+ * dist/), each with the source it was compiled from; null when there are none
+ * (running from the TypeScript sources).
+ */
+function precompiledTemplates(): Precompiled | null {
+  if (precompiled === undefined) {
+    try {
+      precompiled = require("./templates.precompiled.cjs") as Precompiled;
+    } catch {
+      precompiled = null;
+    }
   }
-  return t(context);
+  return precompiled;
+}
+
+/**
+ * A template, from the build's precompiled form when it was compiled from
+ * exactly the source on disk (then only the Handlebars runtime is loaded),
+ * else compiled here (a template edited since the build). Both are the same
+ * compiler's output with the same options, so they render the same text.
+ */
+function template(name: string): Handlebars.TemplateDelegate {
+  let t = compiled.get(name);
+  if (t) return t;
+  const src = readFileSync(join(templatesDir(), name), "utf8");
+  const pre = precompiledTemplates()?.[name];
+  if (pre && pre.source === src) {
+    try {
+      envs.runtime ??= withHelpers((require("handlebars/runtime") as HandlebarsEnv).create());
+      t = envs.runtime.template(pre.spec);
+    } catch {
+      t = undefined;
+    }
+  }
+  if (!t) {
+    envs.full ??= withHelpers((require("handlebars") as HandlebarsEnv).create());
+    t = envs.full.compile(src, TEMPLATE_OPTIONS);
+  }
+  compiled.set(name, t);
+  return t;
+}
+
+export function renderTemplate(name: string, context: object): string {
+  return template(name)(context);
 }
 
 // ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * stack trace (which a user's mistake must never print).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,9 +21,12 @@ export interface Run {
 /** Run a command; never rejects on a non-zero exit. */
 export function run(cmd: string, args: readonly string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Run> {
   return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...opts.env };
+    // An undefined value unsets the variable.
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
     const child = spawn(cmd, args, {
       cwd: opts.cwd,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...opts.env },
+      env,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -39,8 +42,8 @@ export function run(cmd: string, args: readonly string[], opts: { cwd: string; e
 let cache: string | undefined;
 
 /**
- * The generator's stamp cache (see generator/fastpath.ts) for this test
- * process: a temp dir, so tests exercise it without writing to ~/.cache.
+ * The generator's no-change cache (see generator/fastpath.ts) for this test
+ * process: a temp dir, so tests exercise it without writing to the project.
  */
 export function cacheDir(): string {
   return (cache ??= mkdtempSync(join(tmpdir(), "mcp-task-gen-test-cache-")));
@@ -49,6 +52,30 @@ export function cacheDir(): string {
 /** Run `node bin/mcp-task-gen.js ...args` in `cwd`. */
 export function cli(args: readonly string[], cwd: string): Promise<Run> {
   return run(process.execPath, [BIN, ...args], { cwd, env: { MCP_TASK_GEN_CACHE: cacheDir() } });
+}
+
+let traces = 0;
+
+/**
+ * Like cli(), and also lists the modules the run loaded (test/helpers/trace-loads.mjs), as paths
+ * relative to the package root, e.g. "dist/generator/pipeline.js": whether a run compiled, untimed.
+ */
+export async function cliTraced(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run & { loaded: string[] }> {
+  const file = join(cacheDir(), `trace-${traces++}.txt`);
+  const r = await run(process.execPath, ["--import", join(ROOT, "test", "helpers", "trace-loads.mjs"), BIN, ...args], {
+    cwd,
+    env: { MCP_TASK_GEN_CACHE: cacheDir(), MCP_TASK_GEN_TEST_TRACE_LOADS: file, ...env },
+  });
+  const loaded = existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((u) => u.startsWith("file://"))
+        .map((u) => fileURLToPath(u))
+        .filter((p) => p.startsWith(ROOT))
+        .map((p) => p.slice(ROOT.length).split("\\").join("/"))
+    : [];
+  rmSync(file, { force: true });
+  return { ...r, loaded: [...new Set(loaded)] };
 }
 
 /** A V8 stack frame ("    at fn (file:1:2)") or the CLI's internal-error banner. */
