@@ -11,7 +11,7 @@
 import { existsSync, readFileSync, watch as fsWatch, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { CODES, formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
-import { print, probe, probeHandlers, recorder, stdIo, type Command } from "./fastpath.js";
+import { CONFIG_FILES, packageJsonConfig, print, probe, probeHandlers, recorder, stdIo, type Command } from "./fastpath.js";
 import type { Formatter } from "./formatter.js";
 import { apply, conflictMessage, drift, forceable, plan } from "./fsout.js";
 import type { CompileResult } from "./pipeline.js";
@@ -68,10 +68,9 @@ type TargetT = { spec: string; out: string; handlers?: string };
 
 // fastpath.ts reads the configuration the same way (readConfigPlain) and leaves anything not plainly valid to this.
 export async function readConfig(cwd: string): Promise<{ targets: TargetT[]; file: string } | { error: string } | undefined> {
-  const candidates = ["mcp-task-gen.config.json", "mcp-task-gen.config.yaml", "mcp-task-gen.config.yml"];
   let raw: unknown;
   let file: string | undefined;
-  for (const c of candidates) {
+  for (const c of CONFIG_FILES) {
     const p = join(cwd, c);
     if (!existsSync(p)) continue;
     file = c;
@@ -82,16 +81,9 @@ export async function readConfig(cwd: string): Promise<{ targets: TargetT[]; fil
     }
     break;
   }
-  if (file === undefined && existsSync(join(cwd, "package.json"))) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")) as Record<string, unknown>;
-      if (pkg["mcp-task-gen"] !== undefined) {
-        raw = pkg["mcp-task-gen"];
-        file = "package.json#mcp-task-gen";
-      }
-    } catch {
-      // an unreadable package.json is not ours to complain about
-    }
+  if (file === undefined) {
+    const section = packageJsonConfig(cwd);
+    if (section !== undefined) ({ raw, file } = section);
   }
   if (file === undefined) return undefined;
   // Validate against the form the file means, so the message names the faulty key.

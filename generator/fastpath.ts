@@ -415,6 +415,20 @@ function target(raw: unknown): Target | undefined {
   return t;
 }
 
+/** The configuration files looked for, in this order, before package.json's "mcp-task-gen" key. */
+export const CONFIG_FILES = ["mcp-task-gen.config.json", "mcp-task-gen.config.yaml", "mcp-task-gen.config.yml"] as const;
+
+/** package.json's "mcp-task-gen" section, if any (an unreadable package.json is not ours to complain about). */
+export function packageJsonConfig(cwd: string): { raw: unknown; file: string } | undefined {
+  if (!existsSync(join(cwd, "package.json"))) return undefined;
+  try {
+    const pkg = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")) as Record<string, unknown>;
+    return pkg["mcp-task-gen"] === undefined ? undefined : { raw: pkg["mcp-task-gen"], file: "package.json#mcp-task-gen" };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The configuration as cli.ts's readConfig reads it: null when there is none,
  * undefined when it is not plainly valid (then the full CLI reports it).
@@ -422,7 +436,7 @@ function target(raw: unknown): Target | undefined {
 async function readConfigPlain(cwd: string): Promise<{ targets: Target[]; file: string } | null | undefined> {
   let raw: unknown;
   let file: string | undefined;
-  for (const c of ["mcp-task-gen.config.json", "mcp-task-gen.config.yaml", "mcp-task-gen.config.yml"]) {
+  for (const c of CONFIG_FILES) {
     const p = join(cwd, c);
     if (!existsSync(p)) continue;
     file = c;
@@ -436,16 +450,9 @@ async function readConfigPlain(cwd: string): Promise<{ targets: Target[]; file: 
     }
     break;
   }
-  if (file === undefined && existsSync(join(cwd, "package.json"))) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")) as Record<string, unknown>;
-      if (pkg["mcp-task-gen"] !== undefined) {
-        raw = pkg["mcp-task-gen"];
-        file = "package.json#mcp-task-gen";
-      }
-    } catch {
-      // as readConfig: not ours to complain about
-    }
+  if (file === undefined) {
+    const section = packageJsonConfig(cwd);
+    if (section !== undefined) ({ raw, file } = section);
   }
   if (file === undefined) return null;
   raw ??= {};
