@@ -16,6 +16,7 @@ import { basename } from "node:path";
 import type { Diagnostic } from "./diagnostics.js";
 import { contractOf } from "./emit/contract.js";
 import { renderTemplate } from "./emit/index.js";
+import { formatInProcess } from "./formatter.js";
 import type { SourceFile } from "./load.js";
 import { compile } from "./pipeline.js";
 import { GENERATOR_NAME, GENERATOR_VERSION } from "./version.js";
@@ -217,12 +218,9 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
   return { diagnostics: compiled.diagnostics, files: [...formatted, ...generated], specRef, transport };
 }
 
-let prettier: typeof import("prettier") | undefined;
-
+/** The scaffold's files are formatted as the generated ones are, but for the user's spec, kept as written. */
 async function format(f: ScaffoldFile): Promise<ScaffoldFile> {
-  const parser = f.path.endsWith(".ts") ? "babel-ts" : f.path.endsWith(".md") ? "markdown" : f.path.endsWith(".json") ? "json" : undefined;
-  if (!parser || f.path.startsWith(`${LAYOUT.specDir}/`)) return f;
-  prettier ??= await import("prettier");
-  const contents = await prettier.format(f.contents, { parser, printWidth: 110, endOfLine: "lf", proseWrap: "preserve" });
+  if (f.path.startsWith(`${LAYOUT.specDir}/`)) return f;
+  const { contents } = await formatInProcess(f);
   return { ...f, contents };
 }
