@@ -154,16 +154,6 @@ function prune(dir: string): void {
 // Keys
 // ---------------------------------------------------------------------------
 
-function walk(dir: string, into: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) walk(full, into);
-    // Declarations (dist/**/*.d.ts) are not run.
-    else if (!name.endsWith(".d.ts")) into.push(full);
-  }
-  return into;
-}
-
 let fingerprintMemo: string | undefined;
 
 /**
@@ -183,7 +173,9 @@ export function fingerprint(fresh = false): string {
   const h = createHash("sha256").update(`${CACHE_VERSION}\0${process.version}\0`);
   const pkgText = readFileSync(join(root, "package.json"), "utf8");
   h.update(pkgText);
-  for (const file of [...walk(here), ...walk(join(root, "templates"))]) {
+  // Every file that runs (declarations, dist/**/*.d.ts, do not), in listFiles' stable order.
+  const sources = (dir: string) => listFiles(dir).filter((p) => !p.endsWith(".d.ts")).map((p) => join(dir, p));
+  for (const file of [...sources(here), ...sources(join(root, "templates"))]) {
     h.update(`\0${relative(root, file)}\0`).update(readFileSync(file));
   }
   const deps = Object.keys((JSON.parse(pkgText) as { dependencies?: Record<string, string> }).dependencies ?? {}).sort();
