@@ -44,15 +44,7 @@ async function main() {
     return { action: "accept", content: { confirm: true } };
   });
   const tasks = new gen.TaskClient(client);
-  const transport = url
-    ? new StreamableHTTPClientTransport(new URL(url))
-    : new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", join(root, "scripts", "demo-server.ts"), spec],
-        env: { ...getDefaultEnvironment(), MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ pollFrequency: 200 }) },
-        stderr: process.env.DEMO_SERVER_LOG ? "inherit" : "ignore",
-      });
-  await client.connect(transport);
+  await client.connect(demoTransport(url, spec));
   say(`connected to ${url ?? "the demo server on stdio"} (${spec})`);
   const onTaskStatus = (t: { taskId: string; status: string }): void => {
     say(`  · task ${t.taskId.slice(0, 8)}… is ${t.status}`);
@@ -127,15 +119,7 @@ async function mainAtOnce(gen: AtOnceClientModule) {
       say(`  ⇠ notifications/tasks/status: ${t.taskId.slice(0, 8)}… ${t.status}`);
     },
   });
-  const transport = url
-    ? new StreamableHTTPClientTransport(new URL(url))
-    : new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", join(root, "scripts", "demo-server.ts"), spec],
-        env: { ...getDefaultEnvironment(), MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ pollFrequency: 200 }) },
-        stderr: process.env.DEMO_SERVER_LOG ? "inherit" : "ignore",
-      });
-  await client.connect(transport);
+  await client.connect(demoTransport(url, spec));
   say(`connected to ${url ?? "the demo server on stdio"} (${spec}); capabilities.tasks = ${JSON.stringify(client.getServerCapabilities()?.tasks)}`);
   const onTaskStatus = (t: { taskId: string; status: string }): void => {
     say(`  · task ${t.taskId.slice(0, 8)}… is ${t.status}`);
@@ -191,3 +175,15 @@ main().catch((e: unknown) => {
   process.stderr.write(`demo-client: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });
+
+/** The demo server at `url`, or a demo server of `spec` started as a stdio child. */
+function demoTransport(url: string | undefined, spec: string): StreamableHTTPClientTransport | StdioClientTransport {
+  return url
+    ? new StreamableHTTPClientTransport(new URL(url))
+    : new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", join(root, "scripts", "demo-server.ts"), spec],
+        env: { ...getDefaultEnvironment(), MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ pollFrequency: 200 }) },
+        stderr: process.env.DEMO_SERVER_LOG ? "inherit" : "ignore",
+      });
+}

@@ -287,14 +287,7 @@ async function main() {
     }
     const served = await stateless.serveStatelessHttp(runtime as never, { port: http, host: "127.0.0.1", serverInfo, instructions });
     log("listening", { spec, url: served.url });
-    const stop = () => {
-      void served
-        .close()
-        .then(() => runtime.close())
-        .finally(() => process.exit(0));
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
+    stopOnSignals(served, runtime);
     return;
   }
 
@@ -310,14 +303,7 @@ async function main() {
   } else {
     const served = await gen.serveStreamableHttp(createServer, { port: http, host: "127.0.0.1" });
     log("listening", { spec, url: served.url });
-    const stop = () => {
-      void served
-        .close()
-        .then(() => runtime.close())
-        .finally(() => process.exit(0));
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
+    stopOnSignals(served, runtime);
   }
 }
 
@@ -325,3 +311,15 @@ main().catch((e: unknown) => {
   process.stderr.write(`demo-server: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });
+
+/** On SIGINT/SIGTERM: stop listening, close the runtime, exit. */
+function stopOnSignals(served: { close(): Promise<unknown> }, runtime: { close(): Promise<unknown> }): void {
+  const stop = () => {
+    void served
+      .close()
+      .then(() => runtime.close())
+      .finally(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
