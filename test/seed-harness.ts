@@ -98,21 +98,10 @@ export async function startHttp(options: Record<string, unknown> = {}): Promise<
     env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify(options) },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let err = "";
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString("utf8")));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`demo server did not start:\n${err}`)), 30_000);
-    child.stderr!.on("data", (d: Buffer) => {
-      err += d.toString("utf8");
-      const m = /"msg":"listening"[^\n]*"url":"([^"]+)"/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`demo server exited (${code}):\n${err}`)));
-  });
+  const served = httpChild(child, "demo server");
+  const url = await served.url;
   const conns: Conn[] = [];
   return {
     transport: "http",
@@ -124,10 +113,37 @@ export async function startHttp(options: Record<string, unknown> = {}): Promise<
       conns.push(conn);
       return conn;
     },
-    stderr: () => err + (out ? `\n[stdout]\n${out}` : ""),
-    audit: () => auditOf(err),
+    stderr: () => served.stderr() + (out ? `\n[stdout]\n${out}` : ""),
+    audit: () => auditOf(served.stderr()),
     async close() {
       for (const c of conns) await c.close().catch(() => undefined);
+      await served.stop();
+    },
+  };
+}
+
+/**
+ * A server child started with `--http 0`: its stderr, collected; the URL it logs once listening
+ * (`"msg":"listening"` with a `"url"`; rejected if it exits first or says nothing for 30 s); and a stop.
+ */
+export function httpChild(child: ChildProcess, what: string): { url: Promise<string>; stderr: () => string; stop: () => Promise<void> } {
+  let err = "";
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start:\n${err}`)), 30_000);
+    child.stderr!.on("data", (d: Buffer) => {
+      err += d.toString("utf8");
+      const m = /"msg":"listening"[^\n]*"url":"([^"]+)"/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`${what} exited (${code}):\n${err}`)));
+  });
+  return {
+    url,
+    stderr: () => err,
+    async stop() {
       child.kill("SIGTERM");
       await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once("exit", r)));
     },

@@ -18,7 +18,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult, type Task } from "@modelcontextprotocol/sdk/types.js";
 import { TaskClient } from "../../output-samples/mcp-2025-11-25/client.js";
-import { auditOf } from "../seed-harness.js";
+import { auditOf, httpChild } from "../seed-harness.js";
 
 export const root = join(import.meta.dirname, "..", "..");
 export const SPEC = "mcp-2025-11-25";
@@ -65,7 +65,6 @@ function makeClient(): Omit<Conn, "close" | "tasks"> {
 
 async function start(script: string, args: string[], env: Record<string, string>, kind: Kind): Promise<Served> {
   const conns: Conn[] = [];
-  let err = "";
   const wrap = async (transport: Transport): Promise<Conn> => {
     const parts = makeClient();
     await parts.client.connect(transport);
@@ -76,6 +75,7 @@ async function start(script: string, args: string[], env: Record<string, string>
     return conn;
   };
   if (kind === "stdio") {
+    let err = "";
     let used = false;
     let first: Conn | undefined;
     const transport = new StdioClientTransport({
@@ -107,27 +107,16 @@ async function start(script: string, args: string[], env: Record<string, string>
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 30_000);
-    child.stderr!.on("data", (d: Buffer) => {
-      err += d.toString("utf8");
-      const m = /"msg":"listening"[^\n]*"url":"([^"]+)"/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`server exited (${code}):\n${err}`)));
-  });
+  const served = httpChild(child, "server");
+  const url = await served.url;
   return {
     kind,
     connect: () => wrap(new StreamableHTTPClientTransport(new URL(url))),
-    stderr: () => err,
-    audit: () => auditOf(err),
+    stderr: served.stderr,
+    audit: () => auditOf(served.stderr()),
     async close() {
       for (const c of conns) await c.close().catch(() => undefined);
-      child.kill("SIGTERM");
-      await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once("exit", r)));
+      await served.stop();
     },
   };
 }
