@@ -11,7 +11,7 @@
 import { existsSync, readFileSync, watch as fsWatch, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { CODES, formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
-import { CONFIG_FILES, packageJsonConfig, print, probe, probeHandlers, recorder, stdIo, type Command } from "./fastpath.js";
+import { findConfig, print, probe, probeHandlers, recorder, stdIo, type Command } from "./fastpath.js";
 import type { Formatter } from "./formatter.js";
 import { apply, conflictMessage, drift, forceable, plan } from "./fsout.js";
 import type { CompileResult } from "./pipeline.js";
@@ -68,24 +68,19 @@ type TargetT = { spec: string; out: string; handlers?: string };
 
 // fastpath.ts reads the configuration the same way (readConfigPlain) and leaves anything not plainly valid to this.
 export async function readConfig(cwd: string): Promise<{ targets: TargetT[]; file: string } | { error: string } | undefined> {
+  const found = findConfig(cwd);
+  if (found === undefined) return undefined;
+  const file = found.file;
   let raw: unknown;
-  let file: string | undefined;
-  for (const c of CONFIG_FILES) {
-    const p = join(cwd, c);
-    if (!existsSync(p)) continue;
-    file = c;
+  if ("raw" in found) raw = found.raw;
+  else {
     try {
-      raw = c.endsWith(".json") ? JSON.parse(readFileSync(p, "utf8")) : (await import("yaml")).parse(readFileSync(p, "utf8"));
+      const text = readFileSync(found.path, "utf8");
+      raw = file.endsWith(".json") ? JSON.parse(text) : (await import("yaml")).parse(text);
     } catch (e) {
-      return { error: `${c}:1:1 error MTG090 cannot parse the configuration: ${(e as Error).message.split("\n")[0]}` };
+      return { error: `${file}:1:1 error MTG090 cannot parse the configuration: ${(e as Error).message.split("\n")[0]}` };
     }
-    break;
   }
-  if (file === undefined) {
-    const section = packageJsonConfig(cwd);
-    if (section !== undefined) ({ raw, file } = section);
-  }
-  if (file === undefined) return undefined;
   // Validate against the form the file means, so the message names the faulty key.
   const { Target, Targets } = await configSchemas();
   const form = raw !== null && typeof raw === "object" && "targets" in raw ? Targets : Target;

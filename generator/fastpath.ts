@@ -408,10 +408,22 @@ function target(raw: unknown): Target | undefined {
 }
 
 /** The configuration files looked for, in this order, before package.json's "mcp-task-gen" key. */
-export const CONFIG_FILES = ["mcp-task-gen.config.json", "mcp-task-gen.config.yaml", "mcp-task-gen.config.yml"] as const;
+const CONFIG_FILES = ["mcp-task-gen.config.json", "mcp-task-gen.config.yaml", "mcp-task-gen.config.yml"] as const;
+
+/**
+ * Where the configuration is: the first of CONFIG_FILES present (its path, to be read and parsed by
+ * the caller), else package.json's "mcp-task-gen" section (its value), else nowhere.
+ */
+export function findConfig(cwd: string): { file: string; path: string } | { file: string; raw: unknown } | undefined {
+  for (const file of CONFIG_FILES) {
+    const path = join(cwd, file);
+    if (existsSync(path)) return { file, path };
+  }
+  return packageJsonConfig(cwd);
+}
 
 /** package.json's "mcp-task-gen" section, if any (an unreadable package.json is not ours to complain about). */
-export function packageJsonConfig(cwd: string): { raw: unknown; file: string } | undefined {
+function packageJsonConfig(cwd: string): { raw: unknown; file: string } | undefined {
   if (!existsSync(join(cwd, "package.json"))) return undefined;
   try {
     const pkg = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")) as Record<string, unknown>;
@@ -426,27 +438,21 @@ export function packageJsonConfig(cwd: string): { raw: unknown; file: string } |
  * undefined when it is not plainly valid (then the full CLI reports it).
  */
 async function readConfigPlain(cwd: string): Promise<{ targets: Target[]; file: string } | null | undefined> {
+  const found = findConfig(cwd);
+  if (found === undefined) return null;
+  const file = found.file;
   let raw: unknown;
-  let file: string | undefined;
-  for (const c of CONFIG_FILES) {
-    const p = join(cwd, c);
-    if (!existsSync(p)) continue;
-    file = c;
-    const text = readFileSync(p, "utf8");
-    if (c.endsWith(".json")) raw = JSON.parse(text);
+  if ("raw" in found) raw = found.raw;
+  else {
+    const text = readFileSync(found.path, "utf8");
+    if (file.endsWith(".json")) raw = JSON.parse(text);
     else {
       // What yaml's parse() returns, unless it would warn (on stderr) or throw: then the full CLI runs.
       const doc = (await import("yaml")).parseDocument(text);
       if (doc.errors.length > 0 || doc.warnings.length > 0) return undefined;
       raw = doc.toJS();
     }
-    break;
   }
-  if (file === undefined) {
-    const section = packageJsonConfig(cwd);
-    if (section !== undefined) ({ raw, file } = section);
-  }
-  if (file === undefined) return null;
   raw ??= {};
   if (isPlainObject(raw) && "targets" in raw) {
     if (Object.keys(raw).length !== 1 || !Array.isArray(raw.targets) || raw.targets.length === 0) return undefined;
