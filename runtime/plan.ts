@@ -1,0 +1,195 @@
+/**
+ * The plan: the strategies a runtime follows, derived once from the
+ * descriptor. Every branch of the runtime reads a value of the plan (or of the
+ * behaviour it comes from), never a revision's name.
+ */
+import type { Behaviour, CapabilityBehaviour } from "./behaviour.js";
+import type { TaskSpecDescriptor } from "./descriptor.js";
+import { declaredError, TaskProtocolError } from "./errors.js";
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** `value` nested under `path`: nestAt(["a", "b"], 1) is { a: { b: 1 } }. */
+export function nestAt(path: readonly string[], value: unknown): Record<string, unknown> {
+  let v = value;
+  for (let i = path.length - 1; i >= 0; i--) v = { [path[i]!]: v };
+  return v as Record<string, unknown>;
+}
+
+/** The value at `path` inside a capabilities object, or undefined. */
+export function capabilityAt(value: unknown, path: readonly string[]): unknown {
+  let v = value;
+  for (const k of path) {
+    if (!isObject(v)) return undefined;
+    v = v[k];
+  }
+  return v;
+}
+
+/** Whether `declared` has every key `required` has, recursively. */
+export function covers(declared: unknown, required: unknown): boolean {
+  if (!isObject(required)) return declared !== undefined;
+  if (!isObject(declared)) return false;
+  for (const k in required) {
+    if (!Object.prototype.hasOwnProperty.call(required, k)) continue;
+    if (!Object.prototype.hasOwnProperty.call(declared, k) || !covers(declared[k], required[k])) return false;
+  }
+  return true;
+}
+
+function capabilityObject(c: CapabilityBehaviour): Record<string, unknown> | undefined {
+  return c === false ? undefined : nestAt(c.path, c.value);
+}
+
+export interface StatusPlan<S extends string> {
+  initial: S;
+  running: S;
+  completed: S;
+  failed: S;
+  cancelled: S;
+  input: S;
+  resume: S;
+  onToolError: S;
+  onProtocolError: S;
+  onUnexpected: S;
+}
+
+export type RuntimePlan<S extends string = string> = ReturnType<typeof makePlan<S>>;
+
+/** Derives the runtime's strategies from a descriptor. */
+export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
+  const b: Behaviour = d.behaviour;
+  const requestMethod = (m: string | false | undefined) =>
+    m ? d.methods.find((x) => x.method === m && x.kind === "request")?.method : undefined;
+  const roles = d.states.roles;
+  const status: StatusPlan<S> = {
+    initial: d.states.initial,
+    running: roles.running ?? d.states.initial,
+    completed: roles.completed as S,
+    failed: (roles.failed ?? b.outcomes.protocolError) as S,
+    cancelled: roles.cancelled as S,
+    input: b.input.status as S,
+    resume: b.input.resume as S,
+    onToolError: b.outcomes.toolError as S,
+    onProtocolError: b.outcomes.protocolError as S,
+    onUnexpected: b.outcomes.unexpected as S,
+  };
+  const related = b.relatedTask === false ? undefined : b.relatedTask;
+  const relatedKey = related === undefined ? undefined : d.meta[related.meta];
+  const relatedOn = (m: string | undefined) => m !== undefined && relatedKey !== undefined && related !== undefined && related.results.includes(m);
+  const taskFields = new Set(d.taskFields);
+  const lifecycle = d.spec.protocol.lifecycle ?? "initialize";
+  const clientCap = b.capabilities.client === false ? undefined : b.capabilities.client;
+  const clientCapability = capabilityObject(b.capabilities.client);
+  const gateErrorName = clientCap?.missingError ?? b.creation.requiredTaskError;
+  const methods = {
+    get: requestMethod("tasks/get"),
+    result: b.results.mode === "inline" ? undefined : requestMethod(b.results.method),
+    list: b.listing === false ? undefined : requestMethod(b.listing.method),
+    delete: requestMethod(b.cancellation.deleteMethod),
+    cancel: b.cancellation.via === "method" ? requestMethod(b.cancellation.method) : undefined,
+    update: b.input.via === "inline-poll" ? requestMethod(b.input.updateMethod) : undefined,
+  };
+  const gaps: string[] = [];
+  if (
+    b.cancellation.via === "method" &&
+    !((b.cancellation.reply === "task" && b.cancellation.terminal === "error") || (b.cancellation.reply === "ack" && b.cancellation.terminal === "ack"))
+  ) {
+    gaps.push(`cancellation.via method (${b.cancellation.method ?? "?"}, reply ${b.cancellation.reply}, terminal ${b.cancellation.terminal})`);
+  }
+  if (b.statusNotifications !== false && b.statusNotifications.delivery !== "push" && lifecycle !== "per-request") {
+    gaps.push(`statusNotifications ${b.statusNotifications.method}`);
+  }
+  return {
+    descriptor: d,
+    behaviour: b,
+    status,
+    terminal: d.states.terminal,
+    hasUnknownRole: roles.unknown !== undefined,
+    lifecycle,
+    perRequest: lifecycle === "per-request",
+    methods,
+    /** The task methods a requestor sends (tasks/get, ...). */
+    clientRequests: d.methods.filter((m) => m.kind === "request" && m.from !== "server").map((m) => m.method),
+    /** Declared behaviours this runtime answers with -32603 (none should remain). */
+    gaps,
+    creation: {
+      via: b.creation.via,
+      metaKey: b.creation.meta === undefined ? undefined : d.meta[b.creation.meta],
+      capabilityMetaKey: b.creation.capabilityMeta === undefined ? undefined : (d.meta[b.creation.capabilityMeta] ?? b.creation.capabilityMeta),
+      param: b.creation.param ?? "task",
+      idFromRequestor: b.creation.taskId.assignedBy === "requestor",
+      idField: b.creation.taskId.field ?? "taskId",
+      retentionField: b.creation.retentionField ?? b.retention.field,
+      ackMode: b.creation.ack.mode,
+      ackNotification: b.creation.ack.notification,
+    },
+    clientCapability,
+    serverCapability: capabilityObject(b.capabilities.server),
+    /** Methods a requestor may call only when it declares the client capability. */
+    capabilityGated: clientCap?.requiredBy?.length && gateErrorName !== undefined ? clientCap.requiredBy : undefined,
+    gateErrorName,
+    readsClientCapability:
+      b.creation.via === "client-capability" || Boolean(clientCap?.requiredBy?.length && gateErrorName !== undefined),
+    related: {
+      key: relatedKey,
+      requests: related?.requests === true && relatedKey !== undefined,
+      notifications: related?.notifications === true && relatedKey !== undefined,
+      taskMethodRequests: related?.taskMethodRequests === true && relatedKey !== undefined,
+      onGet: relatedOn(methods.get),
+      onResult: relatedOn(methods.result),
+      onList: relatedOn(methods.list),
+      onDelete: relatedOn(methods.delete),
+      onCancel: relatedOn(methods.cancel),
+    },
+    task: {
+      statusMessageField:
+        b.outcomes.statusMessageField !== undefined && taskFields.has(b.outcomes.statusMessageField) ? b.outcomes.statusMessageField : undefined,
+      statusMessageOnFailure:
+        b.outcomes.failureShape === "error-object" && b.outcomes.statusMessageField !== undefined && taskFields.has(b.outcomes.statusMessageField),
+      createdAt: taskFields.has("createdAt"),
+      lastUpdatedAt: taskFields.has("lastUpdatedAt"),
+      failureField: b.outcomes.failureField !== undefined && taskFields.has(b.outcomes.failureField) ? b.outcomes.failureField : undefined,
+      failureAsMessage: b.outcomes.failureShape === "message",
+    },
+    binding: {
+      session: b.sessionBinding === "session" || b.sessionBinding === "session-and-auth",
+      auth: b.sessionBinding === "auth" || b.sessionBinding === "session-and-auth",
+    },
+    input: {
+      via: b.input.via,
+      requestsField: b.input.requestsField ?? "inputRequests",
+      responsesField: b.input.responsesField ?? "inputResponses",
+    },
+    results: {
+      mode: b.results.mode,
+      resultField: b.results.resultField ?? "result",
+      errorField: b.results.errorField ?? "error",
+    },
+    statusPush: b.statusNotifications !== false && b.statusNotifications.delivery === "push" ? b.statusNotifications : undefined,
+    statusSubscription:
+      b.statusNotifications !== false && b.statusNotifications.delivery === "subscription"
+        ? {
+            method: b.statusNotifications.method,
+            subscribeMethod: b.statusNotifications.subscribeMethod ?? "",
+            subscribePath: (b.statusNotifications.subscribeField ?? "").split(".").filter(Boolean),
+            detailed: b.statusNotifications.payload === "detailed-task",
+          }
+        : undefined,
+    toolSwitch:
+      b.creation.toolSwitch === false ? undefined : { ...b.creation.toolSwitch, path: b.creation.toolSwitch.field.split(".") },
+    /** Builds the declared error `name` (filling its message from `ctx`), or `fallback()` when the spec declares none. */
+    error(name: string | undefined, ctx: Readonly<Record<string, unknown>>, fallback: () => TaskProtocolError, data?: unknown): TaskProtocolError {
+      return declaredError(d.errors, name, ctx, fallback, data);
+    },
+    /** The declared error answered to a requestor without the client capability, naming it in `data` when the error declares data. */
+    missingCapability(name: string | undefined, ctx: Readonly<Record<string, unknown>>): TaskProtocolError | undefined {
+      if (name === undefined || !Object.prototype.hasOwnProperty.call(d.errors, name)) return undefined;
+      const decl = d.errors[name]!;
+      const data = decl.dataField !== undefined && clientCapability !== undefined ? { [decl.dataField]: clientCapability } : undefined;
+      return declaredError(d.errors, name, ctx, () => new TaskProtocolError(name, decl.code, decl.message), data);
+    },
+  };
+}
