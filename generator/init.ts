@@ -12,7 +12,8 @@
  *   spec/<file>           a copy of the spec, when it is a file rather than a built-in name
  */
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Diagnostic } from "./diagnostics.js";
 import { contractOf } from "./emit/contract.js";
 import { renderTemplate } from "./emit/index.js";
@@ -45,6 +46,13 @@ export interface InitOptions {
   transport?: Transport;
   /** The generator's own package.json (for dependency versions); default: the installed one. */
   generatorPackage?: PackageJson;
+  /**
+   * How the scaffold's package.json names mcp-task-gen (a dev dependency: it only
+   * generates; the generated code needs no part of it at run time). Default: the
+   * generator's own version range; `file:<path>` when it runs from a checkout
+   * rather than from a registry install (see generatorSpecifier).
+   */
+  generatorSource?: string;
 }
 
 export interface PackageJson {
@@ -91,6 +99,33 @@ export function ownPackage(): PackageJson {
     }
   }
   return { name: GENERATOR_NAME, version: GENERATOR_VERSION };
+}
+
+/** The root of the running generator's package (the folder of its package.json). */
+export function generatorRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageJson;
+      if (pkg.name === GENERATOR_NAME) return dir;
+    } catch {
+      // look higher
+    }
+    dir = dirname(dir);
+  }
+  return dirname(dirname(fileURLToPath(import.meta.url)));
+}
+
+/**
+ * How a project at `projectDir` depends on this generator: the version range when
+ * the generator was installed from a registry (it lives in a node_modules folder),
+ * else a `file:` link to the checkout it runs from, relative to the project, so
+ * `npm install` in the project works without a registry copy of mcp-task-gen.
+ */
+export function generatorSpecifier(projectDir: string, root = generatorRoot(), version = GENERATOR_VERSION): string {
+  if (root.split(/[\\/]/).includes("node_modules")) return `^${version}`;
+  const rel = relative(projectDir, root).split(sep).join("/");
+  return `file:${rel === "" ? "." : rel}`;
 }
 
 /** An npm package name from a directory name. */
@@ -144,7 +179,7 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
   );
   const devDependencies = {
     "@types/node": version("@types/node", "^20.0.0"),
-    [GENERATOR_NAME]: `^${pkg.version ?? GENERATOR_VERSION}`,
+    [GENERATOR_NAME]: o.generatorSource ?? `^${pkg.version ?? GENERATOR_VERSION}`,
     typescript: version("typescript", "^5.9.0"),
   };
 

@@ -70,7 +70,7 @@ export async function emit(ir: IR, opts: CompileOptions = {}): Promise<VirtualFi
   const format: Formatter = opts.format === false ? async (f) => f : (opts.formatter ?? formatInProcess);
   const pending: Promise<VirtualFile>[] = [];
   try {
-    for (const e of selected) for (const f of e.emit(ir, env)) pending.push(format(f));
+    for (const e of selected) for (const f of e.emit(ir, env)) pending.push(f.verbatim ? Promise.resolve({ path: f.path, contents: f.contents }) : format(f));
   } catch (error) {
     for (const p of pending) p.catch(() => {});
     throw error;

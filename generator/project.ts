@@ -11,7 +11,7 @@ import { formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
 import { CONTRACT_FILE, contractOf } from "./emit/contract.js";
 import { handlerFiles, recordHandlers } from "./fastpath.js";
 import { apply, atomicWrite, conflictMessage, plan } from "./fsout.js";
-import { InitUsageError, LAYOUT, packageName, scaffold, type Scaffold, type Transport } from "./init.js";
+import { generatorSpecifier, InitUsageError, LAYOUT, packageName, scaffold, type Scaffold, type Transport } from "./init.js";
 import { analyze } from "./pipeline.js";
 import { resolveSpec } from "./specs.js";
 import { planUserFileUpdates } from "./update-user-files.js";
@@ -71,7 +71,13 @@ export async function initCommand(io: ProjectIo, a: InitArgs): Promise<number> {
   const name = a.name ?? packageName(dir);
   let s: Scaffold;
   try {
-    s = await scaffold({ name, source: r.source, builtin: r.builtin ? a.spec : undefined, ...(a.transport ? { transport: a.transport } : {}) });
+    s = await scaffold({
+      name,
+      source: r.source,
+      builtin: r.builtin ? a.spec : undefined,
+      generatorSource: generatorSpecifier(dir),
+      ...(a.transport ? { transport: a.transport } : {}),
+    });
   } catch (e) {
     throw e instanceof InitUsageError ? new ProjectUsageError(e.message) : e;
   }

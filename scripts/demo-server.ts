@@ -36,7 +36,7 @@ import {
 type ServerModule = typeof import("../output-samples/sep-1686-draft/server.js");
 type StoreModule = typeof import("../output-samples/sep-1686-draft/store.js");
 type ProtocolModule = typeof import("../output-samples/sep-1686-draft/protocol.js");
-// issue 5: the core binding emitted for a per-request lifecycle (protocol.lifecycle per-request).
+// The core binding emitted for a per-request lifecycle (protocol.lifecycle per-request).
 type StatelessModule = typeof import("../output-samples/ext-tasks-2026-07-28/stateless-server.js");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -113,7 +113,7 @@ async function main() {
   // is not on the wire and every tool may run as a task.
   const toolSwitch = (runtime.behaviour.creation as { toolSwitch: unknown }).toolSwitch !== false;
   const asTask = { taskSupport: "optional" as const };
-  // issue 5: where the receiver alone decides (creation.decidedBy receiver: ext-tasks-2026-07-28), the demo
+  // Where the receiver alone decides (creation.decidedBy receiver: ext-tasks-2026-07-28), the demo
   // decides per tool: greet answers at once, slow_compute runs as a task when the requestor allows one, and
   // the jobs that need a task (input, long work) refuse a requestor that does not allow one.
   const serverDecides = (runtime.behaviour.creation as { decidedBy: string }).decidedBy === "receiver";
@@ -271,7 +271,7 @@ async function main() {
     return server;
   };
 
-  // issue 5: a per-request lifecycle (core 2026-07-28) is served by the emitted stateless binding
+  // A per-request lifecycle (core 2026-07-28) is served by the emitted stateless binding
   // on @modelcontextprotocol/server 2.x: no initialize, no session, one POST per request.
   const protocolMod = (await import(pathToFileURL(join(dir, "protocol.ts")).href)) as ProtocolModule;
   if ((protocolMod.SPEC.protocol as { lifecycle?: string }).lifecycle === "per-request") {

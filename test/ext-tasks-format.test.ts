@@ -1,5 +1,5 @@
 /**
- * The declared properties issue 5 added to the spec format: `protocol.lifecycle` (the core
+ * Declared properties of the spec format: `protocol.lifecycle` (the core
  * protocol underneath: initialize or per-request) and `capabilities.<side>.requiredBy` /
  * `.missingError` (methods a peer may call only with the capability declared), their checks,
  * and what the templates emit from them (never from a spec's name).

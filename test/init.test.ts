@@ -1,21 +1,25 @@
 /**
- * `mcp-task-gen init`, end to end: scaffold into a temp dir, `npm install` the
- * locally packed mcp-task-gen (offline-friendly: --prefer-offline, from the npm
- * cache that installed this repository), build, and run the scaffold's own
- * tests, which start the server and drive it through the generated client.
+ * `mcp-task-gen init`, end to end, exactly as the README tells a newcomer: from
+ * this checkout, `npx mcp-task-gen init <dir>`, then `npm install` and
+ * `npm test` in the new project (offline-friendly: --prefer-offline, from the
+ * npm cache that installed this repository). The scaffold names this checkout
+ * as its mcp-task-gen (a `file:` link, since the package is on no registry);
+ * nothing is swapped in behind its back. Its tests start the server and drive
+ * it through the generated client.
  *
  * One install (the seed spec, stdio) is shared: the other scaffolds
  * (mcp-2025-11-25 over Streamable HTTP, ext-tasks-2026-07-28 over stateless
  * HTTP) link its node_modules and build and test the same way.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, dirname, join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cli, ROOT, STACK_TRACE, run, tempDirs, type Run } from "./helpers/cli.js";
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 600_000 });
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
 
 /** The child npm must not inherit `npm test`'s npm_* variables; its scripts run this node. */
 const env: NodeJS.ProcessEnv = {
@@ -51,16 +55,10 @@ let initRun: Run;
 beforeAll(async () => {
   tmp = dirs.make();
   env.MCP_TASK_GEN_CACHE = join(tmp, "cache");
-  // dist/ is built by the global setup; --ignore-scripts keeps `prepare` from rebuilding it under other tests.
-  const packed = must(await npm(ROOT, ["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], 120_000), "npm pack");
-  const tarball = join(tmp, (JSON.parse(packed.stdout) as { filename: string }[])[0].filename);
-
-  initRun = must(await cli(["init", "srv-stdio"], tmp), "init");
   seed = join(tmp, "srv-stdio");
-  must(
-    await npm(seed, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", "--save-dev", tarball], 480_000),
-    "npm install",
-  );
+  // The README's commands: npx mcp-task-gen init <dir> (here, in this checkout), then npm install there.
+  initRun = must(await run(NPX, ["mcp-task-gen", "init", seed], { cwd: ROOT, env, timeoutMs: 120_000 }), "npx mcp-task-gen init");
+  must(await npm(seed, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), "npm install");
 }, 600_000);
 
 describe("mcp-task-gen init (seed spec, stdio)", () => {
@@ -88,7 +86,9 @@ describe("mcp-task-gen init (seed spec, stdio)", () => {
     const pkg = json(join(seed, "package.json"));
     expect(pkg.scripts.generate).toBe("mcp-task-gen");
     expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "zod"]);
-    expect(pkg.devDependencies["mcp-task-gen"]).toMatch(/mcp-task-gen-.*\.tgz$/); // the local tarball, installed
+    // This checkout, linked: the package is on no registry. The generated code needs nothing of it at run time.
+    expect(pkg.devDependencies["mcp-task-gen"]).toBe(`file:${relative(seed, ROOT).split(sep).join("/")}`);
+    expect(existsSync(join(seed, "src/tasks/runtime/server.ts"))).toBe(true);
     expect(json(join(seed, "tsconfig.json")).compilerOptions).toMatchObject({ strict: true });
     // User-owned files are not in the generated manifest.
     expect(Object.keys(json(join(seed, "src/tasks/mcp-task-gen.manifest.json")).files)).not.toContain("../handlers/index.ts");

@@ -98,6 +98,9 @@ describe("the packed package", () => {
         `spec/${DEFAULT_SPEC}.yaml`,
         "spec/mcp-task-spec.schema.json",
         "templates/types.ts.hbs",
+        // The runtime, copied verbatim into every output.
+        "runtime/server.ts",
+        "runtime/store.ts",
       ]),
     );
     expect(packedFiles.filter((f) => /^(test|generator|node_modules|output-samples)\//.test(f))).toEqual([]);
@@ -118,7 +121,7 @@ describe("the packed package", () => {
     if (!r.ok) throw new Error(r.message);
     const files = (await compile(r.source)).files!;
     const out = join(project, "mcp-tasks");
-    expect(readdirSync(out).sort()).toEqual(files.map((f) => f.path).sort());
+    expect(listFiles(out).sort()).toEqual(files.map((f) => f.path).sort());
     for (const f of files) expect(readFileSync(join(out, f.path), "utf8"), f.path).toBe(f.contents);
     expect(files.map((f) => f.path)).toContain(MANIFEST_FILE);
   });

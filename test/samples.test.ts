@@ -4,12 +4,13 @@
  * spec format is the one derived from the zod schema.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
 import { specJsonSchema } from "../generator/format.js";
+import { listFiles } from "../generator/fsout.js";
 import { compile } from "../generator/pipeline.js";
 import { builtinSpecs, resolveSpec } from "../generator/specs.js";
 
@@ -24,8 +25,13 @@ describe("output-samples", () => {
       const { diagnostics, files } = await compile(r.source);
       expect(diagnostics).toEqual([]);
       const dir = join(samples, spec);
-      const committed = readdirSync(dir).sort();
+      const committed = listFiles(dir).sort();
       expect(committed).toEqual(files!.map((f) => f.path).sort());
+      // The copied runtime is committed once: each sample's runtime/ file links to runtime/.
+      for (const f of files!.filter((x) => x.path.startsWith("runtime/"))) {
+        expect(lstatSync(join(dir, f.path)).isSymbolicLink(), `${f.path} is a link to runtime/`).toBe(true);
+        expect(f.contents, `${f.path} is runtime/ verbatim`).toBe(readFileSync(join(root, f.path), "utf8"));
+      }
       const stale = files!.filter((f) => readFileSync(join(dir, f.path), "utf8") !== f.contents).map((f) => f.path);
       expect(stale, `stale files in output-samples/${spec}`).toEqual([]);
     });

@@ -29,6 +29,8 @@ import { contractEmitter } from "./contract.js";
 export interface VirtualFile {
   path: string;
   contents: string;
+  /** Copied as it is: neither formatted nor rendered (the runtime's own sources). */
+  verbatim?: boolean;
 }
 
 export interface Emitter {

@@ -1,11 +1,11 @@
 /**
- * The generated InMemoryTaskStore (output-samples/sep-1686-draft/store.ts):
+ * The runtime's InMemoryTaskStore (runtime/store.ts):
  * pagination per owner against a model under random creations and deletions,
  * compare-and-set updates, and the single expiry structure (expired, then forgotten).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InMemoryTaskStore, type TaskRecord } from "../output-samples/sep-1686-draft/store.js";
+import { InMemoryTaskStore, type TaskRecord } from "../../runtime/store.js";
 
 const base = (taskId: string, owner: string, expiresAt: number | null = null): Omit<TaskRecord, "seq"> => ({
   taskId,
