@@ -36,6 +36,21 @@ export function check(loaded: Loaded): Checked {
     diagnostics.push(diag(code, severity, message, path, location));
   };
 
+  // `__proto__` would be dropped or become a prototype on the way through the schema: refuse it first.
+  const reserved = reservedProto(loaded.data);
+  for (const r of reserved) {
+    report(
+      "MTG031",
+      "error",
+      r.key
+        ? "'__proto__' cannot be a key: in JavaScript it names an object's prototype, not a property; rename it"
+        : "'__proto__' cannot be a value here: generated code and the runtime would read an object's prototype for it; use another name",
+      r.path,
+      r.key,
+    );
+  }
+  if (reserved.length > 0) return { diagnostics };
+
   const parsed = SpecSchema.safeParse(loaded.data);
   if (!parsed.success) {
     for (const issue of flattenIssues(parsed.error.issues as ZIssue[], loaded.data)) {
@@ -47,6 +62,37 @@ export function check(loaded: Loaded): Checked {
   semanticChecks(spec, report);
   return { spec, diagnostics };
 }
+
+/** Every mapping key `__proto__`, and every string value `__proto__`, in the document. */
+function reservedProto(data: unknown): { path: Path; key: boolean }[] {
+  const out: { path: Path; key: boolean }[] = [];
+  const walk = (v: unknown, path: Path): void => {
+    if (v === "__proto__") out.push({ path, key: false });
+    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+    else if (v !== null && typeof v === "object") {
+      for (const k of Object.keys(v)) {
+        if (k === "__proto__") out.push({ path: [...path, k], key: true });
+        else walk((v as Record<string, unknown>)[k], [...path, k]);
+      }
+    }
+  };
+  walk(data, []);
+  return out;
+}
+
+/** A field name (token) of HTTP: RFC 9110 section 5.1. */
+export const HTTP_TOKEN_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * A `_meta` key as MCP defines it: an optional prefix (dot-separated labels, each
+ * starting with a letter and ending with a letter or digit, then a slash) and a
+ * name that begins and ends with a letter or digit (with `-`, `_`, `.` inside).
+ */
+export const META_KEY_RE =
+  /^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
+/** A dotted path of identifiers, e.g. execution.taskSupport. */
+export const DOTTED_PATH_RE = /^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
+/** Path segments that lead into an object's machinery rather than its data. */
+const RESERVED_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
 
 // ---------------------------------------------------------------------------
 // zod issues → diagnostics
@@ -724,6 +770,50 @@ function semanticChecks(spec: Spec, report: Report): void {
       }
     });
   }
+  // --- strings the generated code uses as names --------------------------------------
+  if (b.http && !HTTP_TOKEN_RE.test(b.http.header)) {
+    report(
+      "MTG081",
+      "error",
+      `'${b.http.header}' is not an HTTP header name: use letters, digits and ! # $ % & ' * + - . ^ _ \` | ~ only (no spaces, and none of " ( ) , / : ; < = > ? @ [ \\ ] { }), e.g. Mcp-Task-Id`,
+      [...B, "http", "header"],
+    );
+  }
+  for (const [n, m] of Object.entries(spec.meta)) {
+    if (!META_KEY_RE.test(m.key)) {
+      report(
+        "MTG082",
+        "error",
+        `'${m.key}' is not a \`_meta\` key MCP allows: write an optional prefix of dot-separated labels and a slash, then a name of letters, digits, - _ . that starts and ends with a letter or digit, e.g. io.modelcontextprotocol/related-task`,
+        ["meta", n, "key"],
+      );
+    }
+  }
+  const dottedPath = (value: string | undefined, path: Path) => {
+    if (value === undefined) return;
+    const segs = value.split(".");
+    if (!DOTTED_PATH_RE.test(value)) {
+      report("MTG083", "error", `'${value}' is not a dotted path of identifiers: write names of letters, digits, _ and $ joined by dots, e.g. execution.taskSupport`, path);
+    } else if (segs.some((x) => RESERVED_SEGMENTS.has(x))) {
+      report("MTG031", "error", `'${value}' walks into '${segs.find((x) => RESERVED_SEGMENTS.has(x))}', which every JavaScript object has; rename that segment`, path);
+    }
+  };
+  if (cr.toolSwitch) dottedPath(cr.toolSwitch.field, [...crP, "toolSwitch", "field"]);
+  if (b.statusNotifications) dottedPath(b.statusNotifications.subscribeField, [...B, "statusNotifications", "subscribeField"]);
+  for (const side of ["server", "client"] as const) {
+    const cap = b.capabilities[side];
+    if (!cap) continue;
+    const segments = (list: readonly string[], path: Path) =>
+      list.forEach((x, i) => {
+        if (RESERVED_SEGMENTS.has(x)) {
+          report("MTG031", "error", `'${x}' cannot be a path segment: every JavaScript object has it, so the runtime would find it declared; rename it`, [...path, i]);
+        }
+      });
+    segments(cap.path, [...B, "capabilities", side, "path"]);
+    for (const [m, p] of Object.entries(cap.gates ?? {})) segments(p, [...B, "capabilities", side, "gates", m]);
+    for (const [m, p] of Object.entries(cap.augments ?? {})) segments(p, [...B, "capabilities", side, "augments", m]);
+  }
+
   ref("error", b.limits.rateLimitError, [...B, "limits", "rateLimitError"]);
   ref("error", b.limits.concurrencyError, [...B, "limits", "concurrencyError"]);
 

@@ -40,6 +40,7 @@ export const CODES = {
   MTG025: "reference to an undefined guard",
   MTG026: "a type reference in a shorthand is not a primitive or a declared type",
   MTG030: "duplicate name",
+  MTG031: "a name JavaScript gives a meaning to: `__proto__` anywhere, or `constructor` / `prototype` in a path",
   MTG040: "no initial state",
   MTG041: "more than one initial state",
   MTG042: "a transition leaves a terminal state",
@@ -58,6 +59,9 @@ export const CODES = {
   MTG064: "a method is declared but no behaviour or example uses it",
   MTG071: "an example names an undefined method or type",
   MTG080: "an invalid regular expression",
+  MTG081: "an HTTP header name that is not an HTTP token",
+  MTG082: "a `_meta` key outside MCP's key format",
+  MTG083: "a field path that is not a dotted path of identifiers",
   MTG090: "the configuration file is invalid",
 } as const satisfies Record<string, string>;
 

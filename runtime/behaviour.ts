@@ -1,3 +1,5 @@
+// Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).
+// Do not edit a copy: it is replaced whenever the spec is regenerated.
 /**
  * The declared behaviour of a task protocol, as data: the shape of a spec's
  * `behaviour` section after checking. The runtime chooses every strategy from

@@ -1,3 +1,5 @@
+// Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).
+// Do not edit a copy: it is replaced whenever the spec is regenerated.
 /**
  * What generated code hands the runtime: everything the spec decides, as data
  * and as the generated checks (transition table, guards, validators). The

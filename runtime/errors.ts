@@ -1,3 +1,5 @@
+// Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).
+// Do not edit a copy: it is replaced whenever the spec is regenerated.
 /**
  * Protocol errors: the class every task error is thrown as, and the catalog
  * (declared code, message template, context) the runtime builds them from.

@@ -1,3 +1,5 @@
+// Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).
+// Do not edit a copy: it is replaced whenever the spec is regenerated.
 /**
  * The plan: the strategies a runtime follows, derived once from the
  * descriptor. Every branch of the runtime reads a value of the plan (or of the

@@ -1,3 +1,5 @@
+// Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).
+// Do not edit a copy: it is replaced whenever the spec is regenerated.
 /// <reference types="node" />
 // The task store: the `TaskStore` interface the server scaffold talks to
 // (async, records are plain JSON, so durable stores fit behind it) and the

@@ -66,6 +66,7 @@ const EXPECTED: Record<string, Expected> = {
   "MTG026-unknown-shorthand": E("MTG026", 12, 12, "integr", /^'integr' is neither a primitive \(.*\) nor a declared type, did you mean 'integer'\?$/),
   "MTG030-duplicate-name": E("MTG030", 21, 3, "completed:", /^duplicate key 'completed': each name may be declared once in a mapping; remove or rename one$/),
   "MTG030-status-type-declared": E("MTG030", 7, 3, "TaskStatus", /^type 'TaskStatus' is generated from `states`; remove it from `types` or set statusType to another name$/),
+  "MTG031-proto-key": E("MTG031", 15, 7, "__proto__:", /^'__proto__' cannot be a key: in JavaScript it names an object's prototype, not a property; rename it$/),
   "MTG040-no-initial-state": E("MTG040", 14, 1, "states:", /^no initial state; mark exactly one state with `initial: true`$/),
   "MTG041-two-initial-states": E("MTG041", 20, 5, "initial: true", /^more than one initial state \('queued' and 'working'\); keep `initial: true` on one$/),
   "MTG042-transition-from-terminal": E("MTG042", 30, 11, "completed", /^state 'completed' is terminal, so no transition may leave it; remove it from `from` or make it non-terminal$/),
@@ -85,6 +86,9 @@ const EXPECTED: Record<string, Expected> = {
   "MTG064-unused-method": W("MTG064", 31, 3, "tasks/cancel:", /^method 'tasks\/cancel' is declared but no behaviour uses it; reference it under `behaviour` or remove it$/),
   "MTG071-example-undefined-method": E("MTG071", 103, 13, "tasks/get", /^example 'get' names undefined method 'tasks\/get'; declare it under `methods` or fix the name$/),
   "MTG080-invalid-regex": E("MTG080", 14, 18, '"[a-z"', /^invalid regular expression \(.*Unterminated character class\); fix the pattern/),
+  "MTG081-http-header": E("MTG081", 95, 13, '"Mcp Task Id"', /^'Mcp Task Id' is not an HTTP header name: use letters, digits and .*, e\.g\. Mcp-Task-Id$/),
+  "MTG082-meta-key": E("MTG082", 38, 10, '"modelcontextprotocol.io/task id"', /^'modelcontextprotocol\.io\/task id' is not a `_meta` key MCP allows: .*, e\.g\. io\.modelcontextprotocol\/related-task$/),
+  "MTG083-dotted-path": E("MTG083", 50, 14, '"execution/taskSupport"', /^'execution\/taskSupport' is not a dotted path of identifiers: .*, e\.g\. execution\.taskSupport$/),
 };
 
 /** Codes that no spec file can produce: they are about reading the file or the config. */

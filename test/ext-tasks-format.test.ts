@@ -77,8 +77,10 @@ describe("protocol.lifecycle and capabilities.client.requiredBy", () => {
 
   it("the gate answers the declared error with data naming the capability", async () => {
     const { files } = await output("ext-tasks-2026-07-28");
-    const server = files!.find((f) => f.path === "server.ts")!.contents;
-    expect(server).toContain('const CAPABILITY_GATED: readonly string[] = ["tasks/get", "tasks/update", "tasks/cancel"];');
-    expect(server).toMatch(/taskErrors\.missingRequiredClientCapability\(\{\s*requiredCapabilities: \{ extensions: \{ "io\.modelcontextprotocol\/tasks": \{\} \} \},/);
+    // The runtime reads both from the descriptor: the gated methods, and the error whose data names the capability.
+    const protocol = files!.find((f) => f.path === "protocol.ts")!.contents;
+    expect(protocol).toContain('requiredBy: ["tasks/get", "tasks/update", "tasks/cancel"]');
+    const descriptor = files!.find((f) => f.path === "descriptor.ts")!.contents;
+    expect(descriptor).toMatch(/missingRequiredClientCapability: \{[^{}]*context: \{\},[^{}]*dataField: "requiredCapabilities"/);
   });
 });

@@ -108,10 +108,12 @@ describe("mcp-task-gen init (seed spec, stdio)", () => {
 });
 
 describe("other specs and transports (sharing the install)", () => {
-  const scaffold = async (name: string, args: string[]) => {
+  const scaffold = async (name: string, args: string[], install = false) => {
     const r = must(await cli(["init", name, ...args], tmp), `init ${name}`);
     const dir = join(tmp, name);
-    symlinkSync(join(seed, "node_modules"), join(dir, "node_modules"), "dir");
+    // A scaffold whose dependencies are the seed's shares its install; another installs its own.
+    if (install) must(await npm(dir, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), "npm install");
+    else symlinkSync(join(seed, "node_modules"), join(dir, "node_modules"), "dir");
     return { r, dir };
   };
 
@@ -124,7 +126,7 @@ describe("other specs and transports (sharing the install)", () => {
   });
 
   it("ext-tasks-2026-07-28 (per-request lifecycle) over stateless HTTP: builds and passes its own tests", async () => {
-    const { r, dir } = await scaffold("srv-ext", ["--spec", "ext-tasks-2026-07-28"]);
+    const { r, dir } = await scaffold("srv-ext", ["--spec", "ext-tasks-2026-07-28"], true);
     expect(r.stdout).toContain("a Streamable HTTP MCP server for spec ext-tasks-2026-07-28");
     // Its dependencies are what its generated code imports.
     expect(Object.keys(json(join(dir, "package.json")).dependencies)).toContain("@modelcontextprotocol/server");

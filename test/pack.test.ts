@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { listFiles } from "../generator/fsout.js";
 import { compile, MANIFEST_FILE } from "../generator/pipeline.js";
 import { DEFAULT_SPEC, resolveSpec } from "../generator/specs.js";
 import { ROOT, run, STACK_TRACE, tempDirs, type Run } from "./helpers/cli.js";

@@ -14,6 +14,7 @@
  * user's class and marks members that are gone.
  */
 import type { IR } from "../ir.js";
+import { jsString, jsValue } from "./escape.js";
 import type { Emitter, EmitEnv, VirtualFile } from "./index.js";
 
 /** The file the contract is emitted to, in the output directory. */
@@ -214,7 +215,7 @@ export function removedMarker(name: string, spec: string, where = "contract"): s
 
 /** The marker put above a tool that lacks a member the contract now asks for. */
 export function missingToolMemberMarker(ts: ToolMember, spec: string): string {
-  return `// mcp-task-gen: spec ${spec} asks every tool for '${ts.member}' (${ts.values.map((v) => JSON.stringify(v)).join(" | ")}); declare it in this tool`;
+  return `// mcp-task-gen: spec ${spec} asks every tool for '${ts.member}' (${ts.values.map((v) => jsString(v)).join(" | ")}); declare it in this tool`;
 }
 
 /** Matches any marker line of ours (so that it can be replaced or removed when obsolete). */
@@ -226,13 +227,13 @@ export function contractView(ir: IR, env: EmitEnv) {
   return {
     header: env.header,
     spec: c.spec,
-    declaredJson: JSON.stringify(c.declared),
-    inputJson: JSON.stringify(ir.behaviour.input.requests),
+    declaredJson: jsValue(c.declared),
+    inputJson: jsValue(ir.behaviour.input.requests),
     taskRequests: c.members.filter((m) => m.task).map((m) => m.method),
-    taskRequestsJson: JSON.stringify(c.members.filter((m) => m.task).map((m) => m.method)),
-    membersJson: JSON.stringify(c.members.map((m) => m.name)),
-    contextJson: JSON.stringify(c.context.map((m) => m.name)),
-    toolMembersJson: JSON.stringify(c.tool ? [c.tool.member] : []),
+    taskRequestsJson: jsValue(c.members.filter((m) => m.task).map((m) => m.method)),
+    membersJson: jsValue(c.members.map((m) => m.name)),
+    contextJson: jsValue(c.context.map((m) => m.name)),
+    toolMembersJson: jsValue(c.tool ? [c.tool.member] : []),
     members: c.members.map((m) => ({ ...m, doc: `${m.doc}${m.task ? ` May run as a task (behaviour.creation.requests.server).` : ""}` })),
     context: c.context,
     hasContext: c.context.length > 0,
@@ -246,8 +247,8 @@ export function contractView(ir: IR, env: EmitEnv) {
       ? {
           ...c.tool,
           optional: !c.tool.required,
-          union: c.tool.values.map((v) => JSON.stringify(v)).join(" | "),
-          defaultJson: JSON.stringify(c.tool.default),
+          union: c.tool.values.map((v) => jsString(v)).join(" | "),
+          defaultJson: jsValue(c.tool.default),
         }
       : undefined,
     requestHandlers: has("readResource") || has("getPrompt"),

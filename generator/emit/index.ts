@@ -10,12 +10,14 @@ import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
 import { collectRefs, topoOrder, type IR, type IRType, type IRTypeDecl } from "../ir.js";
 import {
+  access,
   collectPatterns,
   docComment,
   FORMAT_CONST,
   FORMAT_PATTERNS,
   guardName,
   guardStmts,
+  prop,
   schemaName,
   tsDecl,
   tsType,
@@ -23,6 +25,7 @@ import {
   type GuardContext,
   type ZodContext,
 } from "./render.js";
+import { jsString, jsValue, lineComment, mdCode, mdText, shellWord, templateText } from "./escape.js";
 import { RUNTIME_EMITTERS } from "./runtime.js";
 import { contractEmitter } from "./contract.js";
 
@@ -70,9 +73,16 @@ const envs: { runtime?: HandlebarsEnv; full?: HandlebarsEnv } = {};
 let precompiled: Precompiled | null | undefined;
 
 function withHelpers(h: HandlebarsEnv): HandlebarsEnv {
-  h.registerHelper("json", (v: unknown) => JSON.stringify(v));
+  // Spec text reaches templates only through these (see escape.ts); `{{{x}}}` is for generated code.
+  const args = (a: unknown[]) => a.slice(0, -1); // the last argument is Handlebars' options
+  h.registerHelper("json", (v: unknown) => (v === undefined ? "" : jsValue(v)));
+  h.registerHelper("str", (...a: unknown[]) => jsString(args(a).map(String).join("")));
+  h.registerHelper("comment", (...a: unknown[]) => lineComment(args(a).map(String).join("")));
+  h.registerHelper("md", (s: unknown) => mdText(String(s ?? "")));
+  h.registerHelper("mdcode", (s: unknown) => mdCode(String(s ?? "")));
+  h.registerHelper("sh", (s: unknown) => shellWord(String(s ?? "")));
+  // Markdown only (a fenced json block): JSON escapes every line terminator, so no line can close the fence.
   h.registerHelper("jsonPretty", (v: unknown) => JSON.stringify(v, null, 2));
-  h.registerHelper("mdcode", (s: string) => "`` " + s.replace(/\|/g, "\\|") + " ``");
   return h;
 }
 
@@ -316,8 +326,8 @@ const transitionsEmitter: Emitter = {
       };
     });
     const guardExpr = (g: IR["guards"][number]) => {
-      const v = `ctx.${g.field}`;
-      const lit = JSON.stringify(g.value);
+      const v = access("ctx", g.field);
+      const lit = jsValue(g.value);
       switch (g.op) {
         case "equals":
           return `${v} === ${lit}`;
@@ -351,15 +361,13 @@ const transitionsEmitter: Emitter = {
 const errorsEmitter: Emitter = {
   name: "errors",
   emit(ir, env) {
+    const declared = new Set(ir.types.map((t) => t.name));
+    const qualified = (n: string) => (declared.has(n) ? `T.${n}` : n);
     const errors = ir.errors.map((e) => {
-      const ctxType = e.context.length ? `{ ${e.context.map((c) => `${c.name}: ${qualify(tsType(c.type), ir)}`).join("; ")} }` : undefined;
-      const params = [ctxType ? `ctx: ${ctxType}` : "", e.data ? `data?: ${qualify(tsType(e.data), ir)}` : ""].filter(Boolean).join(", ");
+      const ctxType = e.context.length ? `{ ${e.context.map((c) => `${prop(c.name)}: ${tsType(c.type, qualified)}`).join("; ")} }` : undefined;
+      const params = [ctxType ? `ctx: ${ctxType}` : "", e.data ? `data?: ${tsType(e.data, qualified)}` : ""].filter(Boolean).join(", ");
       const message =
-        "`" +
-        e.segments
-          .map((s) => ("text" in s ? s.text.replace(/[`\\]/g, "\\$&").replace(/\$\{/g, "\\${") : `\${String(ctx.${s.param})}`))
-          .join("") +
-        "`";
+        "`" + e.segments.map((s) => ("text" in s ? templateText(s.text) : `\${String(${access("ctx", s.param)})}`)).join("") + "`";
       return {
         name: e.name,
         code: e.code,
@@ -381,12 +389,6 @@ function usesRef(t: IRType): boolean {
   const acc = new Set<string>();
   collectRefs(t, acc);
   return acc.size > 0;
-}
-
-/** Prefix references to generated types with the `T.` namespace import. */
-function qualify(ts: string, ir: IR): string {
-  const names = new Set(ir.types.map((t) => t.name));
-  return ts.replace(/\b[A-Z][A-Za-z0-9_]*\b/g, (n) => (names.has(n) ? `T.${n}` : n));
 }
 
 const protocolEmitter: Emitter = {
@@ -417,7 +419,7 @@ const readmeEmitter: Emitter = {
       spec: ir.spec,
       protocol: ir.spec.protocol,
       mermaid: mermaid(ir),
-      states: ir.states.map((s) => ({ ...s, description: (s.description ?? "").replace(/\s+/g, " ").replace(/\|/g, "\\|") })),
+      states: ir.states.map((s) => ({ ...s, description: mdText(s.description ?? "") })),
       transitions: ir.transitions,
       methods: ir.methods,
       errors: ir.errors,

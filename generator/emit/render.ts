@@ -4,6 +4,7 @@
  * kind has one place that defines what it accepts.
  */
 import type { IR, IRField, IRType, IRTypeDecl } from "../ir.js";
+import { docComment, jsAccess, jsKey, jsString, jsValue } from "./escape.js";
 
 export const FORMAT_PATTERNS = {
   "date-time": String.raw`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$`,
@@ -13,15 +14,11 @@ export const FORMAT_PATTERNS = {
 
 export const FORMAT_CONST = { "date-time": "DATE_TIME_RE", uri: "URI_RE", uuid: "UUID_RE" } as const;
 
-const PROP_RE = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-export const prop = (name: string) => (PROP_RE.test(name) ? name : JSON.stringify(name));
-export const access = (obj: string, name: string) => (PROP_RE.test(name) ? `${obj}.${name}` : `${obj}[${JSON.stringify(name)}]`);
-
-export function docComment(text: string | undefined, extra: string[] = []): string {
-  const lines = [...(text ? text.trim().split("\n") : []), ...extra];
-  if (lines.length === 0) return "";
-  return `/**\n${lines.map((l) => ` * ${l.replace(/\*\//g, "*\\/")}`.trimEnd()).join("\n")}\n */\n`;
-}
+/** A type member or object-literal key (see escape.ts). */
+export const prop = jsKey;
+/** A property read (see escape.ts). */
+export const access = jsAccess;
+export { docComment };
 
 /** Patterns declared in the spec get a constant each, in first-seen order. */
 export class PatternTable {
@@ -66,8 +63,12 @@ export function collectPatterns(ir: IR): PatternTable {
 // TypeScript types
 // ---------------------------------------------------------------------------
 
-export function tsType(t: IRType): string {
-  const base = tsTypeBase(t);
+/** How a reference to a declared type is written (e.g. `T.Task` from another module). */
+export type RefName = (name: string) => string;
+const sameModule: RefName = (name) => name;
+
+export function tsType(t: IRType, ref: RefName = sameModule): string {
+  const base = tsTypeBase(t, ref);
   return t.nullable && t.kind !== "null" && t.kind !== "unknown" ? `${wrapUnion(base)} | null` : base;
 }
 
@@ -75,7 +76,7 @@ function wrapUnion(s: string) {
   return /^[A-Za-z0-9_."'[\]<>]+$/.test(s) || s.startsWith("{") ? s : `(${s})`;
 }
 
-function tsTypeBase(t: IRType): string {
+function tsTypeBase(t: IRType, ref: RefName): string {
   switch (t.kind) {
     case "string":
       return "string";
@@ -89,28 +90,28 @@ function tsTypeBase(t: IRType): string {
     case "unknown":
       return "unknown";
     case "literal":
-      return JSON.stringify(t.value);
+      return jsValue(t.value);
     case "enum":
-      return t.values.map((v) => JSON.stringify(v)).join(" | ");
+      return t.values.map((v) => jsString(v)).join(" | ");
     case "ref":
-      return t.name;
+      return ref(t.name);
     case "array": {
-      const inner = tsType(t.items);
-      return /^[A-Za-z0-9_]+$/.test(inner) ? `${inner}[]` : `Array<${inner}>`;
+      const inner = tsType(t.items, ref);
+      return /^[A-Za-z0-9_.]+$/.test(inner) ? `${inner}[]` : `Array<${inner}>`;
     }
     case "record":
-      return `{ [key: string]: ${tsType(t.values)} }`;
+      return `{ [key: string]: ${tsType(t.values, ref)} }`;
     case "union":
-      return t.variants.map((v) => wrapUnion(tsType(v))).join(" | ");
+      return t.variants.map((v) => wrapUnion(tsType(v, ref))).join(" | ");
     case "object":
-      return t.strict && t.fields.length === 0 ? "Record<string, never>" : tsObject(t.fields, t.open);
+      return t.strict && t.fields.length === 0 ? "Record<string, never>" : tsObject(t.fields, t.open, ref);
   }
 }
 
-export function tsObject(fields: readonly IRField[], open: boolean): string {
+export function tsObject(fields: readonly IRField[], open: boolean, ref: RefName = sameModule): string {
   const lines = fields.map((f) => {
     const doc = docComment(f.description, f.deprecated ? ["@deprecated"] : []);
-    return `${doc}${prop(f.name)}${f.optional ? "?" : ""}: ${tsType(f.type)};`;
+    return `${doc}${prop(f.name)}${f.optional ? "?" : ""}: ${tsType(f.type, ref)};`;
   });
   if (open) lines.push("[key: string]: unknown;");
   return lines.length ? `{\n${lines.join("\n")}\n}` : "{}";
@@ -174,9 +175,9 @@ function zodBase(t: IRType, ctx: ZodContext): string {
     case "unknown":
       return "z.unknown()";
     case "literal":
-      return `z.literal(${JSON.stringify(t.value)})`;
+      return `z.literal(${jsValue(t.value)})`;
     case "enum":
-      return `z.enum([${t.values.map((v) => JSON.stringify(v)).join(", ")}])`;
+      return `z.enum([${t.values.map((v) => jsString(v)).join(", ")}])`;
     case "ref":
       return ctx.lazy.has(t.name) ? `z.lazy(() => ${schemaName(t.name)})` : schemaName(t.name);
     case "array": {
@@ -190,7 +191,7 @@ function zodBase(t: IRType, ctx: ZodContext): string {
     case "union": {
       const variants = t.variants.map((v) => zodExpr(v, ctx));
       if (t.discriminator && discriminable(t, ctx)) {
-        return `z.discriminatedUnion(${JSON.stringify(t.discriminator)}, [${variants.join(", ")}])`;
+        return `z.discriminatedUnion(${jsString(t.discriminator)}, [${variants.join(", ")}])`;
       }
       return `z.union([${variants.join(", ")}])`;
     }
@@ -261,9 +262,9 @@ function guardBase(t: IRType, v: string, ctx: GuardContext, depth: number): stri
     case "unknown":
       return "";
     case "literal":
-      return cond(`${v} === ${JSON.stringify(t.value)}`);
+      return cond(`${v} === ${jsValue(t.value)}`);
     case "enum":
-      return cond(t.values.map((x) => `${v} === ${JSON.stringify(x)}`).join(" || "));
+      return cond(t.values.map((x) => `${v} === ${jsValue(x)}`).join(" || "));
     case "ref":
       return cond(`${guardName(t.name)}(${v})`);
     case "array": {
@@ -290,9 +291,9 @@ function guardBase(t: IRType, v: string, ctx: GuardContext, depth: number): stri
       const tags = t.discriminator ? discriminatedTags(t, ctx) : undefined;
       if (tags) {
         const cases = tags
-          .map(({ values, fn }) => `${values.map((x) => `case ${JSON.stringify(x)}:`).join(" ")} if (!${fn}(${v})) return false; break;`)
+          .map(({ values, fn }) => `${values.map((x) => `case ${jsValue(x)}:`).join(" ")} if (!${fn}(${v})) return false; break;`)
           .join("\n");
-        return `${cond(isObj(v))}\nswitch ((${v} as Record<string, unknown>)[${JSON.stringify(t.discriminator)}]) {\n${cases}\ndefault: return false;\n}`;
+        return `${cond(isObj(v))}\nswitch ((${v} as Record<string, unknown>)[${jsString(t.discriminator!)}]) {\n${cases}\ndefault: return false;\n}`;
       }
       const names = t.variants.map((variant) => helper(variant, ctx));
       return cond(names.map((n) => `${n}(${v})`).join(" || "));
@@ -308,7 +309,7 @@ function guardBase(t: IRType, v: string, ctx: GuardContext, depth: number): stri
         body.push(f.optional ? `if (${fv} !== undefined) {\n${inner}\n}` : inner);
       });
       if (t.strict) {
-        const unknownKey = t.fields.length ? ` && ${t.fields.map((f) => `k !== ${JSON.stringify(f.name)}`).join(" && ")}` : "";
+        const unknownKey = t.fields.length ? ` && ${t.fields.map((f) => `k !== ${jsString(f.name)}`).join(" && ")}` : "";
         body.push(`for (const k in ${o}) if (Object.prototype.hasOwnProperty.call(${o}, k)${unknownKey}) return false;`);
       }
       const lines = [cond(isObj(v))];

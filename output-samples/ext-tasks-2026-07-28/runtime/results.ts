@@ -1,0 +1,1 @@
+../../../runtime/results.ts

@@ -1,0 +1,1 @@
+../../../runtime/stateless-client.ts

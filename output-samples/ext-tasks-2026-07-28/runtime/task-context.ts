@@ -1,0 +1,1 @@
+../../../runtime/task-context.ts

@@ -1,0 +1,752 @@
+// Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).
+// Do not edit a copy: it is replaced whenever the spec is regenerated.
+/// <reference types="node" />
+/**
+ * The requestor's side of a task protocol, on top of the SDK `Client` (or any
+ * connection with the same `request` method): typed task methods, requests
+ * that become tasks (racing the direct answer against the task: creation
+ * acknowledgement, then polling at the suggested interval), cancellation
+ * through an AbortSignal, and a graceful fallback against servers without tasks.
+ * Every strategy is read from the descriptor's plan.
+ */
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import {
+  CallToolResultSchema,
+  GetPromptResultSchema,
+  McpError,
+  ReadResourceResultSchema,
+  type CallToolRequest,
+  type CallToolResult,
+  type GetPromptRequest,
+  type GetPromptResult,
+  type ReadResourceRequest,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import { checkRuntimeVersion, type TaskSpecDescriptor } from "./descriptor.js";
+import { TaskProtocolError } from "./errors.js";
+import { isObject, makePlan, type RuntimePlan } from "./plan.js";
+
+/** What every task state has. */
+export interface TaskLike {
+  taskId: string;
+  status: string;
+}
+
+/** A page of the list method: the tasks and the cursor of the next page. */
+export type TaskListPage<Task extends TaskLike = TaskLike> = {
+  tasks: Task[];
+  nextCursor?: string;
+  _meta?: Record<string, unknown>;
+} & Record<string, unknown>;
+
+/** The result of a task method (an empty object, an acknowledgement or a task, as the spec declares). */
+export type TaskMethodResult = Record<string, unknown>;
+
+/**
+ * What the client sends requests through: an SDK `Client`, or a connection with
+ * the same `request` method (the StatelessHttpClient of a per-request lifecycle).
+ * `setNotificationHandler` is needed where tasks are acknowledged by notification;
+ * `getServerCapabilities` is read where methods are gated on the server's capability.
+ */
+export interface TaskConnectionLike {
+  request(request: never, resultSchema: never, options?: never): Promise<unknown>;
+}
+
+/** The request method both connections share, as the client calls it. */
+type Sender = { request(request: unknown, resultSchema: unknown, options?: unknown): Promise<unknown> };
+type Listening = { setNotificationHandler?: (schema: unknown, handler: (n: { params?: unknown }) => Promise<void>) => void };
+type Discovering = { getServerCapabilities?: () => unknown };
+
+export interface TaskClientOptions<Task extends TaskLike = TaskLike> {
+  /** The poll interval (ms) when the server suggests none. Default: the spec's polling default. */
+  defaultPollFrequency?: number;
+  /** Timeout (ms) of a task-augmented request's direct answer. Default 24 hours. */
+  requestTimeout?: number;
+  /** Timeout (ms) of task method requests (tasks/get, ...). Default 60 s. */
+  methodTimeout?: number;
+  /** How long (ms) to poll for the cancelled status after an abort. Default 10 s. */
+  cancelConfirmTimeout?: number;
+  /**
+   * Called with every task state the server pushes (where the spec pushes status notifications);
+   * polling goes on regardless. The TaskClient registers the client's handler of that notification:
+   * use this instead of your own.
+   */
+  onStatusNotification?: (task: Task) => void | Promise<void>;
+  /**
+   * Answers an input request a task surfaced (where the spec surfaces them in the task while it waits
+   * for input); the answer is sent with the spec's update method at once, one key at a time. Without
+   * it a task that needs input ends the wait with an error.
+   */
+  onInputRequest?: (request: { method: string; params?: Record<string, unknown> }, key: string, taskId: string) => Promise<unknown>;
+}
+
+export interface TaskRequestOptions<Task extends TaskLike = TaskLike> {
+  /** The task id (default: a random UUID), where the requestor assigns it. */
+  taskId?: string;
+  /** The retention asked for (ms); null = unlimited where the spec allows it. */
+  keepAlive?: number | null;
+  /** Aborting sends notifications/cancelled for the request and confirms by polling. */
+  signal?: AbortSignal;
+  /** Called with every polled state of the task. */
+  onTaskStatus?: (task: Task) => void | Promise<void>;
+  /** Race the direct answer against polling (default true). */
+  poll?: boolean;
+}
+
+/** The task ended in a status other than its completed status (failed, cancelled, unknown, ...). */
+export class TaskEndedError<Task extends TaskLike = TaskLike> extends Error {
+  readonly task: Task;
+  /** `failureField`: the task field whose text describes a failure (the spec's outcomes.failureField). */
+  constructor(task: Task, failureField = "error") {
+    const detail = (task as unknown as Record<string, unknown>)[failureField];
+    super(`task ${task.taskId} ended ${task.status}${typeof detail === "string" ? `: ${detail}` : ""}`);
+    this.name = "TaskEndedError";
+    this.task = task;
+  }
+}
+
+/** The request was aborted; `task` is the last state seen, `confirmed` whether the server reported it cancelled. */
+export class TaskCancelledError<Task extends TaskLike = TaskLike> extends Error {
+  readonly taskId: string;
+  readonly task: Task | undefined;
+  readonly confirmed: boolean;
+  constructor(taskId: string, task: Task | undefined, confirmed: boolean) {
+    super(`task ${taskId} was cancelled${confirmed ? "" : " (not confirmed by the server)"}`);
+    this.name = "TaskCancelledError";
+    this.taskId = taskId;
+    this.task = task;
+    this.confirmed = confirmed;
+  }
+}
+
+/** Turns the SDK's McpError into a TaskProtocolError carrying the wire message unchanged. */
+export function toTaskError(e: unknown): unknown {
+  if (e instanceof McpError) {
+    const prefix = `MCP error ${e.code}: `;
+    const message = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+    return new TaskProtocolError("remote", e.code, message, e.data);
+  }
+  return e;
+}
+
+const MAX_TIMER = 2_147_483_647;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, Math.min(MAX_TIMER, Math.max(0, ms)));
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Resolves with the first promise to fulfil; rejects with the first one's error when both reject. */
+function firstSuccess<R>(primary: Promise<R>, secondary: Promise<R>): Promise<R> {
+  return new Promise((resolve, reject) => {
+    let failures = 0;
+    let primaryError: unknown;
+    const fail = (isPrimary: boolean) => (e: unknown) => {
+      if (isPrimary) primaryError = e;
+      if (++failures === 2) reject(primaryError);
+    };
+    primary.then(resolve, fail(true));
+    secondary.then(resolve, fail(false));
+  });
+}
+
+/** The value at `path` inside an object (a capabilities object, a tool definition), or undefined. */
+function pathIn(value: unknown, path: readonly string[]): unknown {
+  let v = value;
+  for (const k of path) {
+    if (!isObject(v)) return undefined;
+    v = v[k];
+  }
+  return v;
+}
+
+function mergeDeep(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = isObject(v) && isObject(out[k]) ? mergeDeep(out[k] as Record<string, unknown>, v) : v;
+  return out;
+}
+
+/** The client capability the requestor declares on the requests that need it, or undefined where none does. */
+export function clientCapabilityOf(descriptor: TaskSpecDescriptor): Record<string, unknown> | undefined {
+  const plan = makePlan(descriptor);
+  return plan.readsClientCapability ? plan.clientCapability : undefined;
+}
+
+/** `_meta` with the client capability of the spec added to what it declares. */
+export function withCapability(descriptor: TaskSpecDescriptor, meta: unknown): Record<string, unknown> {
+  return capabilityAdder(makePlan(descriptor))(meta);
+}
+
+function capabilityAdder(plan: RuntimePlan): (meta: unknown) => Record<string, unknown> {
+  const key = plan.creation.capabilityMetaKey;
+  const capability = plan.clientCapability;
+  return (meta) => {
+    if (key === undefined || capability === undefined) {
+      throw new Error(`the spec ${plan.descriptor.spec.id} declares no client capability to add to a request's _meta`);
+    }
+    const m = isObject(meta) ? meta : {};
+    const declared = m[key];
+    return { ...m, [key]: mergeDeep(isObject(declared) ? declared : {}, capability) };
+  };
+}
+
+/** The related-task `_meta` for a task. */
+export function relatedMeta(descriptor: TaskSpecDescriptor, taskId: string): Record<string, unknown> {
+  const key = makePlan(descriptor).related.key;
+  if (key === undefined) throw new Error(`the spec ${descriptor.spec.id} declares no related-task _meta key`);
+  return { [key]: { taskId } };
+}
+
+/** The task a request or notification from the server relates to, if any. */
+export function relatedTaskId(descriptor: TaskSpecDescriptor, message: { params?: { _meta?: Record<string, unknown> } }): string | undefined {
+  const key = makePlan(descriptor).related.key;
+  if (key === undefined) return undefined;
+  const v = message.params?._meta?.[key] as { taskId?: unknown } | undefined;
+  return typeof v?.taskId === "string" ? v.taskId : undefined;
+}
+
+/** A request that resolves directly or through its task (tasks acknowledged by notification). */
+export class PendingRequest<R, Task extends TaskLike = TaskLike> {
+  constructor(
+    private readonly owner: TaskClient<Task>,
+    /** The direct answer of the original request. */
+    readonly direct: Promise<R>,
+    /** The task id, or undefined when no task was asked for. */
+    readonly taskId: string | undefined,
+    /** Resolves true once the server acknowledged the task, false if the direct answer came first. */
+    readonly created: Promise<boolean>,
+    private readonly resultSchema: z.ZodType<R>,
+    private readonly options: TaskRequestOptions<Task>,
+    private readonly release: () => void,
+  ) {}
+
+  /** The result: the direct answer or the task's result, whichever comes first. */
+  async result(opts: { onTaskStatus?: (task: Task) => void | Promise<void> } = {}): Promise<R> {
+    const onTaskStatus = opts.onTaskStatus ?? this.options.onTaskStatus;
+    const taskId = this.taskId;
+    const signal = this.options.signal;
+    try {
+      if (taskId === undefined || this.options.poll === false) return await this.direct;
+      const stop = new AbortController();
+      const onAbort = () => stop.abort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const viaTask = (async () => {
+        if (!(await this.created)) throw new Error("no task was created");
+        return this.poll(taskId, stop.signal, onTaskStatus);
+      })();
+      try {
+        return await firstSuccess(this.direct, viaTask);
+      } finally {
+        stop.abort();
+        signal?.removeEventListener("abort", onAbort);
+      }
+    } catch (e) {
+      if (signal?.aborted && taskId !== undefined) throw await this.owner.confirmCancelled(taskId);
+      throw toTaskError(e);
+    } finally {
+      this.release();
+    }
+  }
+
+  private async poll(taskId: string, stop: AbortSignal, onTaskStatus?: (task: Task) => void | Promise<void>): Promise<R> {
+    const plan = this.owner.plan;
+    for (;;) {
+      if (stop.aborted) throw new Error("polling stopped");
+      const task = await this.owner.getTask(taskId);
+      await onTaskStatus?.(task);
+      const status = task.status;
+      if (plan.descriptor.machine.isTerminal(status)) {
+        if (plan.methods.result !== undefined) {
+          if (status === plan.status.completed) return this.resultSchema.parse(await this.owner.getTaskResult(taskId));
+        } else if (plan.results.mode === "inline") {
+          const inline = (task as unknown as Record<string, unknown>)[plan.results.resultField];
+          if (status === plan.status.completed && inline !== undefined) return this.resultSchema.parse(inline);
+        }
+        throw new TaskEndedError(task, plan.behaviour.outcomes.failureField ?? "error");
+      }
+      const suggested = (task as unknown as Record<string, unknown>)[plan.behaviour.polling.field];
+      await sleep(typeof suggested === "number" ? suggested : this.owner.defaultPollFrequency, stop);
+    }
+  }
+}
+
+/**
+ * Typed task methods and task-augmented requests on an SDK `Client`.
+ * Create it before `client.connect(...)` so the creation acknowledgement is heard.
+ * The methods a spec does not declare (e.g. a result method where results come
+ * inline) are present and reject with an error naming what is missing.
+ */
+export class TaskClient<Task extends TaskLike = TaskLike> {
+  readonly defaultPollFrequency: number;
+  /** The strategies this client follows, derived from the descriptor. */
+  readonly plan: RuntimePlan;
+  private readonly waiters = new Map<string, () => void>();
+  private readonly options: TaskClientOptions<Task>;
+  /** Wakes a poller early when the server pushes the task's state. */
+  private readonly pokes = new Map<string, Set<() => void>>();
+  /** Task support of the server's tools, from tools/list (the per-tool switch). */
+  private toolSupport: Map<string, string> | undefined;
+  private readonly addCapability: (meta: unknown) => Record<string, unknown>;
+  private readonly schemas = new Map<string, z.ZodType>();
+
+  constructor(
+    descriptor: TaskSpecDescriptor,
+    readonly client: TaskConnectionLike,
+    options: TaskClientOptions<Task> = {},
+  ) {
+    checkRuntimeVersion(descriptor);
+    const plan = makePlan(descriptor);
+    this.plan = plan;
+    this.options = options;
+    this.defaultPollFrequency = options.defaultPollFrequency ?? plan.behaviour.polling.default;
+    this.addCapability = capabilityAdder(plan);
+    const listening = client as unknown as Listening;
+    if (plan.creation.ackMode === "notification") {
+      const method = plan.creation.ackNotification ?? "";
+      if (typeof listening.setNotificationHandler !== "function") {
+        throw new Error(`the connection cannot receive notifications: tasks are acknowledged with ${method}`);
+      }
+      const relatedKey = plan.related.key;
+      listening.setNotificationHandler(z.object({ method: z.literal(method), params: z.unknown() }), async (n) => {
+        const params = n.params as Record<string, unknown> | undefined;
+        const meta = params?._meta as Record<string, unknown> | undefined;
+        const taskId =
+          relatedKey !== undefined ? (meta?.[relatedKey] as { taskId?: unknown } | undefined)?.taskId : (meta as { taskId?: unknown } | undefined)?.taskId;
+        if (typeof taskId === "string") this.waiters.get(taskId)?.();
+      });
+    } else if (plan.statusPush !== undefined && typeof listening.setNotificationHandler === "function") {
+      // The server may push every status change; a poller waiting on that task wakes at once.
+      listening.setNotificationHandler(z.object({ method: z.literal(plan.statusPush.method), params: z.unknown() }), async (n) => {
+        const parsed = descriptor.validateTask(n.params);
+        if (!parsed.success) return;
+        const task = parsed.data as Task;
+        for (const poke of this.pokes.get(task.taskId) ?? []) poke();
+        await this.options.onStatusNotification?.(task);
+      });
+    }
+  }
+
+  /** The check of a task method's result: the task for the get method (and a cancel answering the task), pages of tasks for listing, objects else. */
+  private resultSchema(method: string): z.ZodType {
+    let schema = this.schemas.get(method);
+    if (schema !== undefined) return schema;
+    const plan = this.plan;
+    const validateTask = (value: unknown, ctx: z.RefinementCtx, path: PropertyKey[]) => {
+      const r = plan.descriptor.validateTask(value);
+      if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: "custom", message: i.message, path: [...path, ...i.path] });
+    };
+    const isTask = method === plan.methods.get || (method === plan.methods.cancel && plan.behaviour.cancellation.reply === "task");
+    const isList = method === plan.methods.list;
+    schema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+      if (isTask) validateTask(value, ctx, []);
+      if (isList) {
+        if (!Array.isArray(value.tasks)) ctx.addIssue({ code: "custom", message: "expected an array of tasks", path: ["tasks"] });
+        else value.tasks.forEach((t, i) => validateTask(t, ctx, ["tasks", i]));
+        if (value.nextCursor !== undefined && typeof value.nextCursor !== "string") {
+          ctx.addIssue({ code: "custom", message: "expected a string", path: ["nextCursor"] });
+        }
+      }
+    });
+    this.schemas.set(method, schema);
+    return schema;
+  }
+
+  private async call(method: string, params: Record<string, unknown>, opts: { timeout?: number; signal?: AbortSignal } = {}): Promise<TaskMethodResult> {
+    // A method gated on the server's capability (e.g. listing) is not sent to a server without it.
+    this.checkGate(method);
+    // The requestor declares the capability on every request that needs it.
+    if (this.plan.capabilityGated?.includes(method)) params = { ...params, _meta: this.addCapability(params._meta) };
+    try {
+      return (await (this.client as unknown as Sender).request({ method, params }, this.resultSchema(method), {
+        timeout: opts.timeout ?? this.options.methodTimeout ?? 60_000,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      })) as TaskMethodResult;
+    } catch (e) {
+      throw toTaskError(e);
+    }
+  }
+
+  /** `{ taskId }`, with the related-task `_meta` where the spec puts it on task method requests. */
+  private taskParams(taskId: string): Record<string, unknown> {
+    const key = this.plan.related.key;
+    return this.plan.related.taskMethodRequests && key !== undefined ? { taskId, _meta: { [key]: { taskId } } } : { taskId };
+  }
+
+  private missing(what: string, detail: string): TaskProtocolError {
+    return new TaskProtocolError("notSupported", -32603, `${what} is not supported: the spec ${this.plan.descriptor.spec.id} declares ${detail}`);
+  }
+
+  /** The get method (tasks/get): the current state of a task. */
+  async getTask(taskId: string): Promise<Task> {
+    const method = this.plan.methods.get;
+    if (method === undefined) throw new TaskProtocolError("notSupported", -32603, `tasks/get is not part of this revision (${taskId})`);
+    return (await this.call(method, this.taskParams(taskId))) as unknown as Task;
+  }
+
+  /** The update method: answers some of a task's input requests (by key); the task waits for input until all are answered. */
+  async updateTask(taskId: string, responses: Record<string, unknown>): Promise<TaskMethodResult> {
+    const method = this.plan.methods.update;
+    if (method === undefined) throw this.missing("updateTask", `no update method (input requests travel by ${this.plan.input.via})`);
+    return this.call(method, { taskId, [this.plan.input.responsesField]: responses });
+  }
+
+  /** The cancel method: asks the server to cancel a task (where the reply is an acknowledgement, the task ends later). */
+  async cancelTask(taskId: string): Promise<TaskMethodResult> {
+    const method = this.plan.methods.cancel;
+    if (method === undefined) throw this.missing("cancelTask", `no cancel method (cancellation via ${this.plan.behaviour.cancellation.via})`);
+    return this.call(method, this.taskParams(taskId));
+  }
+
+  /**
+   * The result of a task (the original request's result). Where the spec's result method blocks until
+   * the task ended, so does this (timeout: requestTimeout), carrying the task's input requests meanwhile;
+   * a failed request's JSON-RPC error is thrown as a TaskProtocolError.
+   */
+  async getTaskResult(taskId: string, opts: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
+    const method = this.plan.methods.result;
+    if (method === undefined) throw this.missing("getTaskResult", `no result method (results ${this.plan.results.mode})`);
+    return this.call(method, this.taskParams(taskId), {
+      ...(this.plan.results.mode === "block-until-terminal" ? { timeout: this.options.requestTimeout ?? 86_400_000 } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  }
+
+  /** One page of the list method. */
+  async listTasksPage(cursor?: string): Promise<TaskListPage<Task>> {
+    const method = this.plan.methods.list;
+    if (method === undefined) throw this.missing("listTasksPage", "no list method");
+    return (await this.call(method, cursor === undefined ? {} : { cursor })) as TaskListPage<Task>;
+  }
+
+  /** The list method as an async iterator over pages. */
+  async *listTasks(): AsyncGenerator<TaskListPage<Task>> {
+    if (this.plan.methods.list === undefined) throw this.missing("listTasks", "no list method");
+    let cursor: string | undefined;
+    do {
+      const page = await this.listTasksPage(cursor);
+      yield page;
+      const next = (page as { nextCursor?: unknown }).nextCursor;
+      cursor = typeof next === "string" ? next : undefined;
+    } while (cursor !== undefined);
+  }
+
+  /** The delete method: removes a task and its result. */
+  async deleteTask(taskId: string): Promise<TaskMethodResult> {
+    const method = this.plan.methods.delete;
+    if (method === undefined) throw this.missing("deleteTask", "no delete method");
+    return this.call(method, this.taskParams(taskId));
+  }
+
+  /**
+   * Starts a task-augmented request (where tasks are acknowledged by notification). The direct
+   * answer is still awaited; once the server acknowledges the task, polling races it.
+   */
+  beginRequest<R>(request: { method: string; params?: Record<string, unknown> }, resultSchema: z.ZodType<R>, options: TaskRequestOptions<Task> = {}): PendingRequest<R, Task> {
+    const plan = this.plan;
+    if (plan.creation.ackMode !== "notification") {
+      throw new TaskProtocolError("notSupported", -32603, `not supported by this generated client yet: creation.ack ${plan.creation.ackMode}`);
+    }
+    const taskId = plan.creation.idFromRequestor ? (options.taskId ?? randomUUID()) : undefined;
+    const taskRequest: Record<string, unknown> = taskId === undefined ? {} : { [plan.creation.idField]: taskId };
+    if (options.keepAlive !== undefined) taskRequest[plan.creation.retentionField] = options.keepAlive;
+    const params: Record<string, unknown> = { ...(request.params ?? {}) };
+    if (plan.creation.via === "meta" && plan.creation.metaKey !== undefined) {
+      params._meta = { ...((params._meta as Record<string, unknown> | undefined) ?? {}), [plan.creation.metaKey]: taskRequest };
+    } else if (plan.creation.via === "param") {
+      params[plan.creation.param] = taskRequest;
+    }
+    let acknowledged: (ok: boolean) => void = () => undefined;
+    const created = new Promise<boolean>((resolve) => (acknowledged = resolve));
+    if (taskId !== undefined) this.waiters.set(taskId, () => acknowledged(true));
+    const release = () => {
+      if (taskId !== undefined) this.waiters.delete(taskId);
+    };
+    const direct = (this.client as unknown as Sender).request({ method: request.method, params }, resultSchema, {
+      timeout: this.options.requestTimeout ?? 86_400_000,
+      maxTotalTimeout: this.options.requestTimeout ?? 86_400_000,
+      ...(options.signal ? { signal: options.signal } : {}),
+    }) as Promise<R>;
+    direct.then(
+      () => acknowledged(false),
+      () => acknowledged(false),
+    );
+    return new PendingRequest<R, Task>(this, direct, taskId, created, resultSchema, options, release);
+  }
+
+  /** tools/call as a task; resolves with the tool's result. */
+  beginCallTool(params: CallToolRequest["params"], options: TaskRequestOptions<Task> = {}): PendingRequest<CallToolResult, Task> {
+    return this.beginRequest({ method: "tools/call", params: params as Record<string, unknown> }, CallToolResultSchema as never, options);
+  }
+
+  /** tools/call: the tool's result, directly or through the task the server made of the call. */
+  callTool(params: CallToolRequest["params"], options: TaskRequestOptions<Task> = {}): Promise<CallToolResult> {
+    return this.request({ method: "tools/call", params: params as Record<string, unknown> }, CallToolResultSchema as never, options);
+  }
+
+  /** resources/read, directly or through a task. */
+  readResource(params: ReadResourceRequest["params"], options: TaskRequestOptions<Task> = {}): Promise<ReadResourceResult> {
+    return this.request({ method: "resources/read", params: params as Record<string, unknown> }, ReadResourceResultSchema as never, options);
+  }
+
+  /** prompts/get, directly or through a task. */
+  getPrompt(params: GetPromptRequest["params"], options: TaskRequestOptions<Task> = {}): Promise<GetPromptResult> {
+    return this.request({ method: "prompts/get", params: params as Record<string, unknown> }, GetPromptResultSchema as never, options);
+  }
+
+  /** A request whose answer may be a task: its result, directly or once the task ended. */
+  async request<R>(request: { method: string; params?: Record<string, unknown> }, resultSchema: z.ZodType<R>, options: TaskRequestOptions<Task> = {}): Promise<R> {
+    if (this.plan.creation.ackMode === "notification") return this.beginRequest(request, resultSchema, options).result();
+    const started = await this.start(request, resultSchema, options);
+    if ("result" in started) return started.result;
+    await options.onTaskStatus?.(started.task);
+    return this.waitForTask(started.task.taskId, resultSchema, options);
+  }
+
+  /**
+   * Sends a request the server may answer with a task at once (declaring the client capability on it
+   * where the spec lets the server alone decide): resolves to the task handle, or to the request's own result.
+   */
+  async start<R>(
+    request: { method: string; params?: Record<string, unknown> },
+    resultSchema: z.ZodType<R>,
+    options: Pick<TaskRequestOptions<Task>, "signal" | "keepAlive"> = {},
+  ): Promise<{ task: Task } | { result: R }> {
+    const plan = this.plan;
+    if (plan.creation.ackMode === "notification") {
+      throw this.missing("start", `tasks acknowledged with ${plan.creation.ackNotification ?? "a notification"}, not in the answer (use beginRequest)`);
+    }
+    const params: Record<string, unknown> = { ...(request.params ?? {}) };
+    if (plan.creation.via === "client-capability") params._meta = this.addCapability(params._meta);
+    if (plan.creation.via === "param") {
+      // Only where the server's capability and the tool's switch allow a task.
+      if (await this.mayAugment(request.method, params)) {
+        params[plan.creation.param] = options.keepAlive === undefined ? {} : { [plan.creation.retentionField]: options.keepAlive };
+      }
+    }
+    // The signal cancels this request only while it is pending: once answered, the task is cancelled by method, never by notifications/cancelled.
+    const pending = new AbortController();
+    const onAbort = () => pending.abort(options.signal?.reason);
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
+    let raw: Record<string, unknown>;
+    try {
+      raw = (await (this.client as unknown as Sender).request({ method: request.method, params }, z.record(z.string(), z.unknown()), {
+        timeout: this.options.methodTimeout ?? 60_000,
+        signal: pending.signal,
+      })) as Record<string, unknown>;
+    } catch (e) {
+      throw toTaskError(e);
+    } finally {
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+    const task = this.taskOf(raw);
+    if (task !== undefined) return { task };
+    return { result: resultSchema.parse(raw) };
+  }
+
+  /**
+   * Polls a task at its suggested interval until it ends: its result when it completed (its error, a
+   * TaskProtocolError, when it failed with an inline error), else a TaskEndedError. Input requests it
+   * surfaces are answered with `onInputRequest` (where the spec surfaces them in the task); aborting
+   * `signal` cancels it (with the cancel method, where the spec has one).
+   */
+  async waitForTask<R>(taskId: string, resultSchema: z.ZodType<R>, options: Pick<TaskRequestOptions<Task>, "signal" | "onTaskStatus"> = {}): Promise<R> {
+    const plan = this.plan;
+    const signal = options.signal ?? new AbortController().signal;
+    const answered = new Set<string>();
+    for (;;) {
+      if (signal.aborted) {
+        if (plan.methods.cancel !== undefined) await this.cancelTask(taskId).catch(() => undefined);
+        throw await this.confirmCancelled(taskId);
+      }
+      const task = await this.getTask(taskId);
+      await options.onTaskStatus?.(task);
+      const fields = task as unknown as Record<string, unknown>;
+      const status = task.status;
+      if (plan.descriptor.machine.isTerminal(status)) return this.outcome(task, resultSchema);
+      if (status === plan.status.input) {
+        if (plan.input.via === "inline-poll") await this.answerInputs(task, answered);
+        // The task's input requests travel on the blocking result method; wait there (the SDK
+        // Client's own handlers answer them) until the task ended.
+        else if (plan.input.via === "result-stream") return this.viaResultStream(taskId, resultSchema, signal);
+      }
+      const suggested = fields[plan.behaviour.polling.field];
+      await this.pause(taskId, typeof suggested === "number" ? suggested : this.defaultPollFrequency, signal);
+    }
+  }
+
+  /**
+   * Whether a request may carry a task: the server's capability lists its type (where the spec lists
+   * them), and for tools/call the tool's task support is not "forbidden" (where the spec has a per-tool
+   * switch; tools/list is read once when needed).
+   */
+  private async mayAugment(method: string, params: Record<string, unknown>): Promise<boolean> {
+    const decl = this.plan.behaviour.capabilities.server;
+    if (decl !== false && decl.augments !== undefined) {
+      const path = decl.augments[method];
+      if (path === undefined) return false;
+      // Not connected yet (no capabilities known): leave it to the server.
+      const caps = (this.client as unknown as Discovering).getServerCapabilities?.();
+      if (caps !== undefined && pathIn(pathIn(caps, decl.path), path) === undefined) return false;
+    }
+    const toolSwitch = this.plan.toolSwitch;
+    if (toolSwitch !== undefined && method === "tools/call" && typeof params.name === "string") {
+      if (this.toolSupport === undefined || !this.toolSupport.has(params.name)) await this.listTools().catch(() => undefined);
+      return (this.toolSupport?.get(params.name) ?? toolSwitch.default) !== "forbidden";
+    }
+    return true;
+  }
+
+  /** Sleeps `ms`, waking early when the server pushes the task's state (or `signal` aborts). */
+  private async pause(taskId: string, ms: number, signal: AbortSignal): Promise<void> {
+    const early = new AbortController();
+    const poke = () => early.abort();
+    let set = this.pokes.get(taskId);
+    if (!set) this.pokes.set(taskId, (set = new Set()));
+    set.add(poke);
+    const onAbort = () => early.abort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      await sleep(ms, early.signal);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      set.delete(poke);
+      if (set.size === 0) this.pokes.delete(taskId);
+    }
+  }
+
+  /** Waits on the blocking result method until the task ended; aborting `signal` cancels the task. */
+  private async viaResultStream<R>(taskId: string, resultSchema: z.ZodType<R>, signal: AbortSignal): Promise<R> {
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      return resultSchema.parse(await this.getTaskResult(taskId, { signal: stop.signal }));
+    } catch (e) {
+      if (signal.aborted) {
+        if (this.plan.methods.cancel !== undefined) await this.cancelTask(taskId).catch(() => undefined);
+        throw await this.confirmCancelled(taskId);
+      }
+      // The result method answers what the request would have; a cancelled task has no result.
+      const task = await this.getTask(taskId).catch(() => undefined);
+      if (task !== undefined && task.status === this.plan.status.cancelled) throw new TaskCancelledError<Task>(taskId, task, true);
+      throw e;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** What an ended task yields. */
+  private async outcome<R>(task: Task, resultSchema: z.ZodType<R>): Promise<R> {
+    const plan = this.plan;
+    const status = task.status;
+    if (plan.results.mode === "inline") {
+      const fields = task as unknown as Record<string, unknown>;
+      const inline = fields[plan.results.resultField];
+      if (status === plan.status.completed && inline !== undefined) return resultSchema.parse(inline);
+      const error = fields[plan.results.errorField];
+      if (status === plan.status.failed && isObject(error) && typeof error.code === "number") {
+        throw new TaskProtocolError("taskFailed", error.code, typeof error.message === "string" ? error.message : "Task failed", error.data);
+      }
+    }
+    if (plan.methods.result !== undefined) {
+      if (status === plan.status.completed || (plan.behaviour.results.replaysErrors && status === plan.status.failed)) {
+        return resultSchema.parse(await this.getTaskResult(task.taskId));
+      }
+    }
+    if (status === plan.status.cancelled) throw new TaskCancelledError<Task>(task.taskId, task, true);
+    throw new TaskEndedError<Task>(task, plan.behaviour.outcomes.failureField ?? "error");
+  }
+
+  /** Answers the input requests of a task not answered yet, each with its own update request. */
+  private async answerInputs(task: Task, answered: Set<string>): Promise<void> {
+    const requests = (task as unknown as Record<string, unknown>)[this.plan.input.requestsField];
+    if (!isObject(requests)) return;
+    const fresh = Object.keys(requests).filter((k) => !answered.has(k));
+    if (fresh.length === 0) return;
+    const handler = this.options.onInputRequest;
+    if (handler === undefined) throw new TaskProtocolError("inputRequired", -32603, `task ${task.taskId} needs input (${fresh.join(", ")}) and no onInputRequest handler is set`);
+    for (const key of fresh) {
+      answered.add(key);
+      const response = await handler(requests[key] as { method: string; params?: Record<string, unknown> }, key, task.taskId);
+      await this.updateTask(task.taskId, { [key]: response });
+    }
+  }
+
+  /** -32601, without sending, for a method gated on a capability path the server does not declare. */
+  private checkGate(method: string): void {
+    const decl = this.plan.behaviour.capabilities.server;
+    const gate = decl === false ? undefined : decl.gates?.[method];
+    const caps = (this.client as unknown as Discovering).getServerCapabilities?.();
+    if (decl === false || gate === undefined || caps === undefined) return;
+    if (pathIn(pathIn(caps, decl.path), gate) === undefined) {
+      throw new TaskProtocolError("methodNotFound", -32601, `${method} is not supported by the server (capability ${[...decl.path, ...gate].join(".")} not declared)`);
+    }
+  }
+
+  /** tools/list (every page); remembers each tool's task support (where the spec has a per-tool switch). */
+  async listTools(): Promise<Array<Record<string, unknown>>> {
+    const tools: Array<Record<string, unknown>> = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await (this.client as unknown as Sender).request(
+        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+        z.looseObject({ tools: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().optional() }),
+        { timeout: this.options.methodTimeout ?? 60_000 },
+      )) as { tools: Array<Record<string, unknown>>; nextCursor?: string };
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    const toolSwitch = this.plan.toolSwitch;
+    if (toolSwitch !== undefined) {
+      const support = new Map<string, string>();
+      for (const t of tools) {
+        const v = pathIn(t, toolSwitch.path);
+        if (typeof t.name === "string") support.set(t.name, typeof v === "string" ? v : toolSwitch.default);
+      }
+      this.toolSupport = support;
+    }
+    return tools;
+  }
+
+  /** After an abort: polls until the task is terminal (or the timeout passes). */
+  async confirmCancelled(taskId: string): Promise<TaskCancelledError<Task>> {
+    const deadline = Date.now() + (this.options.cancelConfirmTimeout ?? 10_000);
+    const never = new AbortController().signal;
+    let last: Task | undefined;
+    while (Date.now() < deadline) {
+      try {
+        last = await this.getTask(taskId);
+        const status = last.status;
+        if (this.plan.descriptor.machine.isTerminal(status)) return new TaskCancelledError<Task>(taskId, last, status === this.plan.status.cancelled);
+        const suggested = (last as unknown as Record<string, unknown>)[this.plan.behaviour.polling.field];
+        await sleep(Math.min(typeof suggested === "number" ? suggested : this.defaultPollFrequency, 1000), never);
+      } catch {
+        await sleep(Math.min(this.defaultPollFrequency, 250), never);
+      }
+    }
+    return new TaskCancelledError<Task>(taskId, last, false);
+  }
+
+  /** The task in an immediate answer, or undefined when the answer is the request's own result. */
+  private taskOf(raw: Record<string, unknown>): Task | undefined {
+    const plan = this.plan;
+    if (plan.creation.ackMode === "result") {
+      const t = raw.task;
+      return isObject(t) && typeof t.taskId === "string" ? (t as unknown as Task) : undefined;
+    }
+    const resultType = plan.behaviour.resultType;
+    if (resultType !== false) return raw[resultType.field] === resultType.task && typeof raw.taskId === "string" ? (raw as unknown as Task) : undefined;
+    return typeof raw.taskId === "string" && typeof raw.status === "string" ? (raw as unknown as Task) : undefined;
+  }
+}

@@ -1,0 +1,1008 @@
+// Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).
+// Do not edit a copy: it is replaced whenever the spec is regenerated.
+/**
+ * The task runtime: one call (`install`) wires task support into an SDK
+ * `Server`, `McpServer` or `Client`; `registerTools` / `handle` / `tool` turn
+ * plain async functions into task-augmentable handlers. Everything about the
+ * protocol comes from the descriptor: every status change goes through its
+ * transition table, every error comes from its catalog, and every strategy
+ * (creation, acknowledgement, input, results, cancellation) is chosen from
+ * its declared behaviour.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type CreateMessageResult,
+  type ElicitResult,
+  type JSONRPCRequest,
+  type Result,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Behaviour, TaskSupport } from "./behaviour.js";
+import { cancelledError, internalError, notFoundError, requestor, type ActiveTask, type ServerExtra, type TaskContext, type TaskHost, type TaskPeer } from "./task-context.js";
+import { answerCancel, answerDelete } from "./cancellation.js";
+import { signCursor, verifyCursor } from "./cursor.js";
+import { checkRuntimeVersion, type TaskSpecDescriptor, type TransitionContext } from "./descriptor.js";
+import { invalidParams, TaskProtocolError } from "./errors.js";
+import { answerInline, askBySideRequest, askInline, askThroughResultStream, describeIssues, failInputs } from "./input.js";
+import { ConcurrencyCounter, RateLimiter, type TaskLimits } from "./limits.js";
+import { stderrLine, type AuditEvent, type LogEntry } from "./log.js";
+import { capabilityAt, isObject, makePlan, nestAt, type RuntimePlan } from "./plan.js";
+import { awaitResult, resultWhenCompleted } from "./results.js";
+import { InMemoryTaskStore, type StoredError, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
+import { checkTaskIdHeader, declaresClientCapability, toDetailedTask, toWireTask, withRelated, withResultType } from "./wire.js";
+
+export { CANCELLED_BY_REQUEST } from "./cancellation.js";
+export { signCursor, verifyCursor } from "./cursor.js";
+export { invalidParams } from "./errors.js";
+export { RateLimiter, ConcurrencyCounter, type TaskLimits } from "./limits.js";
+export type { AuditEvent, LogEntry } from "./log.js";
+export { capabilityAt } from "./plan.js";
+export type { ServerExtra, TaskContext, TaskPeer } from "./task-context.js";
+export { isPlainRequest, serveStreamableHttp, TaskStdioServerTransport, type HttpServeOptions } from "./transports.js";
+export {
+  checkTaskIdHeader,
+  declaresClientCapability,
+  decodeHeaderValue,
+  isoTime,
+  toDetailedTask,
+  toWireTask,
+  withRelated,
+  withResultType,
+} from "./wire.js";
+
+/** The message of every "not implemented" answer of this runtime. */
+export const NOT_SUPPORTED = "not supported by this generated server yet";
+
+/** The -32603 answer for a declared behaviour this runtime does not implement. */
+export function notSupported(behaviour: string): TaskProtocolError {
+  return new TaskProtocolError("notSupported", -32603, `${NOT_SUPPORTED}: ${behaviour}`);
+}
+
+/** How the spec declares one side's tasks capability (false: the spec has none). */
+export type TaskCapabilityDecl =
+  | false
+  | {
+      path: readonly string[];
+      value: unknown;
+      gates?: Readonly<Record<string, readonly string[]>>;
+      augments?: Readonly<Record<string, readonly string[]>>;
+    };
+
+export interface TaskServerOptions<S extends string = string> {
+  /** Where tasks live (default: a new InMemoryTaskStore). */
+  store?: TaskStore;
+  /** The retention granted when the requestor asks for none (ms; null = unlimited). Default: the spec's. */
+  defaultKeepAlive?: number | null;
+  /** The most retention granted (ms); null = no cap (where the spec lets null mean unlimited, a request for null then gets it). Default: the spec's. */
+  maxKeepAlive?: number | null;
+  /** The poll interval suggested to requestors (ms). Default: the spec's. */
+  pollFrequency?: number;
+  /** Tasks per list page (capped by the spec's maximum). */
+  pageSize?: number;
+  /** Statuses in which the delete method is accepted. */
+  deletableStatuses?: readonly S[];
+  limits?: Partial<TaskLimits>;
+  /** The HMAC key of list cursors (default: 32 random bytes per process). */
+  cursorSecret?: string | Uint8Array;
+  /** Receives audit events; default: one JSON line per event on stderr. `false` turns auditing off. */
+  audit?: ((event: AuditEvent<S>) => void) | false;
+  /** Receives log entries; default: one JSON line per entry on stderr. */
+  log?: (entry: LogEntry) => void;
+  /** The key tasks are bound to (default: the session and/or the auth context, as the spec declares). */
+  ownerOf?: (extra: ServerExtra) => string;
+  /** Methods that may be augmented (default: what the spec allows for the side). */
+  augment?: readonly string[];
+  /** Timeout (ms) of input requests (elicitation, sampling) sent for a task. Default 1 hour. */
+  inputTimeout?: number;
+  /**
+   * Which side receives the tasks: "server" (the requests a server receives, e.g. tools/call) or
+   * "client" (e.g. elicitation/create, sampling/createMessage; install the runtime on an SDK Client). Default server.
+   */
+  side?: "server" | "client";
+  /**
+   * The tasks capability value declared at install (default: the spec's). A gated method (e.g. the list
+   * method gated on `list`) answers -32601 when its path is missing; a request whose augmentation path is
+   * missing is served plainly.
+   */
+  taskCapability?: Record<string, unknown>;
+  /** Methods served only as tasks: a plain request gets the declared requiredTaskError (tools use `taskSupport`). */
+  requireTask?: readonly string[];
+}
+
+export type TaskHandler<A, R extends Result> = (args: A, ctx: TaskContext) => R | Promise<R>;
+
+/** A tool for {@link TaskRuntime.registerTools}: a zod object schema for its arguments and a plain async function. */
+export interface TaskTool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  title?: string;
+  description?: string;
+  /** A zod object schema of the arguments (default: any object). */
+  inputSchema?: S;
+  /**
+   * Whether a call may run as a task; the server decides per call. forbidden:
+   * never; optional (default): when the requestor allows it; required: only as
+   * a task — a call whose requestor does not allow one is refused. Where the
+   * spec has a per-tool switch, tools/list shows it and a call against it is an
+   * error: a task asked of a forbidden tool, or a required tool called plainly.
+   */
+  taskSupport?: TaskSupport;
+  /**
+   * Runs on the request itself, before a task is made: input asked here
+   * (`ctx.elicit`, `ctx.sample`) is resolved with the request, never through
+   * the task. Returns the arguments `handler` receives.
+   */
+  prepare?: (args: z.infer<S>, ctx: TaskContext) => Promise<z.infer<S>>;
+  handler: TaskHandler<z.infer<S>, CallToolResult>;
+}
+
+/** Builds a tool definition with its argument type inferred from the schema. */
+export function defineTool<S extends z.ZodType>(tool: TaskTool<S>): TaskTool<S> {
+  return tool;
+}
+
+/** Options of {@link TaskRuntime.run}. */
+export interface RunOptions {
+  /** Whether the request may run as a task (default optional): see {@link TaskTool.taskSupport}. */
+  taskSupport?: TaskSupport;
+  /** Runs after the decision and before a task is made, on the request's own context. */
+  before?: (ctx: TaskContext) => Promise<void>;
+  /** The tool called (tools/call): its `taskSupport` is then the per-tool switch, where the spec has one. */
+  tool?: string;
+  /** The session the request came from, to reach the requestor later (status notifications). */
+  peer?: TaskPeer;
+}
+
+/** The failure message of a tool result with isError (its first text), for a task that fails on it. */
+function toolErrorMessage(result: Record<string, unknown>): string {
+  const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
+  const text = content.find((c): c is { type: "text"; text: string } => isObject(c) && c.type === "text" && typeof c.text === "string");
+  return text ? `Tool execution failed: ${text.text.slice(0, 500)}` : "The request returned an error result";
+}
+
+/** A JSON-RPC error object thrown by user code (McpError, TaskProtocolError, or any { code, message }). */
+export function asRpcError(e: unknown): StoredError | undefined {
+  if (!isObject(e) && !(e instanceof Error)) return undefined;
+  const code = (e as { code?: unknown }).code;
+  const message = (e as { message?: unknown }).message;
+  if (typeof code !== "number" || !Number.isSafeInteger(code) || typeof message !== "string") return undefined;
+  // The SDK's McpError prefixes its message with "MCP error <code>: ".
+  const prefix = `MCP error ${code}: `;
+  const text = message.startsWith(prefix) ? message.slice(prefix.length) : message;
+  const data = (e as { data?: unknown }).data;
+  return data === undefined ? { code, message: text } : { code, message: text, data };
+}
+
+function methodNotFound(): TaskProtocolError {
+  return new TaskProtocolError("methodNotFound", -32601, "Method not found");
+}
+
+function hasError(d: TaskSpecDescriptor<string>, name: string | undefined): name is string {
+  return name !== undefined && Object.prototype.hasOwnProperty.call(d.errors, name);
+}
+
+/**
+ * Task support for one or more SDK servers (one per HTTP session, or one on
+ * stdio) sharing one store. `S` is the spec's status type, `W` its task type
+ * as the requestor sees it.
+ */
+export class TaskRuntime<S extends string = string, W = Record<string, unknown>> {
+  readonly descriptor: TaskSpecDescriptor<S>;
+  /** The strategies derived from the descriptor. */
+  readonly plan: RuntimePlan<S>;
+  readonly store: TaskStore;
+  readonly limits: TaskLimits;
+  /** The HMAC key of list cursors. */
+  readonly cursorSecret: Uint8Array | string;
+  /** Which side this runtime receives tasks for. */
+  readonly side: "server" | "client";
+  private readonly options: TaskServerOptions<S>;
+  private readonly active = new Map<string, ActiveTask>();
+  private readonly concurrency = new ConcurrencyCounter();
+  private readonly rates = new RateLimiter();
+  private readonly tools = new Map<string, TaskTool>();
+  private readonly auditSink: ((event: AuditEvent<S>) => void) | undefined;
+  private readonly logSink: (entry: LogEntry) => void;
+  /** Wakes the waiters of a task (result streams) on every change. */
+  private readonly watchers = new Map<string, Set<() => void>>();
+  /** The session's peer by session id, to reach a requestor after its request was answered. */
+  private readonly peers = new Map<string, TaskPeer>();
+  private readonly inputTimeout: number;
+  /** The view of this runtime its strategies work through. */
+  private readonly host: TaskHost<S>;
+
+  constructor(descriptor: TaskSpecDescriptor<S>, options: TaskServerOptions<S> = {}) {
+    checkRuntimeVersion(descriptor);
+    this.descriptor = descriptor;
+    this.plan = makePlan(descriptor);
+    this.side = options.side ?? "server";
+    this.options = options;
+    this.store = options.store ?? new InMemoryTaskStore();
+    const l = descriptor.behaviour.limits;
+    this.limits = {
+      maxConcurrentPerRequestor: l.maxConcurrentPerRequestor,
+      createPerMinute: l.createPerMinute,
+      pollPerMinute: l.pollPerMinute,
+      resultPerMinute: l.resultPerMinute ?? l.pollPerMinute,
+      listPerMinute: l.listPerMinute,
+      ...options.limits,
+    };
+    this.cursorSecret = options.cursorSecret ?? randomBytes(32);
+    this.auditSink = options.audit === false ? undefined : (options.audit ?? ((e) => stderrLine({ audit: e })));
+    this.logSink = options.log ?? ((e) => stderrLine(e));
+    this.inputTimeout = options.inputTimeout ?? 3_600_000;
+    this.host = {
+      plan: this.plan,
+      store: this.store,
+      inputTimeout: this.inputTimeout,
+      move: (taskId, to, patch, ctx, onlyIfLegal) => this.move(taskId, to, patch, ctx, onlyIfLegal),
+      active: (taskId) => this.active.get(taskId),
+      wake: (taskId) => this.wake(taskId),
+      watch: (taskId, fn) => this.watch(taskId, fn),
+      lookup: (taskId, owner, extra, method) => this.lookup(taskId, owner, extra, method),
+      cancel: (taskId, reason) => this.cancel(taskId, reason),
+      audit: (e) => this.audit(e),
+      log: (e) => this.log(e),
+    };
+  }
+
+  /** The spec's declared behaviour this runtime follows. */
+  get behaviour(): Behaviour {
+    return this.descriptor.behaviour;
+  }
+
+  /** Declared behaviours this runtime answers with -32603 {@link NOT_SUPPORTED} (none should remain). */
+  get unsupportedBehaviours(): readonly string[] {
+    return this.plan.gaps;
+  }
+
+  // -------------------------------------------------------------------------
+  // The task on the wire (for bindings)
+  // -------------------------------------------------------------------------
+
+  /** The task as the requestor sees it. */
+  toWireTask(rec: TaskRecord): W {
+    return toWireTask<W>(this.plan, rec);
+  }
+
+  /** The task with what its status carries inlined (result, error, pending input requests). */
+  toDetailedTask(rec: TaskRecord): W {
+    return toDetailedTask<W>(this.plan, rec);
+  }
+
+  /** Marks a result as the request's own answer where the spec declares a result type. */
+  withResultType<R>(result: R): R {
+    return withResultType(this.plan, result);
+  }
+
+  /** Adds the related-task meta to a result where the spec declares one. */
+  withRelated<R extends object>(result: R, taskId: string): R {
+    return withRelated(this.plan, result, taskId);
+  }
+
+  /** Whether a request declares the client capability in its own `_meta`. */
+  declaresClientCapability(params: unknown): boolean {
+    return declaresClientCapability(this.plan, params);
+  }
+
+  // -------------------------------------------------------------------------
+  // Wiring
+  // -------------------------------------------------------------------------
+
+  /**
+   * Wires the task methods into an SDK server (low-level `Server` or `McpServer`),
+   * or a `Client` for side "client". Call it before `connect`. Other requests keep
+   * their handlers; requests for methods nobody handles still get -32601.
+   */
+  install(target: Server | McpServer): Server;
+  install(target: Client): Client;
+  install(target: Server | McpServer | Client): Server | Client {
+    const server = target instanceof McpServer ? target.server : target;
+    // The tasks capability: the spec's value, or options.taskCapability.
+    const decl = this.capabilityDecl;
+    if (decl !== false) server.registerCapabilities(nestAt(decl.path, this.capabilityValue) as never);
+    // Remember each session's peer: status notifications reach it after its request was answered.
+    const peer = server as unknown as TaskPeer;
+    if (server instanceof Server) {
+      const initialized = server.oninitialized;
+      server.oninitialized = () => {
+        initialized?.();
+        const transport = server.transport;
+        const sid = transport?.sessionId;
+        if (!transport || sid === undefined) return;
+        this.peers.set(sid, peer);
+        const closed = transport.onclose;
+        transport.onclose = () => {
+          closed?.();
+          if (this.peers.get(sid) === peer) this.peers.delete(sid);
+        };
+      };
+    }
+    const previous = server.fallbackRequestHandler as ((request: JSONRPCRequest, extra: ServerExtra) => Promise<unknown>) | undefined;
+    // A `then`, not an async function: every request without a handler of its own passes here.
+    (server as Server).fallbackRequestHandler = (request: JSONRPCRequest, extra: ServerExtra) =>
+      this.dispatch(request, extra, peer).then((handled) => {
+        if (handled !== undefined) return handled as never;
+        if (previous) return previous(request, extra) as never;
+        throw methodNotFound();
+      });
+    return server;
+  }
+
+  /**
+   * Answers a task method for a binding that registers the methods itself;
+   * resolves to undefined for any other method.
+   */
+  handleTaskRequest(method: string, params: unknown, extra: ServerExtra): Promise<Result | undefined> {
+    return this.dispatch({ jsonrpc: "2.0", id: extra.requestId, method, params: (params ?? {}) as Record<string, unknown> } as JSONRPCRequest, extra);
+  }
+
+  /**
+   * Registers plain async tools on a low-level `Server` (tools/list and
+   * tools/call); each call may be augmented with a task. Call before `connect`.
+   */
+  registerTools(server: Server, tools: readonly TaskTool<any>[]): void {
+    this.addTools(tools);
+    server.registerCapabilities({ tools: {} });
+    server.setRequestHandler(ListToolsRequestSchema, async () => this.listTools() as never);
+    const CallTool = z.object({ method: z.literal("tools/call"), params: z.unknown() });
+    server.setRequestHandler(CallTool, async (request, extra) => this.callTool(request.params, extra, server as unknown as TaskPeer) as never);
+  }
+
+  /** Adds tools to this runtime without wiring a server (a binding calls listTools / callTool). */
+  addTools(tools: readonly TaskTool<any>[]): void {
+    for (const t of tools) this.tools.set(t.name, t as TaskTool);
+  }
+
+  /** The tools/list result for the tools added so far. */
+  listTools(): { tools: Array<{ name: string; title?: string; description?: string; inputSchema: { type: "object"; [k: string]: unknown } }> } {
+    const toolSwitch = this.plan.toolSwitch;
+    return {
+      tools: [...this.tools.values()].map((t) => {
+        const schema = t.inputSchema ? (z.toJSONSchema(t.inputSchema, { io: "input" }) as Record<string, unknown>) : { type: "object" };
+        delete schema.$schema;
+        const listed = {
+          name: t.name,
+          ...(t.title === undefined ? {} : { title: t.title }),
+          ...(t.description === undefined ? {} : { description: t.description }),
+          inputSchema: schema as { type: "object"; [k: string]: unknown },
+        };
+        // The per-tool switch, where the spec lists one (e.g. execution.taskSupport).
+        return toolSwitch ? { ...listed, ...nestAt(toolSwitch.path, t.taskSupport ?? toolSwitch.default) } : listed;
+      }),
+    };
+  }
+
+  /** Answers a tools/call for the tools added: validates the arguments, then runs the tool (as a task when allowed). */
+  async callTool(params: unknown, extra: ServerExtra, peer?: TaskPeer): Promise<Result> {
+    const p = params;
+    if (!isObject(p) || typeof p.name !== "string") throw invalidParams("Invalid params: tools/call needs params.name (a string)");
+    if (p.arguments !== undefined && !isObject(p.arguments)) throw invalidParams("Invalid params: arguments must be an object");
+    const tool = this.tools.get(p.name);
+    if (!tool) throw invalidParams(`Unknown tool: ${p.name}`);
+    const raw = p.arguments ?? {};
+    const parsed = tool.inputSchema ? tool.inputSchema.safeParse(raw) : { success: true as const, data: raw };
+    if (!parsed.success) throw invalidParams(`Invalid arguments for tool ${p.name}: ${describeIssues(parsed.error)}`);
+    let args: unknown = parsed.data;
+    const prepare = tool.prepare;
+    return this.run("tools/call", p, extra, (ctx) => tool.handler(args, ctx), {
+      ...(tool.taskSupport === undefined ? {} : { taskSupport: tool.taskSupport }),
+      tool: tool.name,
+      ...(peer === undefined ? {} : { peer }),
+      ...(prepare === undefined
+        ? {}
+        : {
+            before: async (ctx: TaskContext) => {
+              args = await prepare(args, ctx);
+            },
+          }),
+    });
+  }
+
+  /**
+   * Makes a request handler task-augmentable, for `server.setRequestHandler(schema, runtime.handle("resources/read", fn))`.
+   * `fn` receives the request and a TaskContext.
+   */
+  handle<Req extends { method: string; params?: unknown }, R extends Result>(
+    method: string,
+    fn: (request: Req, ctx: TaskContext) => R | Promise<R>,
+  ): (request: Req, extra: ServerExtra) => Promise<R> {
+    return (request, extra) => this.run(method, request.params, extra, (ctx) => fn(request, ctx));
+  }
+
+  /**
+   * Makes an `McpServer` tool callback task-augmentable:
+   * `mcp.registerTool("name", config, runtime.tool(async (args, ctx) => ...))`.
+   */
+  tool<A>(fn: TaskHandler<A, CallToolResult>): (args: A, extra: ServerExtra) => Promise<CallToolResult> {
+    return (args, extra) => this.run("tools/call", { _meta: extra._meta }, extra, (ctx) => fn(args, ctx));
+  }
+
+  /** Stops the running work and the store's timers. */
+  async close(): Promise<void> {
+    for (const a of this.active.values()) a.controller.abort(new Error("server closing"));
+    await this.store.close();
+  }
+
+  // -------------------------------------------------------------------------
+  // Augmentation
+  // -------------------------------------------------------------------------
+
+  /** The task the requestor asked for, or undefined when the request is a plain one. */
+  private readTaskRequest(params: unknown): { taskId: string | undefined; keepAlive: number | null | undefined } | undefined {
+    const p = isObject(params) ? params : {};
+    const creation = this.plan.creation;
+    let raw: unknown;
+    if (creation.via === "client-capability") {
+      // The requestor opts in through this request's own capabilities (never earlier ones);
+      // it asks for nothing else: the receiver decides (run) and assigns id and retention.
+      raw = declaresClientCapability(this.plan, p) ? {} : undefined;
+    } else if (creation.via === "meta") {
+      const meta = isObject(p._meta) ? p._meta : undefined;
+      raw = creation.metaKey === undefined ? undefined : meta?.[creation.metaKey];
+    } else {
+      raw = p[creation.param];
+    }
+    if (raw === undefined) return undefined;
+    if (!isObject(raw)) throw invalidParams("Invalid task metadata: expected an object");
+    let taskId: string | undefined;
+    if (creation.idFromRequestor) {
+      const id = raw[creation.idField];
+      if (typeof id !== "string" || id.length === 0) throw invalidParams("Invalid task metadata: taskId must be a non-empty string");
+      if (id.length > 256) throw invalidParams("Invalid task metadata: taskId is longer than 256 characters");
+      taskId = id;
+    }
+    const keepAlive = raw[creation.retentionField];
+    if (keepAlive !== undefined && keepAlive !== null && (typeof keepAlive !== "number" || !Number.isFinite(keepAlive) || keepAlive < 0)) {
+      throw invalidParams(`Invalid task metadata: ${creation.retentionField} must be a non-negative number`);
+    }
+    return { taskId, keepAlive: keepAlive as number | null | undefined };
+  }
+
+  /** The retention granted for a requested one (capped by maxKeepAlive); null = unlimited. */
+  grant(requested: number | null | undefined): number | null {
+    const r = this.descriptor.behaviour.retention;
+    const max = this.options.maxKeepAlive === undefined ? r.max : this.options.maxKeepAlive;
+    const dflt = this.options.defaultKeepAlive === undefined ? r.default : this.options.defaultKeepAlive;
+    let want = requested === undefined ? dflt : requested;
+    // Where null does not mean unlimited, asking for null asks for the most there is.
+    if (want === null && !r.nullMeansUnlimited) want = max;
+    if (want === null) return max;
+    return max === null ? Math.floor(want) : Math.min(Math.floor(want), max);
+  }
+
+  private augments(method: string): boolean {
+    const allowed = this.options.augment ?? this.descriptor.behaviour.creation.requests[this.side];
+    if (!(allowed.includes("*") || allowed.includes(method))) return false;
+    // Where the capability lists augmentable requests (exhaustively), only a declared one is a task.
+    const decl = this.capabilityDecl;
+    const paths = decl === false ? undefined : decl.augments;
+    if (paths === undefined) return true;
+    const path = paths[method];
+    return path !== undefined && capabilityAt(this.capabilityValue, path) !== undefined;
+  }
+
+  /** The spec's declaration of this side's tasks capability. */
+  get capabilityDecl(): TaskCapabilityDecl {
+    return this.descriptor.behaviour.capabilities[this.side];
+  }
+
+  /** The tasks capability value this runtime declares. */
+  get capabilityValue(): unknown {
+    const decl = this.capabilityDecl;
+    return this.options.taskCapability ?? (decl === false ? undefined : decl.value);
+  }
+
+  /** -32601 for a method gated on a capability path this runtime does not declare (e.g. the list method without `list`). */
+  private gate(method: string): void {
+    const decl = this.capabilityDecl;
+    const path = decl === false ? undefined : decl.gates?.[method];
+    if (path !== undefined && capabilityAt(this.capabilityValue, path) === undefined) throw methodNotFound();
+  }
+
+  /**
+   * The per-tool switch: a task asked of a tool that forbids one, or a plain call of a tool that
+   * requires one, is an error (not a silent fallback); so is a plain request of a method served only as a task.
+   */
+  private checkTaskSupport(method: string, params: unknown, options: RunOptions): void {
+    const asked = this.augments(method) && this.readTaskRequest(params) !== undefined;
+    const toolSwitch = this.plan.toolSwitch;
+    if (toolSwitch && options.tool !== undefined) {
+      const tool = options.tool;
+      const support = options.taskSupport ?? toolSwitch.default;
+      if (asked && support === "forbidden") {
+        throw this.plan.error(toolSwitch.forbiddenError, { tool, method }, () => invalidParams(`Tool ${tool} does not support task augmentation`));
+      }
+      if (!asked && support === "required") {
+        throw this.plan.error(toolSwitch.requiredError, { tool, method }, () => invalidParams(`Tool ${tool} requires task augmentation`));
+      }
+    }
+    const required = this.descriptor.behaviour.creation.requiredTaskError;
+    if (!asked && hasError(this.descriptor, required) && (this.options.requireTask ?? []).includes(method)) {
+      throw this.plan.error(required, { method, tool: options.tool ?? "" }, methodNotFound);
+    }
+  }
+
+  /** How to reach the requestor of a request later, after that request was answered. */
+  private notifier(extra: ServerExtra, peer: TaskPeer | undefined): ActiveTask["notify"] {
+    const via = peer ?? (extra.sessionId === undefined ? undefined : this.peers.get(extra.sessionId));
+    if (via) return (n) => via.notification(n);
+    return (n) => extra.sendNotification(n as unknown as ServerNotification);
+  }
+
+  private watch(taskId: string, fn: () => void): () => void {
+    let set = this.watchers.get(taskId);
+    if (!set) this.watchers.set(taskId, (set = new Set()));
+    set.add(fn);
+    return () => {
+      set.delete(fn);
+      if (set.size === 0 && this.watchers.get(taskId) === set) this.watchers.delete(taskId);
+    };
+  }
+
+  private wake(taskId: string): void {
+    const set = this.watchers.get(taskId);
+    if (set) for (const fn of set) fn();
+  }
+
+  /** Sends the task's new state to its requestor, where the spec pushes status notifications. */
+  private pushStatus(rec: TaskRecord): void {
+    const push = this.plan.statusPush;
+    if (push === undefined) return;
+    const active = this.active.get(rec.taskId);
+    if (!active) return;
+    const params = toWireTask<Record<string, unknown>>(this.plan, rec);
+    void active.notify({ method: push.method, params }).catch((e: unknown) =>
+      this.log({ level: "warn", msg: "could not send a task status notification", taskId: rec.taskId, error: String(e) }),
+    );
+  }
+
+  /** Counts a task's retention from creation: once it elapses, the running work is stopped. */
+  private armExpiry(taskId: string, active: ActiveTask, at: number): void {
+    if (active.expiry) clearTimeout(active.expiry);
+    active.expiry = setTimeout(() => void this.onExpiry(taskId).catch(() => undefined), Math.min(2_147_483_647, Math.max(1, at - Date.now() + 1)));
+    active.expiry.unref?.();
+  }
+
+  private async onExpiry(taskId: string): Promise<void> {
+    const active = this.active.get(taskId);
+    if (!active) return;
+    const found = await this.store.get(taskId);
+    if (found?.state === "live") {
+      if (found.record.expiresAt !== null && !this.isTerminal(found.record.status)) this.armExpiry(taskId, active, found.record.expiresAt);
+      return;
+    }
+    // The receiver may delete a task whose retention elapsed, whatever its status: stop its work.
+    this.log({ level: "info", msg: "task expired while running", taskId });
+    active.cancelled = true;
+    active.controller.abort(new Error("The task expired"));
+    failInputs(active, new TaskProtocolError("expired", -32603, "The task expired"));
+    this.concurrency.releaseTask(taskId, active.owner);
+    this.wake(taskId);
+  }
+
+  /** The requestor key: the session and/or the auth context the task is bound to. */
+  ownerOf(extra: ServerExtra): string {
+    if (this.options.ownerOf) return this.options.ownerOf(extra);
+    const parts: string[] = [];
+    if (this.plan.binding.session) parts.push(`session:${extra.sessionId ?? "stdio"}`);
+    if (this.plan.binding.auth) {
+      const auth = extra.authInfo;
+      const subject = auth && isObject(auth.extra) && typeof auth.extra.sub === "string" ? auth.extra.sub : "";
+      parts.push(auth ? `auth:${auth.clientId}:${subject}` : "auth:anonymous");
+    }
+    return parts.length ? parts.join("|") : "*";
+  }
+
+  private context(extra: ServerExtra, taskId: string | undefined, signal: AbortSignal, active: ActiveTask | undefined): TaskContext {
+    return {
+      taskId,
+      signal,
+      requestId: extra.requestId,
+      sessionId: extra.sessionId,
+      authInfo: extra.authInfo,
+      extra,
+      elicit: (params) =>
+        this.askRequestor(extra, taskId, active, "elicitation/create", params as Record<string, unknown>, ElicitResultSchema) as Promise<ElicitResult>,
+      sample: (params) =>
+        this.askRequestor(extra, taskId, active, "sampling/createMessage", params as Record<string, unknown>, CreateMessageResultSchema) as Promise<CreateMessageResult>,
+    };
+  }
+
+  /** Sends a request to the requestor; for a task, the declared way, with the task in the input status until every answer arrived. */
+  private askRequestor(
+    extra: ServerExtra,
+    taskId: string | undefined,
+    active: ActiveTask | undefined,
+    method: string,
+    params: Record<string, unknown>,
+    schema: z.ZodType,
+  ): Promise<unknown> {
+    if (taskId === undefined || active === undefined) {
+      return extra.sendRequest({ method, params } as ServerRequest, schema as never, { timeout: this.inputTimeout });
+    }
+    switch (this.plan.input.via) {
+      case "side-request":
+        return askBySideRequest(this.host, extra, taskId, active, method, params, schema);
+      case "result-stream":
+        return askThroughResultStream(this.host, taskId, active, method, params, schema);
+      case "inline-poll":
+        return askInline(this.host, taskId, active, method, params, schema);
+    }
+  }
+
+  /**
+   * Runs one request: plainly when it carries no task request (or its method
+   * is not augmentable), otherwise as a task.
+   */
+  async run<R extends Result>(
+    method: string,
+    params: unknown,
+    extra: ServerExtra,
+    work: (ctx: TaskContext) => R | Promise<R>,
+    options: RunOptions = {},
+  ): Promise<R> {
+    const plan = this.plan;
+    this.checkTaskSupport(method, params, options);
+    const support = options.taskSupport ?? "optional";
+    const wanted = support !== "forbidden" && this.augments(method) ? this.readTaskRequest(params) : undefined;
+    if (wanted === undefined) {
+      // A request that only runs as a task, from a requestor that did not allow one.
+      if (support === "required") {
+        const missing = plan.missingCapability(plan.behaviour.creation.requiredTaskError, { method });
+        if (missing) throw missing;
+      }
+      const plain = this.context(extra, undefined, extra.signal, undefined);
+      if (options.before) await options.before(plain);
+      return plan.behaviour.resultType === false ? work(plain) : withResultType(plan, await work(plain));
+    }
+    // Input asked before the task exists is resolved with the request itself.
+    if (options.before) await options.before(this.context(extra, undefined, extra.signal, undefined));
+    const owner = this.ownerOf(extra);
+    const audit = { ...requestor(owner, extra), method };
+    if (!this.rates.take(`create|${owner}`, this.limits.createPerMinute)) {
+      this.audit({ ...audit, type: "denied", reason: "task creation rate limit" });
+      throw this.rateLimited("task creation");
+    }
+    const limit = this.limits.maxConcurrentPerRequestor;
+    if (!this.concurrency.reserve(owner, limit)) {
+      this.audit({ ...audit, type: "denied", reason: "concurrent task limit" });
+      throw plan.error(plan.behaviour.limits.concurrencyError, { limit }, () =>
+        new TaskProtocolError("concurrencyLimitReached", -32011, `Too many concurrent tasks (limit ${limit})`),
+      );
+    }
+    const taskId = wanted.taskId ?? randomUUID();
+    const keepAlive = this.grant(wanted.keepAlive);
+    const now = Date.now();
+    const fromTerminal = plan.behaviour.retention.countedFrom === "terminal";
+    const record = await this.store.create({
+      taskId,
+      owner,
+      status: plan.status.initial,
+      method,
+      requestId: extra.requestId,
+      createdAt: now,
+      updatedAt: now,
+      terminalAt: null,
+      keepAlive,
+      pollFrequency: this.options.pollFrequency ?? plan.behaviour.polling.default,
+      expiresAt: fromTerminal || keepAlive === null ? null : now + keepAlive,
+      pendingInputs: 0,
+    });
+    if (!record) {
+      this.concurrency.release(owner);
+      this.audit({ ...audit, type: "denied", taskId, reason: "duplicate task id" });
+      throw plan.error(plan.behaviour.creation.taskId.duplicateError, { taskId }, () => invalidParams(`Task ID already exists: ${taskId}`));
+    }
+    this.concurrency.hold(taskId);
+    this.audit({ ...audit, type: "created", taskId, to: plan.status.initial });
+    const active: ActiveTask = {
+      controller: new AbortController(),
+      owner,
+      pending: 0,
+      cancelled: false,
+      inputSeq: 0,
+      waiters: new Map(),
+      lock: Promise.resolve(),
+      inputs: [],
+      notify: this.notifier(extra, options.peer),
+    };
+    this.active.set(taskId, active);
+    // Retention counts from creation: a task still running when it elapses is stopped.
+    if (!fromTerminal && record.expiresAt !== null) this.armExpiry(taskId, active, record.expiresAt);
+    // Cancellation: the SDK aborts extra.signal when the request is cancelled.
+    const onAbort = () => void this.cancel(taskId, "The request was cancelled").catch(() => undefined);
+    extra.signal.addEventListener("abort", onAbort, { once: true });
+    const cleanup = () => {
+      extra.signal.removeEventListener("abort", onAbort);
+      if (active.expiry) clearTimeout(active.expiry);
+      this.active.delete(taskId);
+    };
+    if (plan.creation.ackMode === "notification") {
+      // The task can be polled now: acknowledge on the request's own stream; the request is answered with the result.
+      const key = plan.related.key;
+      await extra
+        .sendNotification({
+          method: plan.creation.ackNotification ?? "",
+          params: { _meta: key === undefined ? {} : { [key]: { taskId } } },
+        } as unknown as ServerNotification)
+        .catch((e: unknown) => this.log({ level: "warn", msg: "could not send the task creation notification", taskId, error: String(e) }));
+      return this.execute(taskId, active, method, extra, work, cleanup);
+    }
+    // The request is answered at once with the task; the work goes on in the background.
+    void this.execute(taskId, active, method, extra, work, cleanup).catch(() => undefined);
+    const created = await this.store.get(taskId);
+    const task = toWireTask<Record<string, unknown>>(plan, created?.state === "live" ? created.record : record);
+    if (plan.creation.ackMode === "result") return { task } as unknown as R;
+    const rt = plan.behaviour.resultType;
+    return (rt === false ? { ...task } : { [rt.field]: rt.task, ...task }) as unknown as R;
+  }
+
+  private async execute<R extends Result>(
+    taskId: string,
+    active: ActiveTask,
+    method: string,
+    extra: ServerExtra,
+    work: (ctx: TaskContext) => R | Promise<R>,
+    cleanup: () => void,
+  ): Promise<R> {
+    const plan = this.plan;
+    const status = plan.status;
+    try {
+      await this.move(taskId, status.running);
+      let result: R;
+      try {
+        result = await work(this.context(extra, taskId, active.controller.signal, active));
+      } catch (e) {
+        if (active.cancelled) throw e;
+        const rpc = asRpcError(e);
+        if (rpc) {
+          await this.move(taskId, status.onProtocolError, plan.task.statusMessageOnFailure ? { error: rpc, statusMessage: rpc.message } : { error: rpc });
+          throw new TaskProtocolError("requestFailed", rpc.code, rpc.message, rpc.data);
+        }
+        this.log({ level: "error", msg: "unexpected failure of a task's work", taskId, method, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+        const internal = internalError(plan);
+        const error = { code: internal.code, message: internal.message };
+        await this.move(taskId, status.onUnexpected, plan.task.statusMessageOnFailure ? { error, statusMessage: internal.message } : { error });
+        throw internal;
+      }
+      if (active.cancelled) return result;
+      const toolError = method === "tools/call" && isObject(result) && result.isError === true;
+      const to = toolError ? status.onToolError : status.completed;
+      const stored = JSON.parse(JSON.stringify(result)) as Record<string, unknown>;
+      const patch: TaskPatch = { result: stored };
+      if (toolError && status.onToolError === status.failed) patch.error = { code: -32603, message: toolErrorMessage(stored) };
+      await this.move(taskId, to, patch);
+      // Where the request itself is answered with the result, that answer relates to the task too.
+      return plan.related.key !== undefined && plan.creation.ackMode === "notification" ? withRelated(plan, result, taskId) : result;
+    } finally {
+      cleanup();
+    }
+  }
+
+  private isTerminal(status: string): boolean {
+    return this.descriptor.machine.isTerminal(status as S);
+  }
+
+  /**
+   * Moves a task to `to` through the transition table. An illegal transition is
+   * logged and refused (never applied); returns the updated record or undefined.
+   */
+  private async move(taskId: string, to: S, patch: TaskPatch = {}, ctx?: TransitionContext, onlyIfLegal = false): Promise<TaskRecord | undefined> {
+    const machine = this.descriptor.machine;
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const found = await this.store.get(taskId);
+      if (found?.state !== "live") return undefined;
+      const rec = found.record;
+      const from = rec.status as S;
+      if (from === to) return this.store.update(taskId, from, { ...patch, updatedAt: Date.now() });
+      if (!machine.canTransition(from, to, ctx)) {
+        if (onlyIfLegal) return undefined;
+        try {
+          machine.assertTransition(from, to, ctx);
+        } catch (e) {
+          const guard = isObject(e) || e instanceof Error ? (e as { guard?: unknown }).guard : undefined;
+          this.log({ level: "error", msg: "illegal task transition refused", taskId, from, to, guard });
+        }
+        return undefined;
+      }
+      const now = Date.now();
+      const full: TaskPatch = { ...patch, status: to, updatedAt: now };
+      if (machine.isTerminal(to)) {
+        full.terminalAt = now;
+        if (this.plan.behaviour.retention.countedFrom === "terminal") full.expiresAt = rec.keepAlive === null ? null : now + rec.keepAlive;
+        full.pendingInputs = 0;
+      }
+      const updated = await this.store.update(taskId, from, full);
+      if (!updated) continue; // the status changed meanwhile: look again
+      if (machine.isTerminal(to) && !machine.isTerminal(from)) this.concurrency.releaseTask(taskId, rec.owner);
+      this.audit({ type: "status", taskId, owner: rec.owner, method: rec.method, from, to });
+      this.wake(taskId);
+      this.pushStatus(updated);
+      return updated;
+    }
+    return undefined;
+  }
+
+  /** Cancels a task (ignored once it is terminal) and aborts its work. */
+  async cancel(taskId: string, reason: string): Promise<TaskRecord | undefined> {
+    const found = await this.store.get(taskId);
+    if (found?.state !== "live" || this.isTerminal(found.record.status)) return undefined;
+    const active = this.active.get(taskId);
+    const patch: TaskPatch = this.plan.task.statusMessageField === undefined ? {} : { statusMessage: reason };
+    const updated = await this.move(taskId, this.plan.status.cancelled, patch);
+    if (updated && active) {
+      active.cancelled = true;
+      active.controller.abort(new Error(reason));
+      failInputs(active, cancelledError());
+    }
+    return updated;
+  }
+
+  // -------------------------------------------------------------------------
+  // Task methods
+  // -------------------------------------------------------------------------
+
+  /** Answers a task method, or returns undefined for other methods. */
+  private async dispatch(request: JSONRPCRequest, extra: ServerExtra, peer?: TaskPeer): Promise<Result | undefined> {
+    const plan = this.plan;
+    const b = plan.behaviour;
+    const methods = plan.methods;
+    const method = request.method;
+    const params = request.params ?? {};
+    // Methods gated on the declared capability (e.g. the list method on `list`).
+    this.gate(method);
+    if (peer !== undefined && extra.sessionId !== undefined && !this.peers.has(extra.sessionId)) this.peers.set(extra.sessionId, peer);
+    if (b.unsupportedMethods !== undefined && b.unsupportedMethods.methods.includes(method)) {
+      throw plan.error(b.unsupportedMethods.error, {}, methodNotFound);
+    }
+    if (b.http !== false && b.http.methods.includes(method)) checkTaskIdHeader(plan, extra, params);
+    // Before the task is looked up: a requestor that does not declare the capability learns nothing.
+    if (plan.capabilityGated !== undefined && plan.capabilityGated.includes(method) && !declaresClientCapability(plan, params)) {
+      const missing = plan.missingCapability(plan.gateErrorName, { method });
+      if (missing) throw missing;
+    }
+    if (method === methods.get) {
+      const p = this.params(method, params) as { taskId: string };
+      const owner = this.ownerOf(extra);
+      this.rate(owner, "poll", this.limits.pollPerMinute, method);
+      const rec = await this.lookup(p.taskId, owner, extra, method);
+      const task = plan.results.mode === "inline" ? toDetailedTask<Record<string, unknown>>(plan, rec) : toWireTask<Record<string, unknown>>(plan, rec);
+      // withRelated's and withResultType's answers, made in place: the task is a fresh object, and V8 is slow to copy one that then gains a key.
+      if (plan.related.onGet) task._meta = { [plan.related.key!]: { taskId: rec.taskId } };
+      const rt = b.resultType;
+      if (rt !== false && typeof task[rt.field] !== "string") task[rt.field] = rt.complete;
+      return task as Result;
+    }
+    if (method === methods.result) {
+      const p = this.params(method, params) as { taskId: string };
+      const owner = this.ownerOf(extra);
+      this.rate(owner, "result", this.limits.resultPerMinute, method);
+      const rec = await this.lookup(p.taskId, owner, extra, method);
+      if (plan.results.mode === "block-until-terminal") return awaitResult(this.host, rec, owner, extra, method, peer);
+      return resultWhenCompleted(this.host, rec, owner, extra);
+    }
+    if (method === methods.list && b.listing !== false) {
+      const listing = b.listing;
+      const p = this.params(method, params) as { cursor?: string };
+      const owner = this.ownerOf(extra);
+      this.rate(owner, "list", this.limits.listPerMinute, method);
+      let after = 0;
+      if (p.cursor !== undefined) {
+        const seq = verifyCursor(this.cursorSecret, owner, p.cursor);
+        if (seq === undefined) {
+          this.audit({ type: "denied", ...requestor(owner, extra), method, reason: "invalid cursor" });
+          throw plan.error(listing.invalidCursorError, {}, () => new TaskProtocolError("invalidCursor", -32602, "Invalid cursor"));
+        }
+        after = seq;
+      }
+      const size = Math.max(1, Math.min(this.options.pageSize ?? listing.pageSize, listing.maxPageSize));
+      const page = await this.store.list(owner, after, size);
+      const last = page.records[page.records.length - 1];
+      const result: Record<string, unknown> = { tasks: page.records.map((r) => toWireTask(plan, r)) };
+      if (page.hasMore && last) result.nextCursor = signCursor(this.cursorSecret, owner, last.seq);
+      return result as Result;
+    }
+    if (method === methods.delete) {
+      const p = this.params(method, params) as { taskId: string };
+      const owner = this.ownerOf(extra);
+      const rec = await this.lookup(p.taskId, owner, extra, method);
+      const deletable = this.options.deletableStatuses ?? b.cancellation.deletableStatuses ?? plan.terminal;
+      return answerDelete(this.host, rec, owner, extra, method, deletable);
+    }
+    if (method === methods.cancel) {
+      const p = this.params(method, params) as { taskId: string };
+      const owner = this.ownerOf(extra);
+      const rec = await this.lookup(p.taskId, owner, extra, method);
+      return answerCancel(this.host, rec);
+    }
+    if (method === methods.update) {
+      // Only taskId and the shape are checked here: values under keys that are not
+      // pending are ignored unread; pending ones are checked against what was asked.
+      const field = plan.input.responsesField;
+      const p = isObject(params) ? params : {};
+      if (typeof p.taskId !== "string") throw invalidParams(`Invalid params for ${method}: taskId: expected a string`);
+      const responses = p[field];
+      if (!isObject(responses)) throw invalidParams(`Invalid params for ${method}: ${field}: expected an object`);
+      const owner = this.ownerOf(extra);
+      this.rate(owner, "update", this.limits.pollPerMinute, method);
+      const rec = await this.lookup(p.taskId, owner, extra, method);
+      await answerInline(this.host, rec.taskId, responses);
+      return withResultType(plan, {} as Result);
+    }
+    return undefined;
+  }
+
+  /**
+   * Checks the params of a task method (-32602 on failure). The generated guard decides on the
+   * hot path; the zod schema, which accepts exactly what the guard accepts, runs only on params the
+   * guard rejects, for the details of the error.
+   */
+  private params(method: string, params: unknown): unknown {
+    if (this.descriptor.requestGuards[method]?.params(params)) return params;
+    const v = this.descriptor.validateParams(method, params);
+    if (!v.success) throw invalidParams(`Invalid params for ${method}: ${describeIssues(v.error)}`);
+    return v.data;
+  }
+
+  private rateLimited(operation: string): TaskProtocolError {
+    return this.plan.error(this.plan.behaviour.limits.rateLimitError, { operation, method: operation }, () =>
+      new TaskProtocolError("rateLimited", -32010, `Rate limit exceeded: ${operation}`),
+    );
+  }
+
+  private rate(owner: string, bucket: string, perMinute: number, operation: string): void {
+    if (this.rates.take(`${bucket}|${owner}`, perMinute)) return;
+    this.audit({ type: "denied", owner, method: operation, reason: `${bucket} rate limit` });
+    throw this.rateLimited(operation);
+  }
+
+  /**
+   * Finds a task the requestor may see; another requestor's task is "not found".
+   * A `then`, not an async function: every task method but the list method passes here.
+   */
+  private lookup(taskId: string, owner: string, extra: ServerExtra, method: string): Promise<TaskRecord> {
+    return this.store.get(taskId).then((found) => {
+      if (found?.state === "live" && found.record.owner === owner) return found.record;
+      const denied = (reason: string) => this.audit({ ...requestor(owner, extra), method, taskId, type: "denied", reason });
+      if (found === undefined) {
+        denied("unknown task id");
+        throw notFoundError(this.plan);
+      }
+      if (found.state === "expired") {
+        if (found.owner !== owner) {
+          denied("task of another requestor");
+          throw notFoundError(this.plan);
+        }
+        throw this.plan.error(this.plan.behaviour.retention.expiredError, {}, () => notFoundError(this.plan));
+      }
+      denied("task of another requestor");
+      throw notFoundError(this.plan);
+    });
+  }
+
+  private audit(e: Omit<AuditEvent<S>, "at">): void {
+    if (!this.auditSink) return;
+    try {
+      this.auditSink({ at: new Date().toISOString(), ...e });
+    } catch {
+      // An audit sink that throws must not break the protocol.
+    }
+  }
+
+  private log(e: LogEntry): void {
+    try {
+      this.logSink(e);
+    } catch {
+      // A log sink that throws must not break the protocol.
+    }
+  }
+}

@@ -1,0 +1,124 @@
+// Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).
+// Do not edit a copy: it is replaced whenever the spec is regenerated.
+/**
+ * What the parts of the runtime share: the SDK's request context, the peer a
+ * task talks back to, the context a handler receives, the state of a running
+ * task, and the narrow view of the runtime (the host) that the input, result
+ * and cancellation strategies work through.
+ */
+import type { z } from "zod";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type {
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  ServerNotification,
+  ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { TransitionContext } from "./descriptor.js";
+import { TaskProtocolError } from "./errors.js";
+import type { AuditEvent, LogEntry } from "./log.js";
+import type { RuntimePlan } from "./plan.js";
+import type { TaskPatch, TaskRecord, TaskStore } from "./store.js";
+
+/** The SDK's per-request context on the server side. */
+export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The other party of a session, as the runtime uses it (an SDK Server or Client fits). */
+export interface TaskPeer {
+  request(
+    request: { method: string; params?: Record<string, unknown> },
+    resultSchema: z.ZodType,
+    options?: { relatedRequestId?: string | number; signal?: AbortSignal; timeout?: number },
+  ): Promise<unknown>;
+  notification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+}
+
+/** What a task-augmentable handler receives besides its arguments. */
+export interface TaskContext {
+  /** The task id, or undefined when the request was not augmented with a task. */
+  readonly taskId: string | undefined;
+  /** Fires when the request or its task is cancelled. */
+  readonly signal: AbortSignal;
+  readonly requestId: string | number;
+  readonly sessionId: string | undefined;
+  readonly authInfo: AuthInfo | undefined;
+  /** Asks the requestor (elicitation); the task is in the declared input status until every pending answer arrived. */
+  elicit(params: ElicitRequest["params"]): Promise<ElicitResult>;
+  /** Asks the requestor's model (sampling); the task is in the declared input status meanwhile. */
+  sample(params: CreateMessageRequest["params"]): Promise<CreateMessageResult>;
+  /** The SDK's request context, for anything else. */
+  readonly extra: ServerExtra;
+}
+
+/** A request to the requestor (elicitation, sampling) that travels on a result stream. */
+export interface PendingInput {
+  request: { method: string; params: Record<string, unknown> };
+  schema: z.ZodType;
+  state: "queued" | "sent";
+  abort: AbortController;
+  settle(outcome: { ok: true; value: unknown } | { ok: false; error: unknown }): void;
+}
+
+/** The in-process state of a task whose work runs here. */
+export interface ActiveTask {
+  controller: AbortController;
+  owner: string;
+  /** Input requests asked and not answered yet. */
+  pending: number;
+  cancelled: boolean;
+  /** Input requests surfaced inline: the last key number, the waiting askers by key, and a lock over the task's input state. */
+  inputSeq: number;
+  waiters: Map<string, { schema: z.ZodType; resolve: (value: unknown) => void }>;
+  lock: Promise<unknown>;
+  /** Input requests waiting for a result stream, or sent on one and unanswered (input via result stream). */
+  inputs: PendingInput[];
+  /** Sends a notification to the requestor's session. */
+  notify: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
+  /** Fires when the retention (counted from creation) elapses while the task runs. */
+  expiry?: ReturnType<typeof setTimeout>;
+}
+
+/** The runtime as its strategies (input, results, cancellation) see it. */
+export interface TaskHost<S extends string> {
+  readonly plan: RuntimePlan<S>;
+  readonly store: TaskStore;
+  /** Timeout (ms) of input requests sent for a task. */
+  readonly inputTimeout: number;
+  /** Moves a task through the transition table (see TaskRuntime); undefined when refused or gone. */
+  move(taskId: string, to: S, patch?: TaskPatch, ctx?: TransitionContext, onlyIfLegal?: boolean): Promise<TaskRecord | undefined>;
+  /** The running task's state, when its work runs in this process. */
+  active(taskId: string): ActiveTask | undefined;
+  /** Wakes whatever waits on the task (result streams). */
+  wake(taskId: string): void;
+  /** Calls `fn` on every change of the task until the returned function is called. */
+  watch(taskId: string, fn: () => void): () => void;
+  /** The task if the requestor may see it; throws the declared not-found / expired error otherwise. */
+  lookup(taskId: string, owner: string, extra: ServerExtra, method: string): Promise<TaskRecord>;
+  /** Cancels a non-terminal task and stops its work. */
+  cancel(taskId: string, reason: string): Promise<TaskRecord | undefined>;
+  audit(event: Omit<AuditEvent<S>, "at">): void;
+  log(entry: LogEntry): void;
+}
+
+/** The answer to an input request of a task cancelled meanwhile. */
+export function cancelledError(): TaskProtocolError {
+  return new TaskProtocolError("cancelled", -32800, "Task was cancelled");
+}
+
+/** The declared internal error. */
+export function internalError(plan: RuntimePlan<string>): TaskProtocolError {
+  return plan.error("internalError", {}, () => new TaskProtocolError("internalError", -32603, "Internal error"));
+}
+
+/** The declared not-found error (also answered for another requestor's task). */
+export function notFoundError(plan: RuntimePlan<string>): TaskProtocolError {
+  return plan.error("taskNotFound", {}, () => new TaskProtocolError("taskNotFound", -32602, "Task not found"));
+}
+
+/** The audit fields of a request. */
+export function requestor(owner: string, extra: ServerExtra): { owner: string; sessionId: string | undefined; clientId: string | undefined } {
+  return { owner, sessionId: extra.sessionId, clientId: extra.authInfo?.clientId };
+}
