@@ -15,6 +15,7 @@ import {
 } from "./format.js";
 import type { Loaded } from "./load.js";
 import { methodNames as generatedNames } from "./ir.js";
+import { reexportedModules, templateTopLevelNames } from "./emit/index.js";
 
 type Path = (string | number)[];
 
@@ -385,6 +386,86 @@ function semanticChecks(spec: Spec, report: Report): void {
     if (c && c.type !== undefined) walkType(c.type, ["behaviour", "capabilities", side, "type"], false);
   }
 
+  // Type expressions nested so deep that TypeScript gives up on the types inferred from them.
+  const typeRoots: [TypeExpr, Path][] = [
+    ...Object.entries(spec.types).map(([name, t]): [TypeExpr, Path] => [t, ["types", name]]),
+    ...Object.entries(spec.methods).flatMap(([m, def]) =>
+      (["params", "result"] as const).flatMap((k): [TypeExpr, Path][] => (def[k] === undefined ? [] : [[def[k]!, ["methods", m, k]]])),
+    ),
+    ...Object.entries(spec.errors).flatMap(([n, e]): [TypeExpr, Path][] => [
+      ...Object.entries(e.context ?? {}).map(([k, t]): [TypeExpr, Path] => [t, ["errors", n, "context", k]]),
+      ...(e.data === undefined ? [] : [[e.data, ["errors", n, "data"]] as [TypeExpr, Path]]),
+    ]),
+    ...Object.entries(spec.meta).map(([n, m]): [TypeExpr, Path] => [m.type, ["meta", n, "type"]]),
+    ...(b.creation.paramType === undefined ? [] : [[b.creation.paramType, ["behaviour", "creation", "paramType"]] as [TypeExpr, Path]]),
+    ...(b.creation.ack.resultType === undefined ? [] : [[b.creation.ack.resultType, ["behaviour", "creation", "ack", "resultType"]] as [TypeExpr, Path]]),
+    ...(["server", "client"] as const).flatMap((side): [TypeExpr, Path][] => {
+      const c = b.capabilities[side];
+      return c && c.type !== undefined ? [[c.type, ["behaviour", "capabilities", side, "type"]]] : [];
+    }),
+  ];
+  for (const [t, path] of typeRoots) {
+    const deep = tooDeep(t, path);
+    if (deep) {
+      report(
+        "MTG066",
+        "error",
+        `this type nests ${deep.depth} levels of lists, records, unions and objects; generated code type-checks at most ${MAX_TYPE_DEPTH}, so name an inner part under \`types\` and refer to it`,
+        deep.path,
+      );
+    }
+  }
+
+  // Inheritance so deep that flattening it (and reading it) is unreasonable.
+  const inherit = extendsDepths(spec);
+  const tooDeepParents = new Set<string>();
+  for (const [name, d] of inherit) {
+    const t = spec.types[name];
+    if (d > MAX_TYPE_DEPTH && t && typeof t !== "string" && t.type === "object") for (const e of t.extends ?? []) tooDeepParents.add(e);
+  }
+  let deepInheritance = false;
+  for (const [name, d] of inherit) {
+    if (d <= MAX_TYPE_DEPTH || tooDeepParents.has(name)) continue;
+    deepInheritance = true;
+    report(
+      "MTG066",
+      "error",
+      `type '${name}' inherits through ${d} levels of \`extends\`; at most ${MAX_TYPE_DEPTH} are allowed, so extend fewer types in a row`,
+      ["types", name, "extends"],
+      true,
+    );
+  }
+  if (deepInheritance) return;
+
+  // A type that is only itself: TypeScript cannot declare `type A = A | string`.
+  const selfDefinedTypes = selfDefined(spec);
+  for (const [name, cycle] of selfDefinedTypes) {
+    report(
+      "MTG065",
+      "error",
+      `type '${name}' is defined by itself (${cycle.join(" → ")}) with no object, list or record in between; wrap the inner reference in a list or an object field`,
+      ["types", name],
+      true,
+    );
+  }
+  // A long chain of such references: TypeScript resolves each alias eagerly, one stack frame per link.
+  if (selfDefinedTypes.length === 0) {
+    const next = (n: string) => [...new Set(directRefs(spec, spec.types[n]!))];
+    const chains = longestChains(Object.keys(spec.types), next);
+    const inner = new Set<string>();
+    for (const [name, d] of chains) if (d > MAX_TYPE_DEPTH) for (const m of next(name)) inner.add(m);
+    for (const [name, d] of chains) {
+      if (d <= MAX_TYPE_DEPTH || inner.has(name)) continue;
+      report(
+        "MTG066",
+        "error",
+        `type '${name}' is defined through ${d} types in a row with no object, list or record in between; TypeScript resolves at most ${MAX_TYPE_DEPTH}, so shorten the chain`,
+        ["types", name],
+        true,
+      );
+    }
+  }
+
   // Discriminated unions: every variant is an object with the discriminator.
   const checkUnions = (t: TypeExpr, path: Path): void => {
     if (typeof t === "string") return;
@@ -417,17 +498,14 @@ function semanticChecks(spec: Spec, report: Report): void {
   for (const [name, t] of Object.entries(spec.types)) checkUnions(t, ["types", name]);
 
   // A type that cannot be finite: a cycle through required, non-nullable object fields.
-  for (const name of typeNames) {
-    const cycle = requiredCycle(spec, name);
-    if (cycle) {
-      report(
-        "MTG063",
-        "error",
-        `type '${name}' requires itself (${cycle.join(" → ")}); make a field on the cycle optional or nullable, or use an array`,
-        ["types", name],
-        true,
-      );
-    }
+  for (const [name, cycle] of requiredCycles(spec)) {
+    report(
+      "MTG063",
+      "error",
+      `type '${name}' requires itself (${cycle.join(" → ")}); make a field on the cycle optional or nullable, or use an array`,
+      ["types", name],
+      true,
+    );
   }
 
   // Generated names must be unique: method stems, and the types they generate vs declared types.
@@ -448,6 +526,9 @@ function semanticChecks(spec: Spec, report: Report): void {
       if (!errorNames.has(e)) report("MTG023", "error", `undefined error '${e}'${suggest(e, errorNames)}; declare it under \`errors\``, ["methods", m, "errors", i]);
     }
   }
+
+  // --- names the generated modules declare --------------------------------------
+  checkGeneratedNames(spec, statusType, report);
 
   // --- states --------------------------------------------------------------
   const initials = Object.entries(spec.states).filter(([, s]) => s.initial);
@@ -921,38 +1002,291 @@ function objectOf(spec: Spec, name: string) {
   return r && typeof r !== "string" && r.type === "object" ? r : undefined;
 }
 
-function requiredCycle(spec: Spec, start: string): string[] | undefined {
-  // Edges: type → named types it needs (required, non-nullable fields; refs; extends).
+/** Types on a cycle through required, non-nullable object fields (and refs, extends), each with its cycle. */
+function requiredCycles(spec: Spec): [string, string[]][] {
+  const has = (n: string) => Object.prototype.hasOwnProperty.call(spec.types, n);
   const needs = (t: TypeExpr): string[] => {
     if (typeof t === "string") {
       const p = parseShorthand(t);
       if (!p || p.arrayDepth > 0 || p.optional) return [];
-      return spec.types[p.base] ? [p.base] : [];
+      return has(p.base) ? [p.base] : [];
     }
     if (t.nullable || t.optional) return [];
-    if (t.type === "ref") return spec.types[t.ref] ? [t.ref] : [];
+    if (t.type === "ref") return has(t.ref) ? [t.ref] : [];
     if (t.type === "object") {
-      return [...(t.extends ?? []), ...Object.values(t.fields ?? {}).flatMap(needs)];
+      return [...(t.extends ?? []).filter(has), ...Object.values(t.fields ?? {}).flatMap(needs)];
     }
     return []; // arrays, records and unions can end (empty array, other variant)
   };
-  const path: string[] = [];
-  const visiting = new Set<string>();
-  const done = new Set<string>();
-  const dfs = (n: string): string[] | undefined => {
-    if (visiting.has(n)) return n === start ? [...path, n] : undefined;
-    if (done.has(n)) return undefined;
-    visiting.add(n);
-    path.push(n);
-    const decl = spec.types[n];
-    for (const m of decl === undefined ? [] : needs(decl)) {
-      const c = dfs(m);
-      if (c) return c;
+  return cyclesOf(Object.keys(spec.types), (n) => [...new Set(needs(spec.types[n]!))]);
+}
+
+// ---------------------------------------------------------------------------
+// Type depth, self-defined types, and names shared with the generated code
+// ---------------------------------------------------------------------------
+
+/** The deepest type expression generated validators and types can hold (TypeScript stops inferring further). */
+export const MAX_TYPE_DEPTH = 32;
+
+/** Where a type expression first gets deeper than MAX_TYPE_DEPTH, and how deep it is, if it does. */
+function tooDeep(root: TypeExpr, rootPath: Path): { path: Path; depth: number } | undefined {
+  const children = (t: TypeExpr, path: Path): [TypeExpr, Path][] => {
+    if (typeof t === "string") return [];
+    switch (t.type) {
+      case "array":
+        return [[t.items, [...path, "items"]]];
+      case "record":
+        return [[t.values, [...path, "values"]]];
+      case "union":
+        return t.variants.map((v, i): [TypeExpr, Path] => [v, [...path, "variants", i]]);
+      case "object":
+        return Object.entries(t.fields ?? {}).map(([n, f]): [TypeExpr, Path] => [f, [...path, "fields", n]]);
+      default:
+        return [];
     }
-    path.pop();
-    visiting.delete(n);
-    done.add(n);
+  };
+  const memo = new Map<TypeExpr, number>();
+  const depthOf = (t: TypeExpr): number => {
+    if (typeof t === "string") return 1 + (parseShorthand(t)?.arrayDepth ?? 0);
+    let d = memo.get(t);
+    if (d === undefined) {
+      d = 1 + children(t, []).reduce((max, [c]) => Math.max(max, depthOf(c)), 0);
+      memo.set(t, d);
+    }
+    return d;
+  };
+  const total = depthOf(root);
+  if (total <= MAX_TYPE_DEPTH) return undefined;
+  // Follow the deepest branch down to the node below the limit (or the shorthand that crosses it).
+  let at: [TypeExpr, Path] = [root, rootPath];
+  for (let level = 1; level <= MAX_TYPE_DEPTH; level++) {
+    const next = children(at[0], at[1]);
+    if (next.length === 0) break;
+    at = next.reduce((best, c) => (depthOf(c[0]) > depthOf(best[0]) ? c : best));
+  }
+  return { path: at[1], depth: total };
+}
+
+/** For each object type, the length of its longest chain of `extends` (1 without any). */
+function extendsDepths(spec: Spec): Map<string, number> {
+  return longestChains(Object.keys(spec.types), (n) => {
+    const t = Object.prototype.hasOwnProperty.call(spec.types, n) ? spec.types[n] : undefined;
+    return t && typeof t !== "string" && t.type === "object" ? (t.extends ?? []) : [];
+  });
+}
+
+/** For each node, the number of nodes on its longest path (1 without successors), without recursion; a cycle ends a path. */
+function longestChains(names: readonly string[], next: (n: string) => readonly string[]): Map<string, number> {
+  const depth = new Map<string, number>();
+  const open = new Set<string>();
+  for (const root of names) {
+    if (depth.has(root)) continue;
+    const work: [string, number][] = [[root, 0]];
+    open.add(root);
+    while (work.length) {
+      const top = work[work.length - 1]!;
+      const ps = next(top[0]);
+      if (top[1] < ps.length) {
+        const p = ps[top[1]++]!;
+        if (!depth.has(p) && !open.has(p)) (open.add(p), work.push([p, 0]));
+        continue;
+      }
+      work.pop();
+      open.delete(top[0]);
+      depth.set(top[0], 1 + ps.reduce((max, p) => Math.max(max, depth.get(p) ?? 0), 0));
+    }
+  }
+  return depth;
+}
+
+/** The references a type is made of directly: named types it is, or is a union of (no object, list or record in between). */
+function directRefs(spec: Spec, t: TypeExpr, acc: string[] = []): string[] {
+  if (typeof t === "string") {
+    const p = parseShorthand(t);
+    if (p && p.arrayDepth === 0 && Object.prototype.hasOwnProperty.call(spec.types, p.base)) acc.push(p.base);
+  } else if (t.type === "ref") {
+    if (Object.prototype.hasOwnProperty.call(spec.types, t.ref)) acc.push(t.ref);
+  } else if (t.type === "union") {
+    for (const v of t.variants) directRefs(spec, v, acc);
+  }
+  return acc;
+}
+
+/**
+ * Declared types that are their own definition: a cycle through references and
+ * union variants only (with no object, list or record on the way), each with
+ * the cycle it is on. Found with Tarjan's algorithm, without recursion.
+ */
+function selfDefined(spec: Spec): [string, string[]][] {
+  return cyclesOf(Object.keys(spec.types), (n) => [...new Set(directRefs(spec, spec.types[n]!))]);
+}
+
+/**
+ * The nodes on a cycle of a graph, each with the shortest cycle through it, in
+ * time linear in the graph (plus the cycles reported).
+ */
+function cyclesOf(names: readonly string[], next: (n: string) => string[]): [string, string[]][] {
+  const edges = new Map(names.map((n) => [n, next(n)]));
+  const cyclic = new Set<string>();
+  for (const scc of stronglyConnected(names, (n) => edges.get(n) ?? [])) {
+    if (scc.length > 1 || (edges.get(scc[0]!) ?? []).includes(scc[0]!)) for (const n of scc) cyclic.add(n);
+  }
+  const out: [string, string[]][] = [];
+  for (const name of names) {
+    if (!cyclic.has(name)) continue;
+    // The shortest way back to itself, for the message (breadth first, inside the cycle).
+    const prev = new Map<string, string>();
+    const queue = [name];
+    let last: string | undefined;
+    for (let qi = 0; qi < queue.length && last === undefined; qi++) {
+      const n = queue[qi]!;
+      for (const m of edges.get(n) ?? []) {
+        if (!cyclic.has(m)) continue;
+        if (m === name) {
+          last = n;
+          break;
+        }
+        if (!prev.has(m)) (prev.set(m, n), queue.push(m));
+      }
+    }
+    const cycle = [name];
+    for (let n = last; n !== undefined && n !== name; n = prev.get(n)) cycle.unshift(n);
+    cycle.unshift(name);
+    out.push([name, cycle]);
+  }
+  return out;
+}
+
+/** Tarjan's strongly connected components, iteratively (no recursion however long a chain of types). */
+export function stronglyConnected(nodes: readonly string[], next: (n: string) => readonly string[]): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const out: string[][] = [];
+  let counter = 0;
+  for (const root of nodes) {
+    if (index.has(root)) continue;
+    const work: [string, number][] = [[root, 0]];
+    index.set(root, counter);
+    low.set(root, counter++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length) {
+      const top = work[work.length - 1]!;
+      const [n, i] = top;
+      const succ = next(n);
+      if (i < succ.length) {
+        top[1]++;
+        const m = succ[i]!;
+        if (!index.has(m)) {
+          index.set(m, counter);
+          low.set(m, counter++);
+          stack.push(m);
+          onStack.add(m);
+          work.push([m, 0]);
+        } else if (onStack.has(m)) low.set(n, Math.min(low.get(n)!, index.get(m)!));
+        continue;
+      }
+      work.pop();
+      if (work.length) {
+        const parent = work[work.length - 1]![0];
+        low.set(parent, Math.min(low.get(parent)!, low.get(n)!));
+      }
+      if (low.get(n) === index.get(n)) {
+        const scc: string[] = [];
+        let m: string;
+        do {
+          m = stack.pop()!;
+          onStack.delete(m);
+          scc.push(m);
+        } while (m !== n);
+        out.push(scc);
+      }
+    }
+  }
+  return out;
+}
+
+/** TypeScript built-ins that generated types.ts refers to by name (a type of the same name would hide them). */
+const BUILTINS_IN_TYPES = new Set(["Array", "Record"]);
+/** ... and those transitions.ts refers to, where the status type is imported by name. */
+const BUILTINS_IN_TRANSITIONS = new Set(["Array", "Record", "Readonly", "Object", "Error", "String"]);
+
+/**
+ * Every type name of the spec becomes a top-level name of the output: the type
+ * in types.ts, its zod schema `<Name>Schema` in validators.ts and its guard
+ * `is<Name>` in guards.ts, and index.ts re-exports all of these modules with
+ * `export *`. So none of them may be a name the output already declares (read
+ * from the templates), nor a name another type of the spec produces.
+ */
+function checkGeneratedNames(spec: Spec, statusType: string, report: Report): void {
+  const templates = templateTopLevelNames();
+  const fixed = new Map<string, string>();
+  const add = (file: string, names: Iterable<string> | undefined) => {
+    for (const n of names ?? []) if (!fixed.has(n)) fixed.set(n, file);
+  };
+  for (const file of reexportedModules()) add(file, templates.get(file)?.exported);
+  for (const file of ["types.ts", "guards.ts", "validators.ts"]) add(file, templates.get(file)?.bindings);
+  add("guards.ts", ["isResultObject"]);
+
+  interface Owner {
+    what: string;
+    path: Path;
+    key: boolean;
+  }
+  const owners = new Map<string, Owner>();
+  const clash = (n: string, owner: Owner, derived: string, transitions: boolean): string | undefined => {
+    const subject = derived === n ? owner.what : `${owner.what} makes the generated name '${derived}', which`;
+    if (BUILTINS_IN_TYPES.has(derived) || (transitions && BUILTINS_IN_TRANSITIONS.has(derived))) {
+      return `${subject} is a TypeScript built-in the generated code refers to`;
+    }
+    const file = fixed.get(derived) ?? (transitions && templates.get("transitions.ts")?.bindings.has(derived) ? "transitions.ts" : undefined);
+    if (file) return `${subject} is already declared by the generated ${file}`;
+    if (/^PATTERN_\d+$/.test(derived)) return `${subject} is the name of a pattern constant the generated guards.ts declares`;
+    const other = owners.get(derived);
+    if (other) return `${subject} is also the name generated for ${other.what}`;
     return undefined;
   };
-  return dfs(start);
+  const claim = (n: string, owner: Owner, kinds: ("type" | "schema" | "guard")[], transitions = false) => {
+    const derived = kinds.map((k) => (k === "type" ? n : k === "schema" ? `${n}Schema` : `is${n}`));
+    for (const d of derived) {
+      const why = clash(n, owner, d, transitions);
+      if (why) {
+        report("MTG032", "error", `${why}; rename it`, owner.path, owner.key);
+        return;
+      }
+    }
+    for (const d of derived) owners.set(d, owner);
+  };
+
+  claim(statusType, { what: `status type '${statusType}'`, path: spec.statusType ? ["statusType"] : ["states"], key: !spec.statusType }, ["type", "schema", "guard"], true);
+  const declared = new Set([...Object.keys(spec.types), statusType]);
+  let emptyParams = false;
+  for (const [m, def] of Object.entries(spec.methods)) {
+    const names = generatedNames(m, def);
+    const owner = (n: string): Owner => ({ what: `the type '${n}' of method '${m}'`, path: def.name ? ["methods", m, "name"] : ["methods", m], key: !def.name });
+    // A generated name equal to a declared type's or another method's is MTG030 (above).
+    if (!owners.has(names.messageName) && !declared.has(names.messageName)) claim(names.messageName, owner(names.messageName), ["type", "schema"]);
+    for (const n of [names.paramsName, names.resultName]) {
+      if (n !== undefined && !declared.has(n) && !owners.has(n)) claim(n, owner(n), ["type", "schema", "guard"]);
+    }
+    if (def.params === undefined) emptyParams = true;
+  }
+  for (const name of Object.keys(spec.types)) {
+    if (name === statusType) continue; // reported as MTG030
+    claim(name, { what: `type '${name}'`, path: ["types", name], key: true }, ["type", "schema", "guard"]);
+  }
+  if (emptyParams) {
+    const taken = owners.get("EmptyParams") ?? owners.get("EmptyParamsSchema") ?? owners.get("isEmptyParams");
+    if (taken) {
+      report(
+        "MTG032",
+        "error",
+        `${taken.what} is the name generated for the params of a method that declares none (EmptyParams, EmptyParamsSchema, isEmptyParams); rename it`,
+        taken.path,
+        taken.key,
+      );
+    }
+  }
 }

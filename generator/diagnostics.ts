@@ -26,9 +26,10 @@ export interface Diagnostic {
 }
 
 export const CODES = {
-  MTG001: "the file cannot be read",
+  MTG001: "the file cannot be read, or is larger than a spec can be",
   MTG002: "YAML or JSON syntax error",
   MTG003: "the document is not a mapping",
+  MTG004: "the document nests mappings and lists too deeply",
   MTG010: "unknown key",
   MTG011: "a value has the wrong type or shape",
   MTG012: "a required key is missing",
@@ -41,6 +42,7 @@ export const CODES = {
   MTG026: "a type reference in a shorthand is not a primitive or a declared type",
   MTG030: "duplicate name",
   MTG031: "a name JavaScript gives a meaning to: `__proto__` anywhere, or `constructor` / `prototype` in a path",
+  MTG032: "a declared name collides with a name the generated code declares",
   MTG040: "no initial state",
   MTG041: "more than one initial state",
   MTG042: "a transition leaves a terminal state",
@@ -57,6 +59,8 @@ export const CODES = {
   MTG062: "a discriminated union whose variants lack the discriminator",
   MTG063: "a recursive type with no way to end",
   MTG064: "a method is declared but no behaviour or example uses it",
+  MTG065: "a type defined by itself: a cycle of references and union variants with no object, array or record in between",
+  MTG066: "a type expression nested too deeply",
   MTG071: "an example names an undefined method or type",
   MTG080: "an invalid regular expression",
   MTG081: "an HTTP header name that is not an HTTP token",

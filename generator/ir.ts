@@ -4,7 +4,7 @@
  * error templates are split into segments. Emitters read only this.
  */
 import { createHash } from "node:crypto";
-import { fieldsOf, methodStem, parseShorthand } from "./check.js";
+import { fieldsOf, methodStem, parseShorthand, stronglyConnected } from "./check.js";
 import type { Behaviour, Spec, TypeExpr } from "./format.js";
 
 export type IRType =
@@ -356,43 +356,45 @@ function markRecursive(types: IRTypeDecl[]): void {
     types.map((t) => {
       const refs = new Set<string>();
       collectRefs(t.type, refs);
-      return [t.name, refs] as const;
+      return [t.name, [...refs].filter((r) => byName.has(r))] as const;
     }),
   );
-  for (const t of types) {
-    const seen = new Set<string>();
-    const stack = [...(edges.get(t.name) ?? [])];
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (n === t.name) {
-        t.recursive = true;
-        break;
-      }
-      if (seen.has(n) || !byName.has(n)) continue;
-      seen.add(n);
-      stack.push(...(edges.get(n) ?? []));
-    }
+  for (const scc of stronglyConnected([...byName.keys()], (n) => edges.get(n) ?? [])) {
+    if (scc.length > 1 || (edges.get(scc[0]!) ?? []).includes(scc[0]!)) for (const n of scc) byName.get(n)!.recursive = true;
   }
 }
 
-/** Declaration order with every type after the non-recursive types it refers to. */
+/** Declaration order with every type after the non-recursive types it refers to (depth first, without recursion). */
 export function topoOrder(types: readonly IRTypeDecl[]): IRTypeDecl[] {
   const byName = new Map(types.map((t) => [t.name, t]));
   const out: IRTypeDecl[] = [];
   const state = new Map<string, 1 | 2>();
-  const visit = (t: IRTypeDecl) => {
-    if (state.get(t.name)) return;
-    state.set(t.name, 1);
+  const refsOf = (t: IRTypeDecl) => {
     const refs = new Set<string>();
     collectRefs(t.type, refs);
-    for (const r of refs) {
-      const d = byName.get(r);
-      if (d && !state.get(r)) visit(d);
-    }
-    state.set(t.name, 2);
-    out.push(t);
+    return [...refs];
   };
-  types.forEach(visit);
+  for (const root of types) {
+    if (state.get(root.name)) continue;
+    state.set(root.name, 1);
+    const work: [IRTypeDecl, string[], number][] = [[root, refsOf(root), 0]];
+    while (work.length) {
+      const top = work[work.length - 1]!;
+      const [t, refs, i] = top;
+      if (i < refs.length) {
+        top[2]++;
+        const d = byName.get(refs[i]!);
+        if (d && !state.get(d.name)) {
+          state.set(d.name, 1);
+          work.push([d, refsOf(d), 0]);
+        }
+        continue;
+      }
+      work.pop();
+      state.set(t.name, 2);
+      out.push(t);
+    }
+  }
   return out;
 }
 

@@ -2,7 +2,7 @@
  * Load a spec source (YAML or JSON) into plain data, keeping enough of the
  * parse tree to point every diagnostic at `file:line:col`.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Alias, type Document, type Node } from "yaml";
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Alias, type Document, type Node, type Scalar } from "yaml";
 import { diag, type Diagnostic, type Location } from "./diagnostics.js";
 
 export interface SourceFile {
@@ -19,34 +19,78 @@ export interface Loaded {
   diagnostics: Diagnostic[];
 }
 
+/** The largest spec accepted, in bytes of text: a spec is a few dozen KB; far above that is a mistake. */
+export const MAX_SPEC_BYTES = 8 * 1024 * 1024;
+/** The deepest nesting of mappings and lists accepted (the built-in specs nest about ten levels). */
+export const MAX_DEPTH = 64;
+
 export function load(source: SourceFile): Loaded {
   const text = source.text.replace(/\r\n?/g, "\n");
-  const lines = text.split("\n");
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, merge: false });
-
+  let lines: string[] | undefined;
+  const lineText = (line: number) => (lines ??= text.split("\n"))[line - 1] ?? "";
   const at = (offset: number, length = 1): Location => {
     const { line, col } = lc.linePos(Math.min(offset, Math.max(0, text.length)));
-    return { file: source.file, line, col, lineText: lines[line - 1] ?? "", length };
+    return { file: source.file, line, col, lineText: lineText(line), length };
   };
+  const diagnostics: Diagnostic[] = [];
+
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_SPEC_BYTES) {
+    diagnostics.push(
+      diag(
+        "MTG001",
+        "error",
+        `the spec is ${megabytes(bytes)}, above the limit of ${megabytes(MAX_SPEC_BYTES)}; a spec declares one protocol revision in a few dozen KB, so remove what is not part of it`,
+        undefined,
+        { file: source.file, line: 1, col: 1, lineText: text.slice(0, Math.min(text.length, 200)).split("\n")[0], length: 1 },
+      ),
+    );
+    return { source, data: undefined, locate: () => undefined, diagnostics };
+  }
+
+  // Keys are checked for uniqueness below, in one pass (the parser's own check is quadratic in the size of a mapping).
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter: lc, uniqueKeys: false, prettyErrors: false, merge: false });
+  } catch (e) {
+    diagnostics.push(tooDeepOrUnreadable(e, source.file, text));
+    return { source, data: undefined, locate: () => undefined, diagnostics };
+  }
 
   const locate = (path: readonly (string | number)[], opts: { key?: boolean } = {}): Location | undefined => {
     const r = findRange(doc, path, opts.key === true);
     return r ? at(r[0], Math.max(1, r[1] - r[0])) : undefined;
   };
 
-  const diagnostics: Diagnostic[] = [];
   for (const e of doc.errors) {
-    const duplicate = e.code === "DUPLICATE_KEY";
-    const key = duplicate ? keyAt(doc, e.pos[0]) : undefined;
-    const message = duplicate
-      ? `duplicate key${key === undefined ? "" : ` '${key}'`}: each name may be declared once in a mapping; remove or rename one`
-      : `${firstLine(e.message)}; fix the YAML/JSON syntax here`;
+    if (/call stack/i.test(e.message)) {
+      // The parser ran out of stack: once is enough to say so.
+      if (!diagnostics.some((d) => d.code === "MTG004")) diagnostics.push(diag("MTG004", "error", tooDeepMessage(), undefined, at(e.pos[0])));
+      continue;
+    }
+    diagnostics.push(diag("MTG002", "error", `${firstLine(e.message)}; fix the YAML/JSON syntax here`, undefined, at(e.pos[0], e.pos[1] - e.pos[0])));
+  }
+  if (diagnostics.length === 0) {
+    const deep = firstTooDeep(doc.contents);
+    if (deep) {
+      diagnostics.push(diag("MTG004", "error", tooDeepMessage(), undefined, at(deep.range?.[0] ?? 0)));
+      return { source, data: undefined, locate, diagnostics };
+    }
+  }
+  for (const k of duplicateKeys(doc.contents)) {
+    const key = String(k.value);
     diagnostics.push(
-      diag(duplicate ? "MTG030" : "MTG002", "error", message, undefined, at(e.pos[0], key?.length ?? e.pos[1] - e.pos[0])),
+      diag(
+        "MTG030",
+        "error",
+        `duplicate key '${key}': each name may be declared once in a mapping; remove or rename one`,
+        undefined,
+        at(k.range?.[0] ?? 0, key.length),
+      ),
     );
   }
-  if (diagnostics.length > 0) return { source, data: undefined, locate, diagnostics };
+  if (diagnostics.length > 0) return { source, data: undefined, locate, diagnostics: sortByOffset(diagnostics) };
 
   // Aliases that toJS would throw on (undefined, or inside the node they name,
   // which makes the data infinite) are the author's mistakes, not crashes.
@@ -78,6 +122,10 @@ export function load(source: SourceFile): Loaded {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
     const first = aliases[0]?.range?.[0] ?? 0;
+    if (e instanceof RangeError) {
+      diagnostics.push(diag("MTG004", "error", tooDeepMessage(), undefined, at(first)));
+      return { source, data: undefined, locate, diagnostics };
+    }
     diagnostics.push(
       diag(
         "MTG002",
@@ -87,6 +135,11 @@ export function load(source: SourceFile): Loaded {
         at(first),
       ),
     );
+    return { source, data: undefined, locate, diagnostics };
+  }
+  // Aliases may nest what they name inside another deep collection.
+  if (aliases.length > 0 && dataDepthAbove(data, MAX_DEPTH)) {
+    diagnostics.push(diag("MTG004", "error", tooDeepMessage(), undefined, at(aliases[0]?.range?.[0] ?? 0)));
     return { source, data: undefined, locate, diagnostics };
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
@@ -105,18 +158,78 @@ export function load(source: SourceFile): Loaded {
 
 const MAX_ALIAS_COUNT = 100;
 
-/** The text of the scalar key that starts at `offset`, if any. */
-function keyAt(doc: Document, offset: number): string | undefined {
-  let found: string | undefined;
-  visit(doc, {
-    Pair: (_k, pair) => {
-      if (isScalar(pair.key) && pair.key.range?.[0] === offset) {
-        found = String(pair.key.value);
-        return visit.BREAK;
+function megabytes(n: number): string {
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function tooDeepMessage(): string {
+  return `the document nests mappings and lists more than ${MAX_DEPTH} levels deep; a spec needs far fewer, so flatten it (name a nested type under \`types\` and refer to it)`;
+}
+
+function tooDeepOrUnreadable(e: unknown, file: string, text: string): Diagnostic {
+  const overflow = e instanceof RangeError || /call stack/i.test(String((e as Error)?.message));
+  const lineText = text.split("\n", 1)[0] ?? "";
+  return overflow
+    ? diag("MTG004", "error", tooDeepMessage(), undefined, { file, line: 1, col: 1, lineText, length: 1 })
+    : diag("MTG002", "error", `${firstLine(String((e as Error)?.message ?? e))}; fix the YAML/JSON syntax here`, undefined, { file, line: 1, col: 1, lineText, length: 1 });
+}
+
+/** Diagnostics in source order (the parser's, then ours). */
+function sortByOffset(ds: Diagnostic[]): Diagnostic[] {
+  return ds.sort((a, b) => (a.location?.line ?? 0) - (b.location?.line ?? 0) || (a.location?.col ?? 0) - (b.location?.col ?? 0));
+}
+
+/** The first collection nested deeper than MAX_DEPTH, without recursion (so no depth can overflow the stack). */
+function firstTooDeep(root: unknown): Node | undefined {
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (isMap(node) || isSeq(node)) {
+      if (depth >= MAX_DEPTH) return node;
+      for (let i = node.items.length - 1; i >= 0; i--) {
+        const item = node.items[i] as unknown;
+        if (isPair(item)) {
+          stack.push([item.value, depth + 1]);
+          if (!isScalar(item.key)) stack.push([item.key, depth + 1]);
+        } else stack.push([item, depth + 1]);
       }
-    },
-  });
-  return found;
+    }
+  }
+  return undefined;
+}
+
+function dataDepthAbove(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= max) return true;
+    for (const x of Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return false;
+}
+
+/** Scalar keys that repeat an earlier key of the same mapping, in one pass over the document. */
+function duplicateKeys(root: unknown): Scalar[] {
+  const out: Scalar[] = [];
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        if (isScalar(pair.key)) {
+          const k = String(pair.key.value);
+          if (seen.has(k)) out.push(pair.key);
+          else seen.add(k);
+        } else if (pair.key !== null && pair.key !== undefined) stack.push(pair.key);
+        stack.push(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) stack.push(item);
+    }
+  }
+  return out;
 }
 
 function firstLine(s: string): string {

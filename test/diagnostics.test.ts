@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { main } from "../generator/cli.js";
 import { CODES, formatDiagnostic, type Diagnostic } from "../generator/diagnostics.js";
+import { MAX_SPEC_BYTES } from "../generator/load.js";
 import { analyze, compile } from "../generator/pipeline.js";
 import { builtinSpecs, resolveSpec } from "../generator/specs.js";
 import { cli, ROOT, STACK_TRACE, tempDirs } from "./helpers/cli.js";
@@ -51,6 +52,7 @@ const EXPECTED: Record<string, Expected> = {
   "MTG002-undefined-alias": E("MTG002", 12, 12, "*int", /^undefined YAML alias '\*int': define the anchor '&int' before this use$/),
   "MTG002-recursive-alias": E("MTG002", 9, 12, "*tree", /^YAML alias '\*tree' is inside the node it names, .*write the content out instead$/),
   "MTG003-not-a-mapping": E("MTG003", 2, 1, "- spec: minimal", /^the document is a list; a spec must be a mapping with keys such as spec, protocol/),
+  "MTG004-too-deep": E("MTG004", 36, 119, "[[[[", /^the document nests mappings and lists more than 64 levels deep; .*flatten it/),
   "MTG010-unknown-key": E("MTG010", 9, 5, "fieldz", /^unknown key 'fieldz', did you mean 'fields'\?$/),
   "MTG011-wrong-type": E("MTG011", 61, 14, "soon", /^expected a number, got the string 'soon'$/),
   "MTG011-unknown-enum-value": E("MTG011", 16, 11, "runing", /^the string 'runing' is not allowed here, did you mean 'running'\? \(expected one of queued, running,/),
@@ -67,6 +69,7 @@ const EXPECTED: Record<string, Expected> = {
   "MTG030-duplicate-name": E("MTG030", 21, 3, "completed:", /^duplicate key 'completed': each name may be declared once in a mapping; remove or rename one$/),
   "MTG030-status-type-declared": E("MTG030", 7, 3, "TaskStatus", /^type 'TaskStatus' is generated from `states`; remove it from `types` or set statusType to another name$/),
   "MTG031-proto-key": E("MTG031", 15, 7, "__proto__:", /^'__proto__' cannot be a key: in JavaScript it names an object's prototype, not a property; rename it$/),
+  "MTG032-generated-name": E("MTG032", 7, 3, "BEHAVIOUR:", /^type 'BEHAVIOUR' is already declared by the generated protocol\.ts; rename it$/),
   "MTG040-no-initial-state": E("MTG040", 14, 1, "states:", /^no initial state; mark exactly one state with `initial: true`$/),
   "MTG041-two-initial-states": E("MTG041", 20, 5, "initial: true", /^more than one initial state \('queued' and 'working'\); keep `initial: true` on one$/),
   "MTG042-transition-from-terminal": E("MTG042", 30, 11, "completed", /^state 'completed' is terminal, so no transition may leave it; remove it from `from` or make it non-terminal$/),
@@ -84,6 +87,8 @@ const EXPECTED: Record<string, Expected> = {
   "MTG062-union-without-discriminator": E("MTG062", 20, 22, "Pending", /^variant 2 needs a required field 'kind' of literal or enum type to be told apart$/),
   "MTG063-endless-recursion": E("MTG063", 7, 3, "Chain:", /^type 'Chain' requires itself \(Chain → Chain\); make a field on the cycle optional or nullable, or use an array$/),
   "MTG064-unused-method": W("MTG064", 31, 3, "tasks/cancel:", /^method 'tasks\/cancel' is declared but no behaviour uses it; reference it under `behaviour` or remove it$/),
+  "MTG065-self-defined-type": E("MTG065", 7, 3, "Loop:", /^type 'Loop' is defined by itself \(Loop → Loop\) with no object, list or record in between; wrap the inner reference/),
+  "MTG066-type-too-deep": E("MTG066", 7, 9, "string[][]", /^this type nests 41 levels of lists, records, unions and objects; generated code type-checks at most 32, so name an inner part/),
   "MTG071-example-undefined-method": E("MTG071", 103, 13, "tasks/get", /^example 'get' names undefined method 'tasks\/get'; declare it under `methods` or fix the name$/),
   "MTG080-invalid-regex": E("MTG080", 14, 18, '"[a-z"', /^invalid regular expression \(.*Unterminated character class\); fix the pattern/),
   "MTG081-http-header": E("MTG081", 95, 13, '"Mcp Task Id"', /^'Mcp Task Id' is not an HTTP header name: use letters, digits and .*, e\.g\. Mcp-Task-Id$/),
@@ -246,6 +251,40 @@ describe("more mistakes, and no crashes", () => {
     const { diagnostics } = analyze(src(bomb));
     expect(diagnostics.map((d) => d.code)).toEqual(["MTG002"]);
     expect(diagnostics[0].message).toMatch(/aliases expand to too many nodes/);
+  });
+
+  it("nesting deeper than the parser's stack is MTG004, not a stack overflow", () => {
+    for (const n of [1_000, 20_000]) {
+      const { diagnostics } = analyze(src(`${minimal}x: ${"[".repeat(n)}${"]".repeat(n)}\n`));
+      expect(diagnostics.map((d) => d.code)).toEqual(["MTG004"]);
+      expect(diagnostics[0].location?.line).toBeGreaterThan(1);
+    }
+  });
+
+  it("a spec above the size limit is refused at 1:1 before it is parsed (MTG001)", () => {
+    const text = `${minimal}description: "${"x".repeat(MAX_SPEC_BYTES)}"\n`;
+    const t0 = Date.now();
+    const { diagnostics } = analyze(src(text));
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(codes(diagnostics)).toEqual(["MTG001 1:1"]);
+    expect(diagnostics[0].message).toMatch(/^the spec is 8\.0 MB, above the limit of 8\.0 MB; /);
+  });
+
+  it("duplicate keys are found in one pass: a mapping of 100,000 keys validates in linear time", () => {
+    const time = (n: number) => {
+      const guards = Array.from({ length: n }, (_, i) => `  g${i}:\n    field: count\n    atLeast: ${i}`).join("\n");
+      const t0 = performance.now();
+      const { diagnostics } = analyze(src(`${minimal}guards:\n${guards}\n  g7:\n    field: count\n`));
+      expect(diagnostics.map((d) => `${d.code} ${d.message}`)).toEqual([
+        "MTG030 duplicate key 'g7': each name may be declared once in a mapping; remove or rename one",
+      ]);
+      return performance.now() - t0;
+    };
+    time(2_000); // warm up
+    const small = time(10_000);
+    const large = time(100_000);
+    // Linear: 10x the keys takes about 10x the time (quadratic would be 100x).
+    expect(large / small, `${Math.round(small)} ms → ${Math.round(large)} ms`).toBeLessThan(30);
   });
 
   it("a misspelt state does not also report the states it left unreachable", () => {

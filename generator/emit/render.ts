@@ -216,6 +216,12 @@ function discriminable(t: Extract<IRType, { kind: "union" }>, ctx: ZodContext): 
 
 export interface GuardContext {
   patterns: PatternTable;
+  /**
+   * Module-level lookup tables for long lists (enum values, the keys of a strict
+   * object, the variants of a union): a chain of hundreds of `===` or `||` is
+   * slow to check and, long enough, overflows TypeScript's own stack.
+   */
+  tables?: string[];
   /** Helper functions generated for nested unions, appended after the guards. */
   helpers: string[];
   helperPrefix: string;
@@ -224,6 +230,19 @@ export interface GuardContext {
 }
 
 export const guardName = (type: string) => `is${type}`;
+
+/** Lists longer than this are checked with a lookup table instead of a chain of comparisons. */
+export const CHAIN_MAX = 16;
+/** Objects with more fields than this are checked from a table of field checks (one statement per field beyond it is too much code). */
+export const FIELDS_MAX = 64;
+
+/** Declares a lookup table in the guards module and returns its name (`$` keeps it apart from every spec name). */
+function table(ctx: GuardContext, kind: string, type: string, init: string): string {
+  const tables = (ctx.tables ??= []);
+  const name = `${kind}$${tables.length + 1}`;
+  tables.push(`const ${name}: ${type} = ${init};`);
+  return name;
+}
 
 const isObj = (v: string) => `typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v})`;
 
@@ -264,6 +283,10 @@ function guardBase(t: IRType, v: string, ctx: GuardContext, depth: number): stri
     case "literal":
       return cond(`${v} === ${jsValue(t.value)}`);
     case "enum":
+      if (t.values.length > CHAIN_MAX) {
+        const set = table(ctx, "values", "ReadonlySet<unknown>", `new Set<unknown>([${t.values.map((x) => jsValue(x)).join(", ")}])`);
+        return cond(`${set}.has(${v})`);
+      }
       return cond(t.values.map((x) => `${v} === ${jsValue(x)}`).join(" || "));
     case "ref":
       return cond(`${guardName(t.name)}(${v})`);
@@ -296,12 +319,21 @@ function guardBase(t: IRType, v: string, ctx: GuardContext, depth: number): stri
         return `${cond(isObj(v))}\nswitch ((${v} as Record<string, unknown>)[${jsString(t.discriminator!)}]) {\n${cases}\ndefault: return false;\n}`;
       }
       const names = t.variants.map((variant) => helper(variant, ctx));
+      if (names.length > CHAIN_MAX) {
+        const fns = table(ctx, "variants", "readonly ((v: unknown) => boolean)[]", `[${names.join(", ")}]`);
+        return cond(`${fns}.some((f) => f(${v}))`);
+      }
       return cond(names.map((n) => `${n}(${v})`).join(" || "));
     }
     case "object": {
       const o = `o${depth}`;
       const body: string[] = [];
-      t.fields.forEach((f, idx) => {
+      if (t.fields.length > FIELDS_MAX) {
+        // One statement per field would exceed what TypeScript analyses in one function: a table of field checks.
+        const checks = t.fields.map((f) => `[${jsString(f.name)}, ${helper(f.type, ctx)}, ${f.optional}]`);
+        const fields = table(ctx, "fields", "readonly (readonly [string, (v: unknown) => boolean, boolean])[]", `[${checks.join(", ")}]`);
+        body.push(`for (const [k, check, optional] of ${fields}) {\nconst x = ${o}[k];\nif (!(optional && x === undefined) && !check(x)) return false;\n}`);
+      } else t.fields.forEach((f, idx) => {
         const fv = `${o}f${idx}`;
         const inner = guardStmts(f.type, fv, ctx, depth + 1);
         if (!inner) return;
@@ -309,7 +341,12 @@ function guardBase(t: IRType, v: string, ctx: GuardContext, depth: number): stri
         body.push(f.optional ? `if (${fv} !== undefined) {\n${inner}\n}` : inner);
       });
       if (t.strict) {
-        const unknownKey = t.fields.length ? ` && ${t.fields.map((f) => `k !== ${jsString(f.name)}`).join(" && ")}` : "";
+        const unknownKey =
+          t.fields.length > CHAIN_MAX
+            ? ` && !${table(ctx, "keys", "ReadonlySet<string>", `new Set<string>([${t.fields.map((f) => jsString(f.name)).join(", ")}])`)}.has(k)`
+            : t.fields.length
+              ? ` && ${t.fields.map((f) => `k !== ${jsString(f.name)}`).join(" && ")}`
+              : "";
         body.push(`for (const k in ${o}) if (Object.prototype.hasOwnProperty.call(${o}, k)${unknownKey}) return false;`);
       }
       const lines = [cond(isObj(v))];
