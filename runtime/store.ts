@@ -73,8 +73,45 @@ export interface TaskStore {
   delete(taskId: string): Promise<boolean>;
   /** Up to `limit` tasks of `owner` created after `afterSeq`, in creation order. */
   list(owner: string, afterSeq: number, limit: number): Promise<{ records: TaskRecord[]; hasMore: boolean }>;
+  /**
+   * Up to `limit` live tasks of every owner whose status is one of `statuses`,
+   * created after `afterSeq`, in creation order. A durable store implements it so
+   * that the tasks left unfinished by a stopped process can be found and settled
+   * after a restart (see `settleTasks`).
+   */
+  listByStatus?(statuses: readonly string[], afterSeq: number, limit: number): Promise<{ records: TaskRecord[]; hasMore: boolean }>;
   /** Stops timers and releases resources. */
   close(): Promise<void>;
+}
+
+/**
+ * Moves every live task whose status is one of `statuses` to what `settle`
+ * returns for it (a patch, its `status` included; undefined leaves the task
+ * alone), each by a compare-and-set update, so a task that moved meanwhile is
+ * left as it is. Returns the tasks updated. For a durable store after a restart:
+ * the tasks that were running when the process stopped have no work behind them
+ * any more.
+ */
+export async function settleTasks(
+  store: TaskStore,
+  statuses: readonly string[],
+  settle: (record: TaskRecord) => TaskPatch | undefined,
+  pageSize = 500,
+): Promise<TaskRecord[]> {
+  if (!store.listByStatus) throw new Error("this task store cannot list tasks by status");
+  const settled: TaskRecord[] = [];
+  let after = 0;
+  for (;;) {
+    const page = await store.listByStatus(statuses, after, pageSize);
+    for (const record of page.records) {
+      const patch = settle(record);
+      if (patch === undefined) continue;
+      const updated = await store.update(record.taskId, record.status, patch);
+      if (updated) settled.push(updated);
+    }
+    if (!page.hasMore || page.records.length === 0) return settled;
+    after = page.records[page.records.length - 1]!.seq;
+  }
 }
 
 export interface InMemoryTaskStoreOptions {
@@ -456,6 +493,19 @@ export class InMemoryTaskStore implements TaskStore {
     if (!idx) return { records: [], hasMore: false };
     const { items, hasMore } = idx.after(afterSeq, limit);
     return { records: items.map((s) => s.toRecord()), hasMore };
+  }
+
+  async listByStatus(statuses: readonly string[], afterSeq: number, limit: number): Promise<{ records: TaskRecord[]; hasMore: boolean }> {
+    if (this.lookupsReadClock) this.sweep();
+    const wanted = new Set(statuses);
+    const records: TaskRecord[] = [];
+    // The map keeps insertion order, which is creation order (an id taken again gets a new, larger seq).
+    for (const slot of this.tasks.values()) {
+      if (slot.seq <= afterSeq || !wanted.has(slot.status)) continue;
+      if (records.length === limit) return { records, hasMore: true };
+      records.push(slot.toRecord());
+    }
+    return { records, hasMore: false };
   }
 
   async close(): Promise<void> {
