@@ -400,7 +400,7 @@ const CapabilitySide = z.union([
 const RelatedTaskSchema = z.union([z.literal(false), strict({
   meta: identifier.describe("The meta entry (from `meta`) naming the related task."),
   requests: z.boolean().describe("On requests the receiver sends for a task (elicitation, sampling)."),
-  notifications: z.boolean().describe("On task notifications."),
+  notifications: z.boolean().describe("On the notifications a task's work sends (progress, logging, ...); a status notification names its task in its params and never carries it."),
   taskMethodRequests: z.boolean().describe("On the requestor's task method requests (tasks/get, ...)."),
   results: z.array(methodRef).describe("Results that must carry it."),
   notOnResults: z.array(methodRef).optional().describe("Results that should not carry it."),

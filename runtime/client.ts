@@ -549,7 +549,18 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
       options.signal?.removeEventListener("abort", onAbort);
     }
     const task = this.taskOf(raw);
-    if (task !== undefined) return { task };
+    if (task !== undefined) {
+      // A task is a valid answer only to a request the spec lets become one.
+      const allowed = plan.behaviour.creation.requests.server;
+      if (!allowed.includes("*") && !allowed.includes(request.method)) {
+        throw new TaskProtocolError(
+          "invalidTaskAnswer",
+          -32603,
+          `invalid answer: the server answered ${request.method} with a task, but only ${allowed.join(", ") || "no request"} may become a task (spec ${plan.descriptor.spec.id})`,
+        );
+      }
+      return { task };
+    }
     return { result: resultSchema.parse(raw) };
   }
 

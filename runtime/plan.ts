@@ -113,6 +113,13 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
     lifecycle,
     perRequest: lifecycle === "per-request",
     methods,
+    /**
+     * The task methods answered with nothing sent on the request's stream before the answer (all but a
+     * result method that blocks until the task ends, which carries the task's input requests).
+     */
+    immediateMethods: [methods.get, methods.list, methods.delete, methods.cancel, methods.update, b.results.mode === "block-until-terminal" ? undefined : methods.result].filter(
+      (m): m is string => m !== undefined,
+    ),
     /** The task methods a requestor sends (tasks/get, ...). */
     clientRequests: d.methods.filter((m) => m.kind === "request" && m.from !== "server").map((m) => m.method),
     /** Declared behaviours this runtime answers with -32603 (none should remain). */

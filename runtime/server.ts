@@ -14,8 +14,12 @@ import { z } from "zod";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
+  CallToolResultSchema,
   CreateMessageResultSchema,
+  ErrorCode,
+  McpError,
   ElicitResultSchema,
   ListToolsRequestSchema,
   type CallToolResult,
@@ -27,7 +31,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Behaviour, TaskSupport } from "./behaviour.js";
-import { cancelledError, internalError, notFoundError, requestor, type ActiveTask, type ServerExtra, type TaskContext, type TaskHost, type TaskPeer } from "./task-context.js";
+import { cancelledError, INPUT_CAPABILITIES, internalError, notFoundError, requestor, type ActiveTask, type ServerExtra, type TaskContext, type TaskHost, type TaskPeer } from "./task-context.js";
 import { answerCancel, answerDelete } from "./cancellation.js";
 import { signCursor, verifyCursor } from "./cursor.js";
 import { checkRuntimeVersion, type TaskSpecDescriptor, type TransitionContext } from "./descriptor.js";
@@ -39,6 +43,7 @@ import { capabilityAt, isObject, makePlan, nestAt, type RuntimePlan } from "./pl
 import { awaitResult, resultWhenCompleted } from "./results.js";
 import { InMemoryTaskStore, type StoredError, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 import { checkTaskIdHeader, declaresClientCapability, toDetailedTask, toWireTask, withRelated, withResultType } from "./wire.js";
+import { answerAsJson } from "./transports.js";
 
 export { CANCELLED_BY_REQUEST } from "./cancellation.js";
 export { signCursor, verifyCursor } from "./cursor.js";
@@ -47,7 +52,7 @@ export { RateLimiter, ConcurrencyCounter, type TaskLimits } from "./limits.js";
 export type { AuditEvent, LogEntry } from "./log.js";
 export { capabilityAt } from "./plan.js";
 export type { ServerExtra, TaskContext, TaskPeer } from "./task-context.js";
-export { isPlainRequest, serveStreamableHttp, TaskStdioServerTransport, type HttpServeOptions } from "./transports.js";
+export { answerAsJson, isPlainRequest, serveStreamableHttp, TaskStdioServerTransport, type HttpServeOptions } from "./transports.js";
 export {
   checkTaskIdHeader,
   declaresClientCapability,
@@ -181,6 +186,15 @@ export function asRpcError(e: unknown): StoredError | undefined {
   return data === undefined ? { code, message: text } : { code, message: text, data };
 }
 
+/**
+ * Lets the runtime decide which requests become tasks on an SDK Server: a request carrying a task
+ * request for a type the declared capability does not list is then served plainly, as the spec
+ * requires, where the SDK Server would refuse it (-32603).
+ */
+function acceptUnlistedTaskRequests(server: Server): void {
+  (server as unknown as { assertTaskHandlerCapability: (method: string) => void }).assertTaskHandlerCapability = () => undefined;
+}
+
 function methodNotFound(): TaskProtocolError {
   return new TaskProtocolError("methodNotFound", -32601, "Method not found");
 }
@@ -215,6 +229,10 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   private readonly watchers = new Map<string, Set<() => void>>();
   /** The session's peer by session id, to reach a requestor after its request was answered. */
   private readonly peers = new Map<string, TaskPeer>();
+  /** The task each task-making request made, by requestor, session, method and request id (see replayKey). */
+  private readonly byRequest = new Map<string, string>();
+  /** The answers that acknowledge a task (as opposed to a request's own result). */
+  private readonly acks = new WeakSet<object>();
   private readonly inputTimeout: number;
   /** The view of this runtime its strategies work through. */
   private readonly host: TaskHost<S>;
@@ -306,6 +324,9 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   install(target: Client): Client;
   install(target: Server | McpServer | Client): Server | Client {
     const server = target instanceof McpServer ? target.server : target;
+    if (!(target instanceof McpServer) && server instanceof Server) acceptUnlistedTaskRequests(server);
+    // Over Streamable HTTP, task methods that send nothing before their answer are answered as JSON.
+    if (server instanceof Server) for (const t of [target, server]) answerAsJson(t, this.plan.immediateMethods);
     // The tasks capability: the spec's value, or options.taskCapability.
     const decl = this.capabilityDecl;
     if (decl !== false) server.registerCapabilities(nestAt(decl.path, this.capabilityValue) as never);
@@ -351,10 +372,20 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
    */
   registerTools(server: Server, tools: readonly TaskTool<any>[]): void {
     this.addTools(tools);
+    acceptUnlistedTaskRequests(server);
     server.registerCapabilities({ tools: {} });
     server.setRequestHandler(ListToolsRequestSchema, async () => this.listTools() as never);
     const CallTool = z.object({ method: z.literal("tools/call"), params: z.unknown() });
-    server.setRequestHandler(CallTool, async (request, extra) => this.callTool(request.params, extra, server as unknown as TaskPeer) as never);
+    // Registered past the SDK Server's own tools/call wrapper, which takes every request carrying a
+    // task request for a task and refuses a plain answer to it: here the runtime decides (a request
+    // this server does not augment is served plainly). Plain results are checked as that wrapper would.
+    Protocol.prototype.setRequestHandler.call(server, CallTool, async (request, extra) => {
+      const result = await this.callTool(request.params, extra as ServerExtra, server as unknown as TaskPeer);
+      if (this.acks.has(result)) return result as never;
+      const checked = CallToolResultSchema.safeParse(result);
+      if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${describeIssues(checked.error)}`);
+      return checked.data as never;
+    });
   }
 
   /** Adds tools to this runtime without wiring a server (a binding calls listTools / callTool). */
@@ -531,6 +562,47 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     }
   }
 
+  /**
+   * The capabilities the requestor of a request declared: on the request itself where capabilities
+   * travel with every request (per-request lifecycle), else those its session declared at
+   * initialization (an SDK Server peer knows them); undefined where they cannot be known.
+   */
+  private requestorCapabilities(params: unknown, extra: ServerExtra, peer: TaskPeer | undefined): Record<string, unknown> | undefined {
+    const key = this.plan.creation.capabilityMetaKey;
+    if (this.plan.perRequest && key !== undefined) {
+      const meta = isObject(params) && isObject(params._meta) ? params._meta : isObject(extra._meta) ? extra._meta : undefined;
+      const declared = meta?.[key];
+      return isObject(declared) ? declared : {};
+    }
+    const via = peer ?? (extra.sessionId === undefined ? undefined : this.peers.get(extra.sessionId));
+    const read = (via as { getClientCapabilities?: () => unknown } | undefined)?.getClientCapabilities;
+    if (typeof read !== "function") return undefined;
+    const declared = read.call(via);
+    return isObject(declared) ? declared : undefined;
+  }
+
+  /** The error for input a task's requestor never declared it can answer (undefined when it did, or when that is unknown). */
+  private undeclaredInput(active: ActiveTask, method: string, params: Record<string, unknown>): TaskProtocolError | undefined {
+    const declared = active.requestorCapabilities;
+    const capability = INPUT_CAPABILITIES[method];
+    if (declared === undefined || capability === undefined) return undefined;
+    const have = declared[capability];
+    // A URL-mode elicitation needs the url sub-capability; an empty elicitation capability means forms.
+    const ok = isObject(have) && !(capability === "elicitation" && params.mode === "url" && !isObject(have.url));
+    if (ok) return undefined;
+    const required = capability === "elicitation" && params.mode === "url" ? { elicitation: { url: {} } } : { [capability]: {} };
+    const client = this.plan.behaviour.capabilities.client;
+    const name = client === false ? undefined : client.missingError;
+    const decl = name !== undefined && Object.prototype.hasOwnProperty.call(this.descriptor.errors, name) ? this.descriptor.errors[name] : undefined;
+    const data = decl?.dataField === undefined ? undefined : { [decl.dataField]: required };
+    return this.plan.error(
+      name,
+      { method },
+      () => new TaskProtocolError("missingClientCapability", -32603, `The requestor did not declare the ${capability} capability (required for ${method})`),
+      data,
+    );
+  }
+
   /** How to reach the requestor of a request later, after that request was answered. */
   private notifier(extra: ServerExtra, peer: TaskPeer | undefined): ActiveTask["notify"] {
     const via = peer ?? (extra.sessionId === undefined ? undefined : this.peers.get(extra.sessionId));
@@ -614,7 +686,32 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         this.askRequestor(extra, taskId, active, "elicitation/create", params as Record<string, unknown>, ElicitResultSchema) as Promise<ElicitResult>,
       sample: (params) =>
         this.askRequestor(extra, taskId, active, "sampling/createMessage", params as Record<string, unknown>, CreateMessageResultSchema) as Promise<CreateMessageResult>,
+      notify: (notification) => this.notifyRequestor(extra, taskId, active, notification),
     };
+  }
+
+  /**
+   * A notification about a request to its requestor. For a task: with the related-task meta where the
+   * spec declares it on notifications; on the request's own stream while that request is still open
+   * (tasks acknowledged by notification), else the way that reaches the requestor after the answer.
+   */
+  private notifyRequestor(
+    extra: ServerExtra,
+    taskId: string | undefined,
+    active: ActiveTask | undefined,
+    notification: { method: string; params?: Record<string, unknown> },
+  ): Promise<void> {
+    if (taskId === undefined || active === undefined) return extra.sendNotification(notification as unknown as ServerNotification);
+    const plan = this.plan;
+    const key = plan.related.key;
+    let message = notification;
+    if (plan.related.notifications && key !== undefined) {
+      const params = notification.params ?? {};
+      const meta = isObject(params._meta) ? params._meta : {};
+      message = { method: notification.method, params: { ...params, _meta: { ...meta, [key]: { taskId } } } };
+    }
+    if (plan.creation.ackMode === "notification") return extra.sendNotification(message as unknown as ServerNotification);
+    return active.notify(message);
   }
 
   /** Sends a request to the requestor; for a task, the declared way, with the task in the input status until every answer arrived. */
@@ -629,6 +726,9 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     if (taskId === undefined || active === undefined) {
       return extra.sendRequest({ method, params } as ServerRequest, schema as never, { timeout: this.inputTimeout });
     }
+    // A task asks only for what its requestor declared it can answer; anything else could never be answered.
+    const missing = this.undeclaredInput(active, method, params);
+    if (missing) return Promise.reject(missing);
     switch (this.plan.input.via) {
       case "side-request":
         return askBySideRequest(this.host, extra, taskId, active, method, params, schema);
@@ -664,9 +764,19 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       if (options.before) await options.before(plain);
       return plan.behaviour.resultType === false ? work(plain) : withResultType(plan, await work(plain));
     }
+    const owner = this.ownerOf(extra);
+    // A request id the requestor already used in this session for a task that still lives (a peer
+    // replaying its request) makes no second task: it is answered with the task it made.
+    const replay = this.replayKey(owner, method, extra);
+    if (replay !== undefined) {
+      const existing = await this.replayedTask(replay);
+      if (existing !== undefined) {
+        this.log({ level: "info", msg: "repeated request id answered with its task", taskId: existing.taskId, method, requestId: extra.requestId });
+        return this.acknowledgement(existing) as R;
+      }
+    }
     // Input asked before the task exists is resolved with the request itself.
     if (options.before) await options.before(this.context(extra, undefined, extra.signal, undefined));
-    const owner = this.ownerOf(extra);
     const audit = { ...requestor(owner, extra), method };
     if (!this.rates.take(`create|${owner}`, this.limits.createPerMinute)) {
       this.audit({ ...audit, type: "denied", reason: "task creation rate limit" });
@@ -703,6 +813,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       throw plan.error(plan.behaviour.creation.taskId.duplicateError, { taskId }, () => invalidParams(`Task ID already exists: ${taskId}`));
     }
     this.concurrency.hold(taskId);
+    if (replay !== undefined) this.rememberRequest(replay, taskId);
     this.audit({ ...audit, type: "created", taskId, to: plan.status.initial });
     const active: ActiveTask = {
       controller: new AbortController(),
@@ -714,6 +825,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       lock: Promise.resolve(),
       inputs: [],
       notify: this.notifier(extra, options.peer),
+      requestorCapabilities: this.requestorCapabilities(params, extra, options.peer),
     };
     this.active.set(taskId, active);
     // Retention counts from creation: a task still running when it elapses is stopped.
@@ -740,10 +852,54 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     // The request is answered at once with the task; the work goes on in the background.
     void this.execute(taskId, active, method, extra, work, cleanup).catch(() => undefined);
     const created = await this.store.get(taskId);
-    const task = toWireTask<Record<string, unknown>>(plan, created?.state === "live" ? created.record : record);
-    if (plan.creation.ackMode === "result") return { task } as unknown as R;
+    return this.acknowledgement(created?.state === "live" ? created.record : record) as R;
+  }
+
+  /** The answer that acknowledges a task in the request's own answer ({ task }, or the flat task with its result type). */
+  private acknowledgement(rec: TaskRecord): Result {
+    const plan = this.plan;
+    const task = toWireTask<Record<string, unknown>>(plan, rec);
     const rt = plan.behaviour.resultType;
-    return (rt === false ? { ...task } : { [rt.field]: rt.task, ...task }) as unknown as R;
+    const ack = plan.creation.ackMode === "result" ? { task } : rt === false ? { ...task } : { [rt.field]: rt.task, ...task };
+    this.acks.add(ack);
+    return ack as unknown as Result;
+  }
+
+  /**
+   * The key of a request among the task-making requests of its session, where a repeated id can be
+   * told from a new request: request ids are unique only within a session, and where the requestor
+   * names the task itself (or the request stays open until its result), a repeat meets the declared
+   * duplicate-id answer instead.
+   */
+  private replayKey(owner: string, method: string, extra: ServerExtra): string | undefined {
+    const creation = this.plan.creation;
+    if (creation.idFromRequestor || creation.ackMode === "notification" || extra.sessionId === undefined) return undefined;
+    return JSON.stringify([owner, extra.sessionId, method, extra.requestId]);
+  }
+
+  /** The live task a request key made, if any (a key whose task is gone is forgotten). */
+  private async replayedTask(key: string): Promise<TaskRecord | undefined> {
+    const taskId = this.byRequest.get(key);
+    if (taskId === undefined) return undefined;
+    const found = await this.store.get(taskId);
+    if (found?.state === "live") return found.record;
+    if (this.byRequest.get(key) === taskId) this.byRequest.delete(key);
+    return undefined;
+  }
+
+  /** Remembers the task a request key made; forgets the oldest keys whose tasks are gone, a few per call. */
+  private rememberRequest(key: string, taskId: string): void {
+    this.byRequest.set(key, taskId);
+    let checked = 0;
+    for (const [k, id] of this.byRequest) {
+      if (k === key || ++checked > 2) break;
+      void this.store.get(id).then(
+        (found) => {
+          if (found?.state !== "live" && this.byRequest.get(k) === id) this.byRequest.delete(k);
+        },
+        () => undefined,
+      );
+    }
   }
 
   private async execute<R extends Result>(
@@ -777,7 +933,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       if (active.cancelled) return result;
       const toolError = method === "tools/call" && isObject(result) && result.isError === true;
       const to = toolError ? status.onToolError : status.completed;
-      const stored = JSON.parse(JSON.stringify(result)) as Record<string, unknown>;
+      // Stored as the request's own answer would be (marked complete where the spec declares result types).
+      const stored = withResultType(plan, JSON.parse(JSON.stringify(result)) as Record<string, unknown>);
       const patch: TaskPatch = { result: stored };
       if (toolError && status.onToolError === status.failed) patch.error = { code: -32603, message: toolErrorMessage(stored) };
       await this.move(taskId, to, patch);

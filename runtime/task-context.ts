@@ -23,6 +23,16 @@ import type { AuditEvent, LogEntry } from "./log.js";
 import type { RuntimePlan } from "./plan.js";
 import type { TaskPatch, TaskRecord, TaskStore } from "./store.js";
 
+/**
+ * The capability a requestor must declare to be asked each kind of input (the core protocol's rule,
+ * the same in every revision): a method missing here is not checked.
+ */
+export const INPUT_CAPABILITIES: Readonly<Record<string, string>> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
+
 /** The SDK's per-request context on the server side. */
 export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -49,6 +59,12 @@ export interface TaskContext {
   elicit(params: ElicitRequest["params"]): Promise<ElicitResult>;
   /** Asks the requestor's model (sampling); the task is in the declared input status meanwhile. */
   sample(params: CreateMessageRequest["params"]): Promise<CreateMessageResult>;
+  /**
+   * Sends a notification about this request to the requestor (progress, logging, ...). For a task it
+   * carries the related-task meta where the spec declares it on notifications, and reaches the requestor
+   * even after the request was answered with the task.
+   */
+  notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
   /** The SDK's request context, for anything else. */
   readonly extra: ServerExtra;
 }
@@ -77,6 +93,8 @@ export interface ActiveTask {
   inputs: PendingInput[];
   /** Sends a notification to the requestor's session. */
   notify: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
+  /** The capabilities the requestor declared (its client capabilities), or undefined where they cannot be known. */
+  requestorCapabilities: Record<string, unknown> | undefined;
   /** Fires when the retention (counted from creation) elapses while the task runs. */
   expiry?: ReturnType<typeof setTimeout>;
 }

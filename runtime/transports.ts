@@ -9,13 +9,15 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   JSONRPCMessageSchema,
   RELATED_TASK_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
   type JSONRPCNotification,
   type JSONRPCRequest,
+  type MessageExtraInfo,
 } from "@modelcontextprotocol/sdk/types.js";
 import { stderrLine, type LogEntry } from "./log.js";
 import { isObject } from "./plan.js";
@@ -136,6 +138,139 @@ export function isPlainRequest(raw: unknown): raw is JSONRPCRequest | JSONRPCNot
   return meta.progressToken === undefined || typeof meta.progressToken === "string" || Number.isSafeInteger(meta.progressToken);
 }
 
+/** The methods each server answers with nothing sent before the answer (see answerAsJson). */
+const jsonAnswers = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * Declares that `server` answers requests of `methods` with nothing sent on their stream before the
+ * answer: {@link serveStreamableHttp} then answers them as one JSON response, never upgraded to SSE.
+ */
+export function answerAsJson(server: object, methods: Iterable<string>): void {
+  jsonAnswers.set(server, new Set([...(jsonAnswers.get(server) ?? []), ...methods]));
+}
+
+/**
+ * A session's transport as its SDK server sees it: every message goes through the SDK's Streamable
+ * HTTP transport, but for the answers of the requests {@link SessionTransport.answer} was given.
+ */
+class SessionTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  private readonly pending = new Map<string | number, (message: JSONRPCMessage) => void>();
+
+  constructor(readonly http: StreamableHTTPServerTransport) {
+    http.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    http.onerror = (error) => this.onerror?.(error);
+    http.onclose = () => this.onclose?.();
+  }
+
+  get sessionId(): string | undefined {
+    return this.http.sessionId;
+  }
+
+  setProtocolVersion(version: string): void {
+    (this.http as Transport).setProtocolVersion?.(version);
+  }
+
+  start(): Promise<void> {
+    return this.http.start();
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (("result" in message || "error" in message) && "id" in message && message.id !== null && message.id !== undefined) {
+      const settle = this.pending.get(message.id);
+      if (settle) {
+        this.pending.delete(message.id);
+        settle(message);
+        return Promise.resolve();
+      }
+    }
+    const related = options?.relatedRequestId;
+    if (related !== undefined && this.pending.has(related)) {
+      // A request answered as JSON has no stream of its own: what relates to it goes on the session's stream.
+      return this.http.send(message);
+    }
+    return this.http.send(message, options);
+  }
+
+  /** Hands a request to the server and resolves with its answer, which never reaches the SDK transport. */
+  answer(request: JSONRPCRequest, extra: MessageExtraInfo): Promise<JSONRPCMessage> {
+    return new Promise((resolve) => {
+      this.pending.set(request.id, resolve);
+      this.onmessage?.(request, extra);
+    });
+  }
+}
+
+/** The most bytes of a request body read to answer it as JSON (the SDK transport's own limit). */
+const MAX_BODY = 4 * 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        req.destroy();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/**
+ * A POST of a session whose server answers some methods with nothing before the answer: one such
+ * request is answered here as application/json; anything else goes to the SDK transport (with the
+ * body read). Streamable HTTP lets a server answer a request either way; JSON spares a stream.
+ */
+async function postToSession(transport: SessionTransport, methods: ReadonlySet<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const type = req.headers["content-type"] ?? "";
+  if (!type.includes("application/json")) return transport.http.handleRequest(req, res);
+  const text = await readBody(req);
+  if (text === undefined) {
+    res.writeHead(413, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Request body too large" } }));
+    return;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: invalid JSON" } }));
+    return;
+  }
+  const version = req.headers["mcp-protocol-version"];
+  const accept = req.headers.accept ?? "";
+  let message: JSONRPCMessage | undefined;
+  if (isPlainRequest(body)) message = body;
+  else {
+    const parsed = JSONRPCMessageSchema.safeParse(body);
+    message = parsed.success ? (parsed.data as JSONRPCMessage) : undefined;
+  }
+  const plain =
+    message !== undefined &&
+    "method" in message &&
+    "id" in message &&
+    methods.has(message.method) &&
+    (accept.includes("application/json") || accept.includes("*/*")) &&
+    (version === undefined || (typeof version === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(version)));
+  if (!plain) return transport.http.handleRequest(req, res, body);
+  const auth = (req as IncomingMessage & { auth?: MessageExtraInfo["authInfo"] }).auth;
+  const answer = await transport.answer(message as JSONRPCRequest, { requestInfo: { headers: req.headers }, ...(auth === undefined ? {} : { authInfo: auth }) });
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (transport.sessionId !== undefined) headers["mcp-session-id"] = transport.sessionId;
+  res.writeHead(200, headers).end(JSON.stringify(answer));
+}
+
 export interface HttpServeOptions {
   port?: number;
   host?: string;
@@ -153,7 +288,7 @@ export async function serveStreamableHttp(
   options: HttpServeOptions = {},
 ): Promise<{ server: HttpServer; url: string; close: () => Promise<void> }> {
   const path = options.path ?? "/mcp";
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server | McpServer }>();
+  const sessions = new Map<string, { transport: SessionTransport; server: Server | McpServer; json: ReadonlySet<string> | undefined }>();
   const log = options.log ?? ((e: LogEntry) => stderrLine(e));
   const fail = (res: ServerResponse, status: number, code: number, message: string) => {
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
@@ -166,21 +301,24 @@ export async function serveStreamableHttp(
       if (typeof sid === "string") {
         const s = sessions.get(sid);
         if (!s) return fail(res, 404, -32001, "Session not found");
-        return s.transport.handleRequest(req, res);
+        // Methods answered with nothing before the answer (task polling, listing) come back as JSON, not SSE.
+        if (req.method === "POST" && s.json !== undefined && s.json.size > 0) return postToSession(s.transport, s.json, req, res);
+        return s.transport.http.handleRequest(req, res);
       }
       if (req.method !== "POST") return fail(res, 400, -32000, "Bad Request: no session; initialize first");
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      const http: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          sessions.set(id, { transport, server });
+          sessions.set(id, { transport, server, json: jsonAnswers.get(server) });
         },
       });
+      const transport = new SessionTransport(http);
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
       const server = createServer();
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await http.handleRequest(req, res);
       // A request that opened no session (not an initialize) leaves nothing behind.
       if (transport.sessionId === undefined) await server.close();
     })().catch((e: unknown) => {

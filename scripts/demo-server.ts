@@ -1,7 +1,7 @@
 /**
  * The demo MCP server, built from the generated code in output-samples/<spec>/.
  *
- *   npm run --silent demo -- <spec-name> [--http <port>] [--options <json>]
+ *   npm run --silent demo -- <spec-name> [--http <port>] [--store memory|sqlite:<file>] [--options <json>]
  *
  * stdio (default): nothing but JSON-RPC on stdout, logs and audit lines on stderr.
  * --http <port>: Streamable HTTP at http://127.0.0.1:<port>/mcp (port 0 picks a free
@@ -9,7 +9,10 @@
  * --mcp-server: build it on the high-level McpServer instead of the low-level Server.
  * --options / env MCP_TASK_GEN_DEMO_OPTIONS: JSON TaskServerOptions overrides
  * (maxKeepAlive, defaultKeepAlive, pollFrequency, pageSize, limits, deletableStatuses)
- * plus rememberExpiredMs for the in-memory store; tests use it for short timings.
+ * plus rememberExpiredMs for the store; tests use it for short timings.
+ * --store: where tasks live. memory (default): gone when the process stops.
+ * sqlite:<file>: the SQLite store on <file> (created if missing; better-sqlite3 12),
+ * so tasks and their results outlive a restart. postgres:<url> is reserved.
  *
  * Tools: greet, slow_compute, failing_job, protocol_error_job, confirm_delete
  * (the acceptance contract), plus multi_input (two elicitations at once),
@@ -35,6 +38,7 @@ import {
 
 type ServerModule = typeof import("../output-samples/sep-1686-draft/server.js");
 type StoreModule = typeof import("../output-samples/sep-1686-draft/store.js");
+type SqliteStoreModule = typeof import("../output-samples/sep-1686-draft/runtime/store-sqlite.js");
 type ProtocolModule = typeof import("../output-samples/sep-1686-draft/protocol.js");
 // The core binding emitted for a per-request lifecycle (protocol.lifecycle per-request).
 type StatelessModule = typeof import("../output-samples/ext-tasks-2026-07-28/stateless-server.js");
@@ -42,7 +46,7 @@ type StatelessModule = typeof import("../output-samples/ext-tasks-2026-07-28/sta
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 function usage(message: string): never {
-  process.stderr.write(`demo-server: ${message}\nusage: npm run --silent demo -- <spec-name> [--http <port>] [--options <json>]\n`);
+  process.stderr.write(`demo-server: ${message}\nusage: npm run --silent demo -- <spec-name> [--http <port>] [--store memory|sqlite:<file>] [--options <json>]\n`);
   process.exit(2);
 }
 
@@ -51,6 +55,7 @@ function parseArgs(argv: string[]) {
   let http: number | undefined;
   let options: string | undefined = process.env.MCP_TASK_GEN_DEMO_OPTIONS;
   let mcp = false;
+  let store: StoreChoice = { kind: "memory" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--http") {
@@ -60,7 +65,9 @@ function parseArgs(argv: string[]) {
     } else if (a === "--options") {
       options = argv[++i];
       if (options === undefined) usage("--options needs a JSON object");
-    } else if (a === "--mcp-server") mcp = true;
+    } else if (a === "--store") store = parseStore(argv[++i]);
+    else if (a.startsWith("--store=")) store = parseStore(a.slice("--store=".length));
+    else if (a === "--mcp-server") mcp = true;
     else if (a.startsWith("-")) usage(`unknown option ${a}`);
     else if (spec === undefined) spec = a;
     else usage(`unexpected argument ${a}`);
@@ -75,7 +82,22 @@ function parseArgs(argv: string[]) {
       usage("--options is not valid JSON");
     }
   }
-  return { spec, http, options: parsed, mcp };
+  return { spec, http, options: parsed, mcp, store };
+}
+
+type StoreChoice = { kind: "memory" } | { kind: "sqlite"; file: string };
+
+/** --store memory | sqlite:<file> (postgres:<url> is not available yet). */
+function parseStore(v: string | undefined): StoreChoice {
+  if (v === undefined) usage("--store needs memory or sqlite:<file>");
+  if (v === "memory") return { kind: "memory" };
+  if (v.startsWith("sqlite:")) {
+    const file = v.slice("sqlite:".length);
+    if (file === "") usage("--store sqlite: needs a file, e.g. --store sqlite:./tasks.db");
+    return { kind: "sqlite", file };
+  }
+  if (v.startsWith("postgres:") || v.startsWith("postgresql:")) usage("--store postgres: is not available yet; use memory or sqlite:<file>");
+  usage(`--store takes memory or sqlite:<file>, got ${v}`);
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -97,15 +119,27 @@ const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 
 async function main() {
-  const { spec, http, options, mcp } = parseArgs(process.argv.slice(2));
+  const { spec, http, options, mcp, store: storeChoice } = parseArgs(process.argv.slice(2));
   const dir = join(root, "output-samples", spec);
   if (!existsSync(join(dir, "server.ts"))) usage(`no generated server in output-samples/${spec}/ (run npm run samples)`);
   const gen = (await import(pathToFileURL(join(dir, "server.ts")).href)) as ServerModule;
   const storeMod = (await import(pathToFileURL(join(dir, "store.ts")).href)) as StoreModule;
   const { rememberExpiredMs, ...serverOptions } = options as { rememberExpiredMs?: number };
+  const storeOptions = rememberExpiredMs === undefined ? {} : { rememberExpiredMs };
+  let store: InstanceType<StoreModule["InMemoryTaskStore"]> | Awaited<ReturnType<SqliteStoreModule["SqliteTaskStore"]["open"]>>;
+  if (storeChoice.kind === "sqlite") {
+    const sqlite = (await import(pathToFileURL(join(dir, "runtime", "store-sqlite.ts")).href)) as SqliteStoreModule;
+    try {
+      store = await sqlite.SqliteTaskStore.open(storeChoice.file, storeOptions);
+    } catch (e) {
+      process.stderr.write(`demo-server: cannot open the task store: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    }
+    log("task store", { store: "sqlite", file: storeChoice.file, ...store.durability });
+  } else store = new storeMod.InMemoryTaskStore(storeOptions);
   const runtime = new gen.TaskRuntime({
     ...(serverOptions as ConstructorParameters<ServerModule["TaskRuntime"]>[0]),
-    store: new storeMod.InMemoryTaskStore(rememberExpiredMs === undefined ? {} : { rememberExpiredMs }),
+    store,
   });
 
   // Where the revision declares a per-tool switch (execution.taskSupport: mcp-2025-11-25), greet keeps
@@ -169,6 +203,7 @@ async function main() {
       handler: async ({ filename }, ctx) => {
         const file = filename ?? "report.txt";
         const answer = await ctx.elicit({
+          mode: "form",
           message: `Delete ${file}?`,
           requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
         });
@@ -203,6 +238,7 @@ async function main() {
       handler: async (_args, ctx) => {
         const ask = (what: string) =>
           ctx.elicit({
+            mode: "form",
             message: `Your ${what}?`,
             requestedSchema: { type: "object", properties: { value: { type: "string" } }, required: ["value"] },
           });
@@ -217,6 +253,7 @@ async function main() {
       inputSchema: z.object({ name: z.string().optional() }),
       prepare: async (args, ctx) => {
         const answer = await ctx.elicit({
+          mode: "form",
           message: "What is your name?",
           requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
         });

@@ -118,6 +118,8 @@ describe.each(["stdio", "http"] as const)("the SDK client against our mcp-2025-1
       // The elicitation arrives on the pending tasks/result, tied to the task.
       const elicitation = await eventually(() => c.elicitations[seen], "the elicitation");
       expect(elicitation.params.message).toBe("Delete a.txt?");
+      // A form elicitation says so (SDK clients refuse one without a mode).
+      expect(elicitation.params.mode).toBe("form");
       expect(elicitation.params._meta).toEqual(related(task.taskId));
       expect((await c.client.experimental.tasks.getTask(task.taskId)).status).toBe("input_required");
       expect(settled).toBe(false);

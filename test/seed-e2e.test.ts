@@ -119,11 +119,11 @@ describe.each(["stdio", "http"] as const)("sep-1686-draft over %s", (kind) => {
     expect((await c.tasks.getTaskResult(p.taskId!)).isError).toBe(true);
   });
 
-  it("unknown: an unexpected failure ends the task in unknown and answers -32603 Internal error", async () => {
+  it("an unexpected failure ends the task failed with an error message (4.3: unknown only when the receiver cannot tell) and answers -32603", async () => {
     const p = c.tasks.beginCallTool({ name: "crash_job", arguments: {} });
     expect(await rejection(p.result())).toMatchObject({ code: -32603, message: "Internal error" });
-    expect((await c.tasks.getTask(p.taskId!)).status).toBe("unknown");
-    expect(await finalStatuses(server, p.taskId!, "unknown")).toEqual(["submitted", "working", "unknown"]);
+    expect(await c.tasks.getTask(p.taskId!)).toMatchObject({ status: "failed", error: "Internal error" });
+    expect(await finalStatuses(server, p.taskId!, "failed")).toEqual(["submitted", "working", "failed"]);
   });
 
   it("input_required: the elicitation carries related-task meta, the task waits in input_required, then resumes and completes", async () => {

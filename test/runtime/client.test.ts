@@ -395,6 +395,17 @@ describe("TaskClient: ext-tasks-2026-07-28 (client capability opt-in, flat task,
     });
   });
 
+  it("a task answering a request that cannot become one (resources/read) is invalid: refused, never polled", async () => {
+    const { conn, tasks } = await setup();
+    conn.on("resources/read", () => ({ resultType: "task", ...task("r1", "working", { pollIntervalMs: 20 }) }));
+    conn.on("tasks/get", () => task("r1", "completed", { result: { contents: [] } }));
+    expect(await rejection(tasks.readResource({ uri: "file:///a" }))).toMatchObject({
+      name: "TaskProtocolError",
+      message: "invalid answer: the server answered resources/read with a task, but only tools/call may become a task (spec ext-tasks-2026-07-28)",
+    });
+    expect(conn.methods()).toEqual(["resources/read"]);
+  });
+
   it("a direct answer (resultType complete) is the result, without polling", async () => {
     const { conn, tasks } = await setup();
     const result = await tasks.callTool({ name: "greet", arguments: { direct: true } });

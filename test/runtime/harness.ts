@@ -71,12 +71,12 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => 
   return { promise, resolve };
 }
 
-/** The `_meta` with which an ext-tasks style request declares the per-request client capability. */
-export async function capabilityMeta(spec: BuiltinSpec): Promise<Record<string, unknown>> {
+/** The `_meta` with which an ext-tasks style request declares the per-request client capability (and `more` capabilities). */
+export async function capabilityMeta(spec: BuiltinSpec, more: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const d = await descriptorOf(spec);
   const b = d.behaviour;
   if (b.capabilities.client === false || b.creation.capabilityMeta === undefined) return {};
   let v: unknown = b.capabilities.client.value;
   for (const k of [...b.capabilities.client.path].reverse()) v = { [k]: v };
-  return { [d.meta[b.creation.capabilityMeta] ?? b.creation.capabilityMeta]: v };
+  return { [d.meta[b.creation.capabilityMeta] ?? b.creation.capabilityMeta]: { ...(v as Record<string, unknown>), ...more } };
 }

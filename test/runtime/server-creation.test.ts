@@ -55,7 +55,7 @@ describe("creation via _meta (sep-1686-draft): acknowledged by notification, ans
     await rt.close();
   });
 
-  it("a tool that returns an error result completes (the declared outcome); thrown work fails or ends unknown", async () => {
+  it("a tool that returns an error result completes (the declared outcome); thrown work fails, with an error message", async () => {
     const rt = await runtimeOf("sep-1686-draft");
     rt.addTools([
       defineTool({ name: "toolError", handler: async () => ({ ...text("no"), isError: true }) }),
@@ -82,7 +82,9 @@ describe("creation via _meta (sep-1686-draft): acknowledged by notification, ans
     };
     expect(await status("te")).toMatchObject({ status: "completed" });
     expect(await status("re")).toMatchObject({ status: "failed", error: { code: -32042, message: "nope" } });
-    expect(await status("cr")).toMatchObject({ status: "unknown", error: { code: -32603, message: "Internal error" } });
+    // 4.3: failed with an error message, not the fallback unknown, when the work throws unexpectedly.
+    expect(await status("cr")).toMatchObject({ status: "failed", error: { code: -32603, message: "Internal error" } });
+    expect(await rt.handleTaskRequest("tasks/get", { taskId: "cr" }, fakeExtra())).toMatchObject({ status: "failed", error: "Internal error" });
     await rt.close();
   });
 });

@@ -59,7 +59,7 @@ describe("input inline, answered by the update method (ext-tasks-2026-07-28)", (
   it("surfaces the request in the polled task; a partial or unknown answer changes nothing; the answer resumes the task", async () => {
     const rt = await runtimeOf("ext-tasks-2026-07-28");
     rt.addTools([asking]);
-    const _meta = await capabilityMeta("ext-tasks-2026-07-28");
+    const _meta = await capabilityMeta("ext-tasks-2026-07-28", { elicitation: {} });
     const { taskId } = (await rt.callTool({ name: "ask", _meta }, fakeExtra())) as { taskId: string };
     await waitFor(async () => ((await statusOf(rt, taskId)) === "input_required" ? true : undefined));
     const polled = await rt.handleTaskRequest("tasks/get", { taskId, _meta }, fakeExtra());

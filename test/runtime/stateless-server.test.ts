@@ -278,7 +278,8 @@ describe("serveStatelessHttp", () => {
   });
 
   it("the update method receives the responses the SDK lifted out of its params", async () => {
-    const created = resultOf(await post("tools/call", { name: "confirm", arguments: {} }, { name: "confirm" }));
+    // The requestor declares elicitation: input is asked only of capabilities it declared.
+    const created = resultOf(await post("tools/call", { name: "confirm", arguments: {} }, { name: "confirm", capabilities: { ...extCapability, elicitation: {} } }));
     expect(created.resultType).toBe("task");
     const taskId = created.taskId as string;
     const asking = await until(async () => {
