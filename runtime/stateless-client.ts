@@ -15,6 +15,7 @@
 import type { z } from "zod";
 import type { TaskSpecDescriptor } from "./descriptor.js";
 import { TaskProtocolError } from "./errors.js";
+import { isObject } from "./plan.js";
 
 /** What the connection reads from a descriptor: the protocol version, `_meta` keys and header routing. */
 export type StatelessClientDescriptor = Pick<TaskSpecDescriptor, "spec" | "behaviour" | "meta">;
@@ -86,10 +87,6 @@ export interface StatelessRequestOptions {
   signal?: AbortSignal;
   /** Extra headers of this request (replace defaults of the same name). */
   headers?: Record<string, string>;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Deep merge of capability objects (later wins on leaves). */

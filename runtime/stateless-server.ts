@@ -37,6 +37,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { TaskProtocolError, invalidParams } from "./errors.js";
+import { listen } from "./http-listen.js";
 import { isObject, type RuntimePlan } from "./plan.js";
 import type { LogEntry } from "./log.js";
 import type { ServerExtra, TaskRuntime } from "./server.js";
@@ -552,21 +553,14 @@ export async function serveStatelessHttp<S extends string, W>(runtime: TaskRunti
       else res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
-  });
-  const addr = http.address();
-  const port = typeof addr === "object" && addr ? addr.port : (options.port ?? 0);
+  const listening = await listen(http, options, path);
   return {
     server: http,
-    url: `http://${options.host ?? "127.0.0.1"}:${port}${path}`,
+    url: listening.url,
     handler,
     close: async () => {
       await handler.close().catch(() => undefined);
-      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeAllConnections();
-      await closed;
+      await listening.close();
     },
   };
 }

@@ -19,6 +19,7 @@ import {
   type JSONRPCRequest,
   type MessageExtraInfo,
 } from "@modelcontextprotocol/sdk/types.js";
+import { listen } from "./http-listen.js";
 import { stderrLine, type LogEntry } from "./log.js";
 import { isObject } from "./plan.js";
 
@@ -326,21 +327,14 @@ export async function serveStreamableHttp(
       if (!res.headersSent) fail(res, 500, -32603, "Internal error");
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
-  });
-  const addr = http.address();
-  const port = typeof addr === "object" && addr ? addr.port : (options.port ?? 0);
+  const listening = await listen(http, options, path);
   return {
     server: http,
-    url: `http://${options.host ?? "127.0.0.1"}:${port}${path}`,
+    url: listening.url,
     close: async () => {
       for (const s of sessions.values()) await s.server.close().catch(() => undefined);
       sessions.clear();
-      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeAllConnections();
-      await closed;
+      await listening.close();
     },
   };
 }

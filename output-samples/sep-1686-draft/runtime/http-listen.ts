@@ -1,0 +1,1 @@
+../../../runtime/http-listen.ts
