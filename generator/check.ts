@@ -15,6 +15,7 @@ import {
 } from "./format.js";
 import type { Loaded } from "./load.js";
 import { methodNames as generatedNames } from "./ir.js";
+import { methodOperations } from "./operations.js";
 import { reexportedModules, templateTopLevelNames } from "./emit/index.js";
 
 type Path = (string | number)[];
@@ -256,6 +257,9 @@ function expectedText(expected: string): string {
 type Report = (code: Code, severity: "error" | "warning", message: string, path: Path, key?: boolean) => void;
 
 export const JSONRPC_STANDARD_CODES = new Set([-32700, -32600, -32601, -32602, -32603]);
+
+/** The codes MCP 2026-07-28 (the per-request core) defines in its reserved -32020..-32099: header mismatch, missing client capability, unsupported protocol version. */
+export const PER_REQUEST_CORE_CODES = new Set([-32020, -32021, -32022]);
 
 /** Core MCP requests a task may wrap (checked so typos do not pass silently). */
 export const CORE_REQUESTS = new Set([
@@ -542,9 +546,8 @@ function semanticChecks(spec: Spec, report: Report): void {
   const roles = new Map<string, string>();
   const terminalRoles = new Set(["completed", "failed", "cancelled", "unknown"]);
   for (const [n, s] of Object.entries(spec.states)) {
-    const prev = roles.get(s.role);
-    if (prev) report("MTG045", "error", `state '${n}' claims role '${s.role}', already held by state '${prev}'; each role names one state, so give one of them another role`, ["states", n, "role"]);
-    else roles.set(s.role, n);
+    // Several states may share a role: the first one declared is where the runtime moves tasks for it.
+    if (!roles.has(s.role)) roles.set(s.role, n);
     if (terminalRoles.has(s.role) !== (s.terminal === true)) {
       report(
         "MTG046",
@@ -628,6 +631,10 @@ function semanticChecks(spec: Spec, report: Report): void {
   }
 
   // --- errors ----------------------------------------------------------------
+  // The core under a per-request lifecycle (MCP 2026-07-28) splits the server range: -32000..-32019 is
+  // legacy (new code SHOULD NOT use it), -32020..-32099 belongs to the core specification, and
+  // application-specific codes SHOULD lie outside -32768..-32000. Older cores only know JSON-RPC's ranges.
+  const perRequestCore = spec.protocol.lifecycle === "per-request";
   for (const [n, e] of Object.entries(spec.errors)) {
     const c = e.code;
     const reservedBlock = c >= -32768 && c <= -32000;
@@ -639,6 +646,22 @@ function semanticChecks(spec: Spec, report: Report): void {
         `code ${c} lies in JSON-RPC's reserved block (-32768..-32000) but is not a standard code (-32700, -32600..-32603) nor in the server range (-32099..-32000); choose another code`,
         ["errors", n, "code"],
       );
+    } else if (perRequestCore) {
+      if (c >= -32019 && c <= -32000) {
+        report(
+          "MTG050",
+          "warning",
+          `code ${c} lies in -32000..-32019, which the per-request core (MCP 2026-07-28) calls legacy: new code SHOULD NOT use it; allocate an application-specific code outside -32768..-32000`,
+          ["errors", n, "code"],
+        );
+      } else if (serverRange && !PER_REQUEST_CORE_CODES.has(c)) {
+        report(
+          "MTG050",
+          "warning",
+          `code ${c} lies in -32020..-32099, which the per-request core (MCP 2026-07-28) reserves for codes it defines (${[...PER_REQUEST_CORE_CODES].join(", ")}); allocate an application-specific code outside -32768..-32000`,
+          ["errors", n, "code"],
+        );
+      }
     } else if (!reservedBlock && !JSONRPC_STANDARD_CODES.has(c)) {
       report(
         "MTG050",
@@ -731,26 +754,72 @@ function semanticChecks(spec: Spec, report: Report): void {
       report("MTG061", "error", `the task type '${taskType}' has no field '${name}'${suggest(name, Object.keys(taskFields))}`, path);
     }
   };
-  // The runtime reads these two on every task, whatever the revision.
+  // The runtime reads these two on every task: the id and the status, in the fields the spec names.
+  const idField = b.taskIdField ?? "taskId";
+  const statusField = b.statusField ?? "status";
   if (taskFields !== undefined) {
-    for (const required of ["taskId", "status"]) {
+    for (const [required, key] of [[idField, "taskIdField"], [statusField, "statusField"]] as const) {
       if (!(required in taskFields)) {
         report(
           "MTG061",
           "error",
-          `the task type '${taskType}' has no field '${required}'; every task carries its id (taskId) and its status`,
-          ["types", taskType],
-          true,
+          `the task type '${taskType}' has no field '${required}'; every task carries its id and its status (name the fields with behaviour.taskIdField and behaviour.statusField)`,
+          b[key] === undefined ? ["types", taskType] : [...B, key],
+          b[key] === undefined,
         );
       }
     }
+    // Defaults of the task's own fields: the runtime starts every task with them.
+    for (const [name, t] of Object.entries(taskFields)) {
+      if (typeof t === "string" || t.default === undefined) continue;
+      const problem = defaultProblem(spec, t, t.default);
+      if (problem !== undefined) {
+        report("MTG070", "error", `the default of field '${name}' ${problem}`, ["types", taskType, "fields", name, "default"]);
+      }
+    }
+    // A field no behaviour fills is the task's own: the work sets it, so a new task needs a value for it.
+    const managed = new Set<string>([idField, statusField, "createdAt", "lastUpdatedAt", "_meta"]);
+    if (b.retention) managed.add(b.retention.field);
+    if (b.polling) managed.add(b.polling.field);
+    for (const f of [b.outcomes.failureField, b.outcomes.statusMessageField, b.results.resultField, b.results.errorField]) if (f !== undefined) managed.add(f);
+    if (b.input && b.input.requestsField !== undefined) managed.add(b.input.requestsField);
+    if (b.resultType) managed.add(b.resultType.field);
+    const own = fieldsOf(spec, taskType);
+    for (const [name, t] of Object.entries(own ?? {})) {
+      const optional = typeof t === "string" ? t.endsWith("?") : t.optional === true || t.nullable === true || t.default !== undefined;
+      if (managed.has(name) || optional) continue;
+      report(
+        "MTG060",
+        "error",
+        `field '${name}' of the task type is the task's own (no behaviour fills it), and it is required: give it a \`default\` a new task starts with, or make it optional`,
+        ["types", taskType, "fields", name],
+        true,
+      );
+    }
   }
-  field(b.retention.field, [...B, "retention", "field"]);
-  ref("error", b.retention.expiredError, [...B, "retention", "expiredError"]);
-  if (b.retention.max < b.retention.default) {
-    report("MTG011", "error", `retention.max (${b.retention.max}) is below retention.default (${b.retention.default})`, [...B, "retention", "max"]);
+  if (cr.via === "param" && cr.paramType !== undefined) {
+    const t = cr.paramType;
+    const name = typeof t === "string" ? /^([A-Z][A-Za-z0-9_]*)\??$/.exec(t)?.[1] : t.type === "ref" ? t.ref : undefined;
+    const anyObject = t === "object" || t === "object?" || (typeof t !== "string" && t.type === "object" && t.fields === undefined);
+    if (!anyObject && (name === undefined || !typeNames.has(name))) {
+      report("MTG011", "error", "creation.paramType must name a type declared under `types` (or be `object`): its generated validator checks every task request", [...crP, "paramType"]);
+    }
   }
-  field(b.polling.field, [...B, "polling", "field"]);
+  checkOperations(spec, report, { idField, taskType, stateNames, errorNames });
+  checkEvents(spec, report, stateNames);
+  checkSdkTaskShape(spec, report, taskFields, taskType);
+  checkSdkCapabilityKeys(spec, report);
+  if (b.retention) {
+    field(b.retention.field, [...B, "retention", "field"]);
+    ref("error", b.retention.expiredError, [...B, "retention", "expiredError"]);
+    if (b.retention.max < b.retention.default) {
+      report("MTG011", "error", `retention.max (${b.retention.max}) is below retention.default (${b.retention.default})`, [...B, "retention", "max"]);
+    }
+  }
+  if (b.polling) field(b.polling.field, [...B, "polling", "field"]);
+  if (cr.retentionField !== undefined && !b.retention) {
+    report("MTG060", "error", "creation.retentionField asks for a retention time, but the spec declares no `retention`; declare it or remove retentionField", [...crP, "retentionField"]);
+  }
 
   const r = b.results;
   const rP = [...B, "results"];
@@ -791,8 +860,9 @@ function semanticChecks(spec: Spec, report: Report): void {
     report("MTG060", "error", "cancellation needs a state with role cancelled", cP, true);
   }
 
-  const inp = b.input;
+  const inp = b.input || undefined;
   const iP = [...B, "input"];
+  if (inp) {
   ref("state", inp.status, [...iP, "status"]);
   ref("state", inp.resume, [...iP, "resume"]);
   if (inp.via === "inline-poll") {
@@ -804,6 +874,7 @@ function semanticChecks(spec: Spec, report: Report): void {
   inp.requests.forEach((m, i) => {
     if (!CORE_REQUESTS.has(m) && !methodNames.has(m)) report("MTG022", "warning", `'${m}' is not a known MCP request${suggest(m, CORE_REQUESTS)}`, [...iP, "requests", i]);
   });
+  }
 
   if (b.listing) {
     ref("method", b.listing.method, [...B, "listing", "method"]);
@@ -915,13 +986,15 @@ function semanticChecks(spec: Spec, report: Report): void {
   });
 
   // Methods nobody uses are worth a warning: a generated handler nobody wires is dead code.
+  const { operations } = methodOperations(spec);
   const usedMethods = new Set<string>();
   const use = (m: string | false | undefined) => m && usedMethods.add(m);
   use(cr.ack.notification);
   use(r.method);
   use(c.method);
   use(c.deleteMethod);
-  use(inp.updateMethod);
+  use(inp?.updateMethod);
+  for (const m of operations.keys()) use(m);
   if (b.listing) use(b.listing.method);
   if (b.statusNotifications) use(b.statusNotifications.method);
   if (b.http) b.http.methods.forEach(use);
@@ -933,7 +1006,15 @@ function semanticChecks(spec: Spec, report: Report): void {
     if (cap) (cap.requiredBy ?? []).forEach(use);
   }
   for (const m of methodNames) {
-    if (!usedMethods.has(m) && !/\/get$/.test(m)) {
+    if (!usedMethods.has(m) && spec.methods[m]!.kind === "request") {
+      report(
+        "MTG067",
+        "error",
+        `request '${m}' declares no operation and no behaviour names it, so no server could answer it; add \`operation:\` (get, result, list, cancel, update, delete, transition or custom) or remove it`,
+        ["methods", m],
+        true,
+      );
+    } else if (!usedMethods.has(m)) {
       report("MTG064", "warning", `method '${m}' is declared but no behaviour uses it; reference it under \`behaviour\` or remove it`, ["methods", m], true);
     }
   }
@@ -1288,5 +1369,200 @@ function checkGeneratedNames(spec: Spec, statusType: string, report: Report): vo
         taken.key,
       );
     }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// operations, events, task field defaults, the SDK underneath
+// ---------------------------------------------------------------------------
+
+const SINGLE_OPERATIONS = new Set(["get", "result", "list", "cancel", "update", "delete"]);
+/** Operations that address one task, whose params carry its id. */
+const ADDRESSING_OPERATIONS = new Set(["get", "result", "cancel", "update", "delete", "transition"]);
+
+function checkOperations(
+  spec: Spec,
+  report: Report,
+  ctx: { idField: string; taskType: string; stateNames: Set<string>; errorNames: Set<string> },
+): void {
+  const { operations, conflicts } = methodOperations(spec);
+  for (const c of conflicts) {
+    report("MTG067", "error", `'${c.method}' declares operation ${c.declared}, but ${c.by} makes it the ${c.implied} operation; make them agree`, ["methods", c.method, "operation"]);
+  }
+  const holders = new Map<string, string>();
+  for (const [method, m] of Object.entries(spec.methods)) {
+    const path: Path = ["methods", method];
+    if (m.kind === "notification") {
+      if (m.operation !== undefined) report("MTG011", "error", "a notification has no operation (nobody answers it); remove `operation`", [...path, "operation"]);
+      if (m.to !== undefined) report("MTG011", "error", "a notification has no transition; remove `to`", [...path, "to"]);
+      continue;
+    }
+    const op = operations.get(method);
+    if (m.to !== undefined && op?.operation !== "transition") {
+      report("MTG011", "error", "`to` belongs to operation transition; remove it or set `operation: transition`", [...path, "to"]);
+    }
+    if (op === undefined) continue;
+    if (SINGLE_OPERATIONS.has(op.operation)) {
+      const prev = holders.get(op.operation);
+      if (prev !== undefined) {
+        report("MTG067", "error", `'${method}' and '${prev}' are both the ${op.operation} operation; a requestor could not tell which to call, so keep one`, [...path, ...(m.operation ? ["operation"] : [])], !m.operation);
+      } else holders.set(op.operation, method);
+    }
+    if (op.operation === "transition") {
+      if (m.to === undefined) report("MTG060", "error", "missing `to`: a transition operation names the state it moves the task to", path, true);
+      else if (!ctx.stateNames.has(m.to)) report("MTG021", "error", `undefined state '${m.to}'${suggest(m.to, ctx.stateNames)}; declare it under \`states\``, [...path, "to"]);
+      else {
+        const into = spec.transitions.some((tr) => (Array.isArray(tr.to) ? tr.to : [tr.to]).includes(m.to!));
+        if (!into) report("MTG067", "error", `no transition of the table leads to '${m.to}', so '${method}' could never succeed; add one under \`transitions\``, [...path, "to"]);
+      }
+    }
+    if (ADDRESSING_OPERATIONS.has(op.operation) && m.params !== undefined) {
+      const fields = fieldsOf(spec, m.params);
+      if (fields !== undefined && !(ctx.idField in fields)) {
+        report("MTG061", "error", `'${method}' addresses one task (operation ${op.operation}), but its params have no '${ctx.idField}' field to name it`, [...path, "params"]);
+      }
+    }
+  }
+  if (!holders.has("get") && spec.behaviour.results.mode !== "inline") {
+    report(
+      "MTG067",
+      "warning",
+      "no request is the get operation, so a requestor can only wait for a result, never read a task's status; mark one with `operation: get`",
+      ["methods"],
+      true,
+    );
+  }
+}
+
+function checkEvents(spec: Spec, report: Report, stateNames: Set<string>): void {
+  const events = spec.behaviour.events;
+  if (events === undefined) return;
+  const edges = new Set<string>();
+  for (const tr of spec.transitions) {
+    for (const f of Array.isArray(tr.from) ? tr.from : [tr.from]) for (const t of Array.isArray(tr.to) ? tr.to : [tr.to]) edges.add(`${f}→${t}`);
+  }
+  for (const [event, state] of Object.entries(events) as [string, string | undefined][]) {
+    if (state === undefined) continue;
+    const path: Path = ["behaviour", "events", event];
+    if (!stateNames.has(state)) {
+      report("MTG021", "error", `undefined state '${state}'${suggest(state, stateNames)}; declare it under \`states\``, path);
+      continue;
+    }
+    if (!spec.states[state]!.terminal) {
+      report("MTG011", "error", `events.${event} must name a terminal state: the task ends there; '${state}' is not terminal`, path);
+      continue;
+    }
+    // The event can happen in every state a task has not ended in (expiry, restart and cancellation) or
+    // while its work runs (exception): each such state needs its transition, or the event could not apply.
+    const from = Object.entries(spec.states)
+      .filter(([n, s]) => !s.terminal && n !== state && (event !== "exception" || s.role === "running" || s.role === "input_required"))
+      .map(([n]) => n);
+    const missing = from.filter((f) => !edges.has(`${f}→${state}`));
+    if (missing.length > 0) {
+      report(
+        "MTG068",
+        "error",
+        `events.${event} leads to '${state}', but the transition table has no ${missing.map((f) => `${f} → ${state}`).join(", ")}; the runtime applies events through the table, so add ${missing.length === 1 ? "it" : "them"}`,
+        path,
+      );
+    }
+  }
+}
+
+/** The task fields the task-augmented tools/call answer of the SDK 1.32 `Server` must carry (its CreateTaskResultSchema). */
+const SDK_TASK_FIELDS = ["taskId", "status", "ttl", "createdAt", "lastUpdatedAt"];
+const SDK_TASK_STATUSES = new Set(["working", "input_required", "completed", "failed", "cancelled"]);
+
+/**
+ * Under the initialize lifecycle the runtime sits on the SDK 1.32 `Server`, whose own tools/call
+ * wrapper (used by `McpServer.registerTool`) checks any answer to a request carrying `params.task`
+ * against its task shape. A spec that carries its task request there must give tasks that shape.
+ */
+function checkSdkTaskShape(spec: Spec, report: Report, taskFields: Record<string, TypeExpr> | undefined, taskType: string): void {
+  const b = spec.behaviour;
+  const cr = b.creation;
+  if ((spec.protocol.lifecycle ?? "initialize") !== "initialize" || cr.via !== "param" || cr.param !== "task") return;
+  if (!cr.requests.server.includes("tools/call") && !cr.requests.server.includes("*")) return;
+  const problems: string[] = [];
+  if (cr.ack.mode !== "result") problems.push("the answer must be `{ task }` (creation.ack.mode result)");
+  if ((b.taskIdField ?? "taskId") !== "taskId") problems.push("the id must be in `taskId`");
+  if ((b.statusField ?? "status") !== "status") problems.push("the status must be in `status`");
+  if (!b.retention || b.retention.field !== "ttl") problems.push("the retention must be in `ttl` (behaviour.retention.field)");
+  const missing = taskFields === undefined ? [] : SDK_TASK_FIELDS.filter((f) => !(f in taskFields));
+  if (missing.length > 0) problems.push(`the task type '${taskType}' lacks ${missing.join(", ")}`);
+  const early = Object.entries(spec.states).filter(([, s]) => s.initial || s.role === "running").map(([n]) => n);
+  const odd = early.filter((n) => !SDK_TASK_STATUSES.has(n));
+  if (odd.length > 0) problems.push(`a new task's status (${odd.join(", ")}) must be one of ${[...SDK_TASK_STATUSES].join(", ")}`);
+  if (problems.length === 0) return;
+  report(
+    "MTG069",
+    "error",
+    `a task request carried in \`params.task\` of tools/call is checked by the SDK 1.32 Server underneath against its own task shape, and this spec's would fail it: ${problems.join("; ")}. Give tasks that shape, or carry the task request in another field (creation.param)`,
+    ["behaviour", "creation", "param"],
+  );
+}
+
+/** The capability keys the SDK 1.32 keeps when it reads the other side's capabilities (it drops any other). */
+const SDK_CAPABILITY_KEYS = {
+  server: ["experimental", "logging", "completions", "prompts", "resources", "tools", "tasks", "extensions"],
+  client: ["experimental", "sampling", "elicitation", "roots", "tasks", "extensions"],
+} as const;
+
+/** Under the initialize lifecycle a capability must live under a key the SDK 1.32 keeps, or the peer never sees it. */
+function checkSdkCapabilityKeys(spec: Spec, report: Report): void {
+  if (spec.protocol.lifecycle === "per-request") {
+    // The per-request binding (on @modelcontextprotocol/server 2.x) runs tools/call as tasks; other requests it answers plainly.
+    spec.behaviour.creation.requests.server.forEach((m, i) => {
+      if (m === "tools/call") return;
+      report(
+        "MTG069",
+        "error",
+        `the per-request binding underneath serves only tools/call as a task, so '${m}' would be advertised and never served as one; remove it, or use lifecycle initialize`,
+        ["behaviour", "creation", "requests", "server", i],
+      );
+    });
+    return;
+  }
+  for (const side of ["server", "client"] as const) {
+    const cap = spec.behaviour.capabilities[side];
+    if (!cap || cap.path.length === 0) continue;
+    const keys: readonly string[] = SDK_CAPABILITY_KEYS[side];
+    if (keys.includes(cap.path[0]!)) continue;
+    report(
+      "MTG069",
+      "error",
+      `the SDK 1.32 underneath drops ${side} capability keys it does not know, so '${cap.path[0]}' would never reach the peer; put the capability under one it keeps (${keys.join(", ")}), e.g. path: [experimental, ${cap.path[0]}]`,
+      ["behaviour", "capabilities", side, "path", 0],
+    );
+  }
+}
+
+/** Why `value` cannot be the default of a field of type `t` (undefined when it can). */
+function defaultProblem(spec: Spec, t: TypeExpr, value: unknown): string | undefined {
+  if (value === null) return typeof t !== "string" && t.nullable ? undefined : "is null, but the field is not nullable";
+  const r = resolveShallow(spec, t);
+  if (r === undefined) return undefined;
+  const kind = typeof r === "string" ? (parseShorthand(r)?.arrayDepth ? "array" : (parseShorthand(r)?.base ?? r)) : r.type;
+  const is = (ok: boolean, what: string) => (ok ? undefined : `must be ${what}, not ${JSON.stringify(value)}`);
+  switch (kind) {
+    case "string":
+      return is(typeof value === "string", "a string");
+    case "integer":
+      return is(Number.isSafeInteger(value), "an integer");
+    case "number":
+      return is(typeof value === "number" && Number.isFinite(value), "a number");
+    case "boolean":
+      return is(typeof value === "boolean", "true or false");
+    case "enum":
+      return typeof r !== "string" && r.type === "enum" ? is(typeof value === "string" && r.values.includes(value), `one of ${r.values.join(", ")}`) : undefined;
+    case "literal":
+      return typeof r !== "string" && r.type === "literal" ? is(value === r.value, JSON.stringify(r.value)) : undefined;
+    case "array":
+      return is(Array.isArray(value), "a list");
+    case "object":
+    case "record":
+      return is(typeof value === "object" && !Array.isArray(value), "a mapping");
+    default:
+      return undefined;
   }
 }

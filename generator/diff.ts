@@ -129,6 +129,7 @@ export const RULES = {
   "method.kind": { roles: "call", producer: B, consumer: B, priority: 1, what: "a request became a notification or the reverse" },
   "method.direction": { roles: "call", producer: "computed", consumer: "computed", priority: 3, what: "who sends it changed: breaking for a side that may no longer send a request, or that must now handle one" },
   "method.name": { roles: "call", producer: C, consumer: C, priority: 9, what: "the generated TypeScript names change; the wire does not" },
+  "method.operation": { roles: "call", producer: B, consumer: B, priority: 2, what: "what a request does to tasks changed (its operation, or the state a transition leads to): both sides must follow" },
   "notification.added": { roles: "call", producer: C, consumer: C, priority: 6, what: "a new notification: optional to send, and unknown notifications are ignored" },
   "notification.removed": { roles: "call", producer: C, consumer: B, priority: 3, what: "a notification is no longer sent: receivers waiting for it must stop" },
   "method.params.added": { roles: "data", producer: B, consumer: C, priority: 4, what: "a method now takes params: senders must send them" },
@@ -655,6 +656,14 @@ function diffMethods(ctx: Ctx) {
         hint: `Rename uses of ${m.messageName} and related generated names to ${n.messageName} etc.; the wire does not change.`,
       });
     }
+    const op = (x: typeof m) => (x.operation === undefined ? "none" : x.operation === "transition" ? `transition to ${x.to ?? "?"}` : x.operation);
+    if (op(m) !== op(n)) {
+      emit(ctx, {
+        section: "methods", rule: "method.operation", path: `${path}.operation`, subject: m.method, dirs,
+        summary: `\`${m.method}\` does another thing: ${op(m)} → ${op(n)}`, before: op(m), after: op(n),
+        hint: `Servers answer \`${n.method}\` as the ${op(n)} operation; clients that call it for the ${op(m)} operation must change.`,
+      });
+    }
     const nd = union(dirs, senders(n.from));
     diffSlot(ctx, m, n, "params", nd);
     diffSlot(ctx, m, n, "result", flip(nd));
@@ -716,7 +725,7 @@ const METHOD_ROLES: readonly [string, (b: IR["behaviour"]) => string | false | u
   ["the result", (b) => (b.results.mode === "inline" ? "tasks/get" : b.results.method)],
   ["listing", (b) => (b.listing ? b.listing.method : undefined)],
   ["status push", (b) => (b.statusNotifications ? b.statusNotifications.method : undefined)],
-  ["input", (b) => b.input.updateMethod ?? (b.input.via === "result-stream" ? b.results.method : undefined)],
+  ["input", (b) => (b.input ? (b.input.updateMethod ?? (b.input.via === "result-stream" ? b.results.method : undefined)) : undefined)],
 ];
 
 function replacementHint(ctx: Ctx, method: string): string {

@@ -88,13 +88,14 @@ const common = {
   nullable: z.boolean().optional().describe("Also accept null."),
   optional: z.boolean().optional().describe("Only for object fields: the field may be absent."),
   deprecated: z.boolean().optional(),
+  default: jsonValue.optional().describe("On a field of the task type: the value a new task starts with (the runtime stores it, sends it, and lets the work change it)."),
 };
 
 export const STRING_FORMATS = ["date-time", "uri", "uuid"] as const;
 
 export type TypeExpr =
   | string
-  | ({ description?: string; nullable?: boolean; optional?: boolean; deprecated?: boolean } & (
+  | ({ description?: string; nullable?: boolean; optional?: boolean; deprecated?: boolean; default?: z.core.util.JSONType } & (
       | { type: "string"; format?: (typeof STRING_FORMATS)[number]; minLength?: number; maxLength?: number; pattern?: string }
       | { type: "integer"; minimum?: number; maximum?: number }
       | { type: "number"; minimum?: number; maximum?: number }
@@ -163,7 +164,7 @@ export const TypeExprSchema: z.ZodType<TypeExpr> = z.lazy(() =>
 // States, transitions, guards
 // ---------------------------------------------------------------------------
 
-export const STATE_ROLES = ["queued", "running", "input_required", "completed", "failed", "cancelled", "unknown"] as const;
+export const STATE_ROLES = ["queued", "running", "paused", "input_required", "completed", "failed", "cancelled", "unknown"] as const;
 
 const StateSchema = strict({
   description: description.optional(),
@@ -171,7 +172,9 @@ const StateSchema = strict({
   terminal: z.boolean().optional(),
   role: z
     .enum(STATE_ROLES)
-    .describe("What the state means to the runtime: queued, running, input_required, completed, failed, cancelled, unknown."),
+    .describe(
+      "What the state means to the runtime: queued, running, paused (the work waits until a transition brings the task back to a running state), input_required, completed, failed, cancelled, unknown. Several states may share a role; the first declared is the one the runtime moves tasks to unless `behaviour.events` says otherwise.",
+    ),
 });
 
 const stateRef = z.union([stateName, z.array(stateName).min(1)]);
@@ -197,6 +200,8 @@ const GuardSchema = strict({
 // Methods, errors, meta
 // ---------------------------------------------------------------------------
 
+export const METHOD_OPERATIONS = ["get", "result", "list", "cancel", "update", "delete", "transition", "custom"] as const;
+
 const MethodSchema = strict({
   kind: z.enum(["request", "notification"]),
   name: typeName.optional().describe("The TypeScript name stem, e.g. 'GetTask' for tasks/get."),
@@ -204,6 +209,13 @@ const MethodSchema = strict({
   params: TypeExprSchema.optional().describe("The params type. Omitted: no params (or only _meta)."),
   result: TypeExprSchema.optional().describe("The result type (requests only)."),
   errors: z.array(errorName).optional().describe("Errors from `errors` this request may answer."),
+  operation: z
+    .enum(METHOD_OPERATIONS)
+    .optional()
+    .describe(
+      "What a task request does (requests only): get (the task), result (its result), list (the requestor's tasks), cancel, update (answers to input requests), delete, transition (moves the addressed task to `to` through the transition table, e.g. pause/resume), or custom (answered by a handler the server's code supplies). Omitted: read from the behaviour that names the method (results.method, listing.method, ...).",
+    ),
+  to: stateName.optional().describe("operation transition: the state the addressed task moves to."),
   description: description.optional(),
 });
 
@@ -439,13 +451,26 @@ const BehaviourSchema = strict({
   taskType: typeName
     .optional()
     .describe("The type of a task as the requestor sees it (default Task); retention, polling and outcome fields are looked up on it."),
+  taskIdField: identifier.optional().describe("The field of the task type (and of the task methods' params) holding the task id (default taskId)."),
+  statusField: identifier.optional().describe("The field of the task type holding its status (default status)."),
+  events: strict({
+    expiry: stateName.optional().describe("The retention ran out before the task ended: it moves to this (terminal) state and stays readable for a while, instead of vanishing."),
+    cancel: stateName.optional().describe("A requestor cancelled the task (default: the first state with role cancelled)."),
+    exception: stateName.optional().describe("The work threw something that is neither a result nor a protocol error (default: outcomes.unexpected)."),
+    restart: stateName.optional().describe("The server restarted while the task had not ended (durable stores; default: the first state with role failed)."),
+  })
+    .optional()
+    .describe("The state each event leads a task to; every one goes through the transition table."),
   creation: CreationSchema,
-  retention: RetentionSchema,
-  polling: PollingSchema,
+  retention: z
+    .union([RetentionSchema, z.literal(false)])
+    .optional()
+    .describe("How long tasks are kept, or false (omitted): tasks are kept until deleted, or as long as the server's own setting says."),
+  polling: z.union([PollingSchema, z.literal(false)]).optional().describe("The suggested poll interval, or false (omitted): the task carries none."),
   results: ResultsSchema,
   outcomes: OutcomesSchema,
   cancellation: CancellationSchema,
-  input: InputSchema,
+  input: z.union([InputSchema, z.literal(false)]).optional().describe("How a task asks its requestor for input, or false (omitted): tasks never ask."),
   listing: ListingSchema,
   statusNotifications: StatusPushSchema,
   capabilities: strict({ server: CapabilitySide, client: CapabilitySide }),

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { fieldsOf, methodStem, parseShorthand, stronglyConnected } from "./check.js";
 import type { Behaviour, Spec, TypeExpr } from "./format.js";
+import { methodOperations, type Operation } from "./operations.js";
 
 export type IRType =
   | { kind: "string"; format?: "date-time" | "uri" | "uuid"; minLength?: number; maxLength?: number; pattern?: string; nullable: boolean; description?: string }
@@ -25,6 +26,8 @@ export interface IRField {
   optional: boolean;
   description?: string;
   deprecated: boolean;
+  /** The value a new task starts with (fields of the task type). */
+  default?: unknown;
 }
 
 export interface IRTypeDecl {
@@ -74,6 +77,10 @@ export interface IRMethod {
   params?: IRType;
   result?: IRType;
   errors: readonly string[];
+  /** What the request does to tasks (requests only; from the method or the behaviour naming it). */
+  operation?: Operation;
+  /** operation transition: the state it moves the addressed task to. */
+  to?: string;
   description?: string;
 }
 
@@ -108,7 +115,13 @@ export interface IRExample {
   source?: string;
 }
 
-export type IRBehaviour = Omit<Behaviour, "taskType"> & { taskType: string };
+/** The behaviour with its optional parts made explicit (false: the spec has none). */
+export type IRBehaviour = Omit<Behaviour, "taskType" | "retention" | "polling" | "input"> & {
+  taskType: string;
+  retention: Exclude<Behaviour["retention"], undefined>;
+  polling: Exclude<Behaviour["polling"], undefined>;
+  input: Exclude<Behaviour["input"], undefined>;
+};
 
 export interface IR {
   generator: { name: string; version: string };
@@ -208,7 +221,15 @@ export function lower(spec: Spec, opts: LowerOptions): IR {
     const optional = typeof f === "string" ? parseShorthand(f)!.optional : f.optional === true;
     const description = typeof f === "string" ? undefined : f.description;
     const deprecated = typeof f === "string" ? false : f.deprecated === true;
-    return { name, type: lowerType(f), optional, deprecated, ...(description === undefined ? {} : { description }) };
+    const dflt = typeof f === "string" ? undefined : f.default;
+    return {
+      name,
+      type: lowerType(f),
+      optional,
+      deprecated,
+      ...(description === undefined ? {} : { description }),
+      ...(dflt === undefined ? {} : { default: dflt }),
+    };
   };
 
   const statusDecl: IRTypeDecl = {
@@ -259,6 +280,7 @@ export function lower(spec: Spec, opts: LowerOptions): IR {
     };
   });
 
+  const { operations } = methodOperations(spec);
   const methods: IRMethod[] = Object.entries(spec.methods).map(([method, m]) => ({
     method,
     kind: m.kind,
@@ -267,6 +289,8 @@ export function lower(spec: Spec, opts: LowerOptions): IR {
     ...(m.params === undefined ? {} : { params: lowerType(m.params) }),
     ...(m.result === undefined ? {} : { result: lowerType(m.result) }),
     errors: m.errors ?? [],
+    ...(operations.has(method) ? { operation: operations.get(method)!.operation } : {}),
+    ...(m.to === undefined ? {} : { to: m.to }),
     ...(m.description === undefined ? {} : { description: m.description }),
   }));
 
@@ -289,8 +313,9 @@ export function lower(spec: Spec, opts: LowerOptions): IR {
     ...(m.description === undefined ? {} : { description: m.description }),
   }));
 
+  // The first state declared with a role is where the runtime moves tasks for it.
   const roles: Record<string, string> = {};
-  for (const s of states) roles[s.role] = s.name;
+  for (const s of states) if (!(s.role in roles)) roles[s.role] = s.name;
 
   const ir: IR = {
     generator: opts.generator,
@@ -312,7 +337,13 @@ export function lower(spec: Spec, opts: LowerOptions): IR {
     methods,
     errors,
     meta,
-    behaviour: { ...spec.behaviour, taskType: spec.behaviour.taskType ?? "Task" },
+    behaviour: {
+      ...spec.behaviour,
+      taskType: spec.behaviour.taskType ?? "Task",
+      retention: spec.behaviour.retention ?? false,
+      polling: spec.behaviour.polling ?? false,
+      input: spec.behaviour.input ?? false,
+    },
     examples: (spec.examples ?? []) as IRExample[],
   };
   return deepFreeze(stripUndefined(ir));

@@ -40,7 +40,7 @@ function base(): SpecData {
   s.types.Progress = { type: "object", fields: { taskId: "string", percent: "integer" } };
   s.types.Outcome = { type: "union", variants: ["Task", "string"] };
   s.methods = {
-    "tasks/get": { kind: "request", name: "GetTask", from: "client", params: "GetTaskParams", result: "Task", errors: ["limited"] },
+    "tasks/get": { kind: "request", name: "GetTask", operation: "custom", from: "client", params: "GetTaskParams", result: "Task", errors: ["limited"] },
     "notifications/tasks/progress": { kind: "notification", name: "TaskProgress", from: "server", params: "Progress" },
   };
   s.errors.notFound = { code: -32602, message: "Task not found" };
@@ -232,7 +232,7 @@ describe("diff: methods", () => {
   });
 
   it("a new request breaks the side that must handle it", () => {
-    const d = diffAfter((s) => (s.methods["tasks/update"] = { kind: "request", from: "client", params: "GetTaskParams", result: "Task" }));
+    const d = diffAfter((s) => (s.methods["tasks/update"] = { kind: "request", operation: "custom", from: "client", params: "GetTaskParams", result: "Task" }));
     expect(sides(at(d, "methods.tasks/update"))).toEqual({ rule: "method.added", client: "compatible", server: "breaking" });
   });
 
@@ -251,6 +251,11 @@ describe("diff: methods", () => {
     expect(sides(at(flipped, "methods.tasks/get.from"))).toEqual({ rule: "method.direction", client: "breaking", server: "compatible" });
     const widened = diffAfter((s) => (s.methods["tasks/get"].from = "either"));
     expect(sides(at(widened, "methods.tasks/get.from"))).toEqual({ rule: "method.direction", client: "breaking", server: "compatible" });
+  });
+
+  it("a request whose operation changes breaks both sides", () => {
+    const d = diffAfter((s) => (s.methods["tasks/get"].operation = "get"));
+    expect(at(d, "methods.tasks/get.operation")).toMatchObject({ rule: "method.operation", before: "custom", after: "get", client: "breaking", server: "breaking" });
   });
 
   it("a request that becomes a notification breaks both", () => {
@@ -350,6 +355,7 @@ describe("diff: behaviour, compared as data", () => {
   it("a changed mode has a readable path and breaks both", () => {
     const d = diffAfter((s) => {
       s.behaviour.results = { mode: "block-until-terminal", method: "tasks/get", replaysErrors: false };
+      delete s.methods["tasks/get"].operation;
     });
     const c = at(d, "behaviour.results.mode");
     expect(c).toMatchObject({ before: "inline", after: "block-until-terminal", client: "breaking", server: "breaking", priority: 2 });
@@ -370,9 +376,13 @@ describe("diff: behaviour, compared as data", () => {
 
   it("a feature that appears is breaking for the receiver; one that disappears for the requestor", () => {
     const listing = { method: "tasks/get", pageSize: 10, maxPageSize: 100, invalidCursorError: "limited" };
-    const added = diffAfter((s) => (s.behaviour.listing = listing));
+    const list = (s: SpecData) => {
+      s.behaviour.listing = listing;
+      delete s.methods["tasks/get"].operation;
+    };
+    const added = diffAfter(list);
     expect(sides(at(added, "behaviour.listing"))).toEqual({ rule: "behaviour.added", client: "compatible", server: "breaking" });
-    const removed = diffUndo((s) => (s.behaviour.listing = listing));
+    const removed = diffUndo(list);
     expect(sides(at(removed, "behaviour.listing"))).toEqual({ rule: "behaviour.removed", client: "breaking", server: "compatible" });
   });
 

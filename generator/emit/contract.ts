@@ -196,7 +196,7 @@ export function contractOf(ir: IR): Contract {
   const members = GROUPS.filter((g) => any || declared.includes(g.method)).flatMap((g) =>
     g.members(ir.spec.name).map((m) => ({ ...m, task: m.method === g.method })),
   );
-  const context = CONTEXT.filter((c) => b.input.requests.includes(c.method));
+  const context = CONTEXT.filter((c) => b.input !== false && b.input.requests.includes(c.method));
   const ts = b.creation.toolSwitch;
   const tool: ToolMember | undefined =
     ts !== false
@@ -205,6 +205,28 @@ export function contractOf(ir: IR): Contract {
         ? { member: "taskSupport", required: false, field: undefined, values: ["forbidden", "optional", "required"], default: undefined }
         : undefined;
   const lifecycle = ir.spec.protocol.lifecycle ?? "initialize";
+  // The spec's custom operations: answered by the server's own code, one member each.
+  for (const m of ir.methods) {
+    if (m.kind !== "request" || m.operation !== "custom") continue;
+    const stem = m.name[0]!.toLowerCase() + m.name.slice(1);
+    const name = KNOWN_MEMBERS.includes(stem) || members.some((x) => x.name === stem) ? `${stem}Operation` : stem;
+    const key = jsString(m.method);
+    const types = `CustomOperations[${key}]`;
+    members.push({
+      name,
+      method: m.method,
+      task: false,
+      signature: `${name}(params: ${types}["params"], ctx: OperationContext): Promise<${types}["result"]>;`,
+      doc: `${m.method}: a custom operation of the spec, answered by this code.`,
+      stub: [
+        `async ${name}(params: ${types}["params"], _ctx: OperationContext): Promise<${types}["result"]> {`,
+        `  ${stubNote(ir.spec.name, `answer ${m.method}.`)}`,
+        `  throw notImplemented(${jsString(name)}, JSON.stringify(params));`,
+        "}",
+      ],
+      imports: ["CustomOperations", "OperationContext", "notImplemented"],
+    });
+  }
   return { spec: ir.spec.name, declared, members, context, tool, lifecycle };
 }
 
@@ -228,7 +250,7 @@ export function contractView(ir: IR, env: EmitEnv) {
     header: env.header,
     spec: c.spec,
     declaredJson: jsValue(c.declared),
-    inputJson: jsValue(ir.behaviour.input.requests),
+    inputJson: jsValue(ir.behaviour.input === false ? [] : ir.behaviour.input.requests),
     taskRequests: c.members.filter((m) => m.task).map((m) => m.method),
     taskRequestsJson: jsValue(c.members.filter((m) => m.task).map((m) => m.method)),
     membersJson: jsValue(c.members.map((m) => m.name)),
@@ -252,6 +274,14 @@ export function contractView(ir: IR, env: EmitEnv) {
         }
       : undefined,
     requestHandlers: has("readResource") || has("getPrompt"),
+    operations: ir.methods
+      .filter((m) => m.kind === "request" && m.operation === "custom")
+      .map((m) => ({
+        key: jsString(m.method),
+        member: c.members.find((x) => x.method === m.method && !x.task)!.name,
+        params: m.paramsName === undefined ? "Record<string, unknown>" : `T.${m.paramsName}`,
+        result: m.resultName === undefined ? "Record<string, unknown>" : `T.${m.resultName}`,
+      })),
     lifecycle: c.lifecycle,
     initialize: c.lifecycle === "initialize",
     perRequest: c.lifecycle === "per-request",

@@ -4,14 +4,43 @@
  * fields), computed from the IR. The emitter writes it into descriptor.ts as
  * JSON literals; tests use it to build descriptors without generating.
  */
+import type { TypeExpr } from "../format.js";
 import type { IR, IRType } from "../ir.js";
+import type { Operation } from "../operations.js";
 
 export interface DescriptorData {
   spec: { id: string; sha256: string; protocol: { name: string; revision: string; protocolVersion?: string; lifecycle?: string } };
-  states: { all: string[]; initial: string; terminal: string[]; roles: Record<string, string> };
+  states: { all: string[]; initial: string; terminal: string[]; roles: Record<string, string>; roleOf: Record<string, string> };
   errors: Record<string, { code: number; message: string; context: Record<string, string | number | boolean>; httpStatus?: number; dataField?: string }>;
-  methods: { method: string; kind: "request" | "notification"; from: "client" | "server" | "either" }[];
+  methods: { method: string; kind: "request" | "notification"; from: "client" | "server" | "either"; operation?: Operation; to?: string }[];
   taskFields: string[];
+  /** The task's own fields (those no behaviour gives a meaning to), with the value a new task starts with (null: none). */
+  taskExtras: Record<string, unknown>;
+  /** The validator of the task request (the creation param or meta entry), where it names a declared type. */
+  creationSchema?: string;
+}
+
+/** The task fields the runtime fills itself (id, status, times, retention, polling, outcomes, inlined results and input). */
+function managedFields(ir: IR): Set<string> {
+  const b = ir.behaviour;
+  const out = new Set<string>([b.taskIdField ?? "taskId", b.statusField ?? "status", "createdAt", "lastUpdatedAt", "_meta"]);
+  if (b.retention) out.add(b.retention.field);
+  if (b.polling) out.add(b.polling.field);
+  for (const f of [b.outcomes.failureField, b.outcomes.statusMessageField, b.results.resultField, b.results.errorField]) if (f !== undefined) out.add(f);
+  if (b.input && b.input.requestsField !== undefined) out.add(b.input.requestsField);
+  if (b.resultType) out.add(b.resultType.field);
+  return out;
+}
+
+/** The name of the declared type a spec type expression names directly (`Name`, `Name?`, a ref), if any. */
+function namedExpr(ir: IR, t: TypeExpr | undefined): string | undefined {
+  const name = typeof t === "string" ? /^([A-Z][A-Za-z0-9_]*)\??$/.exec(t)?.[1] : t !== undefined && t.type === "ref" ? t.ref : undefined;
+  return name !== undefined && ir.types.some((d) => d.name === name) ? name : undefined;
+}
+
+/** The name of the declared type a type expression names directly, if any. */
+function namedType(ir: IR, t: IRType | undefined): string | undefined {
+  return t !== undefined && t.kind === "ref" && ir.types.some((d) => d.name === t.name) ? t.name : undefined;
 }
 
 function defaultOf(t: IRType): string | number | boolean {
@@ -36,16 +65,27 @@ function resolve(ir: IR, t: IRType): IRType {
   return t;
 }
 
-function objectFields(ir: IR, typeName: string): string[] {
+function objectFieldDecls(ir: IR, typeName: string) {
   const d = ir.types.find((t) => t.name === typeName);
   if (!d) return [];
   const t = resolve(ir, d.type);
-  return t.kind === "object" ? t.fields.map((f) => f.name) : [];
+  return t.kind === "object" ? t.fields : [];
+}
+
+function objectFields(ir: IR, typeName: string): string[] {
+  return objectFieldDecls(ir, typeName).map((f) => f.name);
 }
 
 export function descriptorData(ir: IR): DescriptorData {
   const p = ir.spec.protocol;
+  const taskTypeName = objectFields(ir, ir.behaviour.taskType).length ? ir.behaviour.taskType : "Task";
   const taskFields = objectFields(ir, "Task").length ? objectFields(ir, "Task") : objectFields(ir, ir.behaviour.taskType);
+  const managed = managedFields(ir);
+  const taskExtras: Record<string, unknown> = {};
+  for (const f of objectFieldDecls(ir, taskTypeName)) if (!managed.has(f.name)) taskExtras[f.name] = f.default === undefined ? null : f.default;
+  const cr = ir.behaviour.creation;
+  const creationType =
+    cr.via === "param" ? namedExpr(ir, cr.paramType) : cr.via === "meta" ? namedType(ir, ir.meta.find((m) => m.name === cr.meta)?.type) : undefined;
   const errors: DescriptorData["errors"] = {};
   for (const e of ir.errors) {
     const data = e.data === undefined ? undefined : resolve(ir, e.data);
@@ -74,9 +114,18 @@ export function descriptorData(ir: IR): DescriptorData {
       initial: ir.initialState,
       terminal: [...ir.terminalStates],
       roles: { ...ir.roles },
+      roleOf: Object.fromEntries(ir.states.map((s) => [s.name, s.role])),
     },
     errors,
-    methods: ir.methods.map((m) => ({ method: m.method, kind: m.kind, from: m.from })),
+    methods: ir.methods.map((m) => ({
+      method: m.method,
+      kind: m.kind,
+      from: m.from,
+      ...(m.operation === undefined ? {} : { operation: m.operation }),
+      ...(m.to === undefined ? {} : { to: m.to }),
+    })),
     taskFields,
+    taskExtras,
+    ...(creationType === undefined ? {} : { creationSchema: `${creationType}Schema` }),
   };
 }

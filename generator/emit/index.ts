@@ -415,7 +415,7 @@ const transitionsEmitter: Emitter = {
         ir.terminalStates.length > CHAIN_MAX
           ? `(TERMINAL_STATES as readonly string[]).includes(status)`
           : ir.terminalStates.map((s) => `status === ${jsValue(s)}`).join(" || "),
-      roles: ir.states.map((s) => ({ role: s.role, state: s.name })),
+      roles: Object.entries(ir.roles).map(([role, state]) => ({ role, state })),
       table,
       contextFields: [...fields].map(([name, type]) => ({ name, type })),
       guards: ir.guards.map((g) => ({ name: g.name, doc: docComment(g.description), expr: guardExpr(g) })),

@@ -88,6 +88,8 @@ export const descriptorEmitter: Emitter = {
           errors: data.errors,
           methods: data.methods,
           taskFields: data.taskFields,
+          taskExtras: data.taskExtras,
+          creationSchema: data.creationSchema,
           taskSchema: `${ir.behaviour.taskType}Schema`,
         }),
       },
