@@ -223,13 +223,14 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
         why:
           cold.median <= 10
             ? undefined
-            : `CPU profile of a cold generate (${SDK_SPEC}, both threads): ${dominated}. Formatting ${files - 1} generated files with prettier in a cold JIT is the bulk; ` +
-              "it cannot be skipped for new output without changing the bytes. It runs on a format worker started first thing, which loads and warms up prettier " +
-              "while the main thread loads, checks and renders (about half a second), then formats each file as it is rendered: the wall time is about " +
-              "that half second plus the worker's prettier work, which node's own background threads (GC, JIT) compete with on 2 cores. " +
-              "The runtime is no longer formatted (it is copied verbatim); what is left is the spec's own data files (types, guards, validators: " +
-              "the larger the spec, the larger they are) and the README (prettier's markdown parser, about a tenth of a cold generate when measured by hand). " +
-              "Levers not taken: printing those files in prettier's style directly instead of formatting them, or not formatting the README",
+            : `CPU profile of a cold generate (${SDK_SPEC}, both threads): ${dominated}. Formatting the rendered TypeScript files with prettier in a cold JIT is the bulk. ` +
+              "It runs on a format worker started first thing, which loads prettier (its core and the babel and estree plugins only) and warms it up " +
+              "while the main thread loads, checks and renders (about 400 ms), then formats each file as it is rendered: the wall time is about " +
+              "that plus the worker's prettier work on the spec's own data files (types, guards, validators: the larger the spec, the larger they are; " +
+              "guards.ts alone is about a third of it), which node's own background threads (GC, JIT) compete with on 2 cores. " +
+              "Not formatted by prettier: the runtime (copied verbatim) and the README (printed directly by the generator, generator/formatter.ts tidyMarkdown, " +
+              "to the same bytes). Measured and not kept: warming the worker up until the files come (slower), a bundled CLI and a larger young generation for the worker (no gain beyond the noise). " +
+              "The lever left: printing the TypeScript data files in prettier's style directly (generator/emit), so that a generate needs no prettier at all",
       });
       targets.push({
         target: `no-change regenerate ÷ node -e 0 (${spec})`,

@@ -33,22 +33,15 @@ port.on("message", (m: Request) => {
   );
 });
 
-// Warm-up: compile prettier's parser and printers for the shapes of the generated code, until real work arrives.
-const WARM_UP: [string, string][] = [
-  [
-    "warm-up.ts",
-    `// header\nimport { z } from "zod";\nimport type * as T from "./types.js";\n\n/** A doc comment. */\nexport interface Task { taskId: string; status: "working" | "completed"; ttl?: number | null; meta?: Record<string, unknown> }\nexport type Status = Task["status"];\nexport const TaskSchema = z.object({ taskId: z.string(), status: z.enum(["working", "completed"]), ttl: z.number().int().nullable().optional() }).strict();\nexport function isTask(v: unknown): v is T.Task {\n  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;\n  const o = v as Record<string, unknown>;\n  return typeof o.taskId === "string" && (o.ttl === undefined || o.ttl === null || (typeof o.ttl === "number" && Number.isInteger(o.ttl)));\n}\nexport const TRANSITIONS = { working: ["completed"], completed: [] } as const satisfies Record<string, readonly string[]>;\nexport class TaskServer<S extends object = {}> {\n  private readonly tasks = new Map<string, T.Task>();\n  constructor(private readonly store: S, opts: { now?: () => number } = {}) {}\n  async handle(method: string, params: unknown): Promise<unknown> {\n    switch (method) {\n      case "tasks/get": {\n        const t = this.tasks.get(String((params as { taskId?: string }).taskId));\n        if (!t) throw new Error(\`no task \${method}\`);\n        return { ...t, _meta: { "io.modelcontextprotocol/related-task": { taskId: t.taskId } } };\n      }\n      default:\n        return undefined;\n    }\n  }\n}\n`,
-  ],
-  [
-    "warm-up.md",
-    "<!-- header -->\n\n# Tasks\n\n```mermaid\nstateDiagram-v2\n  [*] --> working\n```\n\n| state | role |\n| --- | --- |\n| `working` | initial |\n\n- **tasks/get**: returns the task\n\n```json\n{ \"a\": 1 }\n```\n",
-  ],
-];
+// Warm-up: compile prettier's parser and printers for the shapes of the generated code, until real work arrives
+// (TypeScript only: the generated Markdown is printed by the main thread, see tidyMarkdown). One round: warming
+// up over and over until the files come was measured slower, as it competes with the main thread's own
+// background work (GC, JIT) on 2 cores.
+const WARM_UP = `// header\nimport { z } from "zod";\nimport type * as T from "./types.js";\n\n/** A doc comment. */\nexport interface Task { taskId: string; status: "working" | "completed"; ttl?: number | null; meta?: Record<string, unknown> }\nexport type Status = Task["status"];\nexport const TaskSchema = z.object({ taskId: z.string(), status: z.enum(["working", "completed"]), ttl: z.number().int().nullable().optional() }).strict();\nexport function isTask(v: unknown): v is T.Task {\n  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;\n  const o = v as Record<string, unknown>;\n  return typeof o.taskId === "string" && (o.ttl === undefined || o.ttl === null || (typeof o.ttl === "number" && Number.isInteger(o.ttl)));\n}\nexport const TRANSITIONS = { working: ["completed"], completed: [] } as const satisfies Record<string, readonly string[]>;\nexport class TaskServer<S extends object = {}> {\n  private readonly tasks = new Map<string, T.Task>();\n  constructor(private readonly store: S, opts: { now?: () => number } = {}) {}\n  async handle(method: string, params: unknown): Promise<unknown> {\n    switch (method) {\n      case "tasks/get": {\n        const t = this.tasks.get(String((params as { taskId?: string }).taskId));\n        if (!t) throw new Error(\`no task \${method}\`);\n        return { ...t, _meta: { "io.modelcontextprotocol/related-task": { taskId: t.taskId } } };\n      }\n      default:\n        return undefined;\n    }\n  }\n}\n`;
 
-for (const [path, contents] of WARM_UP) {
-  if (pending > 0) break;
+if (pending === 0) {
   try {
-    await formatInProcess({ path, contents });
+    await formatInProcess({ path: "warm-up.ts", contents: WARM_UP });
   } catch {
     // Only a warm-up.
   }

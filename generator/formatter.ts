@@ -1,6 +1,11 @@
 /**
- * Formatting the generated files with prettier: a function from a virtual file
- * to a virtual file, the last step of the pure core (pipeline.ts).
+ * Formatting the generated files: a function from a virtual file to a
+ * virtual file, the last step of the pure core (pipeline.ts).
+ *
+ * TypeScript goes through prettier. Markdown the generator prints itself
+ * (tidyMarkdown): its README is tables, one-line paragraphs and a JSON block,
+ * whose layout is simple to print directly, while prettier's markdown parser
+ * would be a second cold parser and printer to load and run in every generate.
  *
  * In a cold process prettier is most of a generate (loading it, then running
  * its parser and printers before the JIT has warmed up). So the CLI starts a
@@ -8,7 +13,9 @@
  * while the main thread loads, checks and renders the spec, and formats each
  * file as soon as it is rendered. It runs the same prettier with the same
  * options, so the bytes are the same as formatting in-process, which stays the
- * default of compile/emit.
+ * default of compile/emit. Both load only prettier's core and the two plugins
+ * TypeScript needs (babel, estree), not prettier's full entry point, which
+ * also loads its config resolution and every language's definitions.
  *
  * Only the worker loads prettier. Having the main thread format some files
  * too, once it has rendered them all, was measured slower on 2 cores: a second
@@ -22,33 +29,250 @@
  * in-process instead, which reproduces any error exactly as before.
  */
 import { Worker } from "node:worker_threads";
+import type { Options, Plugin } from "prettier";
 import type { VirtualFile } from "./emit/index.js";
 
 /** Formats one file; files that prettier does not handle come back as they are. */
 export type Formatter = (file: VirtualFile) => Promise<VirtualFile>;
 
-/** The prettier parser for a generated file, if it is formatted. */
+/** The prettier parser for a file, if prettier formats it. */
 export function parserFor(path: string): string | undefined {
   // babel-ts, not typescript: the same printer and, on every built-in spec's output, the same bytes
   // (test/samples.test.ts holds it to that), but its parser costs a third less in a cold process.
   return path.endsWith(".ts") ? "babel-ts" : path.endsWith(".md") ? "markdown" : path.endsWith(".json") ? "json" : undefined;
 }
 
-let prettier: Promise<typeof import("prettier")> | undefined;
+const OPTIONS: Options = { printWidth: 110, endOfLine: "lf", proseWrap: "preserve" };
 
-/** Loads prettier (once per thread). */
-export function loadPrettier(): Promise<typeof import("prettier")> {
-  return (prettier ??= import("prettier"));
+interface Prettier {
+  format(text: string, options: Options): Promise<string>;
+}
+
+let lean: Promise<Prettier> | undefined;
+let full: Promise<Prettier> | undefined;
+
+/**
+ * Loads prettier (once per thread): for TypeScript and JSON its core with the babel and estree plugins, for
+ * anything else (the markdown of `init`'s scaffold, with its embedded code) the full entry point.
+ */
+export function loadPrettier(parser = "babel-ts"): Promise<Prettier> {
+  if (parser !== "babel-ts" && parser !== "json") return (full ??= import("prettier"));
+  return (lean ??= Promise.all([import("prettier/standalone"), import("prettier/plugins/babel"), import("prettier/plugins/estree")]).then(
+    ([core, babel, estree]) => {
+      const plugins = [babel, estree] as Plugin[];
+      return { format: (text, options) => core.format(text, { ...options, plugins }) };
+    },
+  ));
 }
 
 /** Formats a file in this thread. */
 export const formatInProcess: Formatter = async (f) => {
   const parser = parserFor(f.path);
   if (!parser) return f;
-  const p = await loadPrettier();
-  const contents = await p.format(f.contents, { parser, printWidth: 110, endOfLine: "lf", proseWrap: "preserve" });
+  const p = await loadPrettier(parser);
+  const contents = await p.format(f.contents, { ...OPTIONS, parser });
   return { path: f.path, contents };
 };
+
+// ---------------------------------------------------------------------------
+// Markdown, printed directly
+// ---------------------------------------------------------------------------
+
+const PRINT_WIDTH = 110;
+
+/**
+ * Tidies generated Markdown: table columns aligned (and cells trimmed), code
+ * spans with the fewest backticks that hold them, JSON code blocks printed
+ * with short arrays on one line, one blank line between blocks. Inline text
+ * is not otherwise touched: what it means stays exactly as rendered.
+ */
+export function tidyMarkdown(text: string): string {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const out: string[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (fence) {
+      // A fenced code block: kept as it is, but for JSON, which is printed again.
+      const closing = new RegExp(`^ {0,3}${fence[1][0] === "`" ? "`" : "~"}{${fence[1].length},}\\s*$`);
+      let j = i + 1;
+      while (j < lines.length && !closing.test(lines[j])) j++;
+      const body = lines.slice(i + 1, j);
+      out.push(line.trimEnd(), ...(/^\s*json\s*$/i.test(fence[2]) ? printJsonBlock(body) : body));
+      if (j < lines.length) out.push(lines[j].trimEnd());
+      i = j + 1;
+      continue;
+    }
+    if (/^\s*\|/.test(line)) {
+      let j = i;
+      while (j < lines.length && /^\s*\|/.test(lines[j])) j++;
+      out.push(...printTable(lines.slice(i, j)));
+      i = j;
+      continue;
+    }
+    if (line.trim() === "") {
+      if (out.length > 0 && out[out.length - 1] !== "") out.push("");
+    } else {
+      out.push(tidyCodeSpans(line.trimEnd()));
+    }
+    i++;
+  }
+  while (out.length > 0 && out[out.length - 1] === "") out.pop();
+  return out.join("\n") + "\n";
+}
+
+/** The cells of a table row: split at pipes that no backslash escapes (GFM), outer pipes dropped, trimmed. */
+function cellsOf(row: string): string[] {
+  const cells: string[] = [];
+  let cell = "";
+  const s = row.trim();
+  for (let k = 0; k < s.length; k++) {
+    const c = s[k];
+    if (c === "\\" && k + 1 < s.length) {
+      cell += c + s[k + 1];
+      k++;
+    } else if (c === "|") {
+      cells.push(cell);
+      cell = "";
+    } else cell += c;
+  }
+  cells.push(cell);
+  if (s.startsWith("|")) cells.shift();
+  if (s.endsWith("|") && !s.endsWith("\\|") && cells.length > 0) cells.pop();
+  return cells.map((c) => tidyCodeSpans(c.trim()));
+}
+
+function printTable(rows: string[]): string[] {
+  const cells = rows.map(cellsOf);
+  const delimiter = cells.length > 1 && cells[1].every((c) => /^:?-+:?$/.test(c)) ? 1 : -1;
+  // The header's cells are the columns (GFM ignores a row's excess cells: they are kept, unaligned).
+  const columns = delimiter === 1 ? cells[0].length : Math.max(...cells.map((r) => r.length));
+  const align = Array.from({ length: columns }, (_, c) => {
+    const d = delimiter === 1 ? (cells[1][c] ?? "") : "";
+    return d.startsWith(":") && d.endsWith(":") ? "center" : d.endsWith(":") ? "right" : d.startsWith(":") ? "left" : "none";
+  });
+  const widths = Array.from({ length: columns }, (_, c) =>
+    Math.max(3, ...cells.map((r, k) => (k === delimiter ? 0 : textWidth(r[c] ?? "")))),
+  );
+  return cells.map((r, k) => {
+    const padded = Array.from({ length: columns }, (_, c) => {
+      const w = widths[c];
+      if (k === delimiter) {
+        const a = align[c];
+        const dashes = w - (a === "center" ? 2 : a === "none" ? 0 : 1);
+        return (a === "left" || a === "center" ? ":" : "") + "-".repeat(dashes) + (a === "right" || a === "center" ? ":" : "");
+      }
+      const text = r[c] ?? "";
+      const pad = w - textWidth(text);
+      if (align[c] === "right") return " ".repeat(pad) + text;
+      if (align[c] === "center") return " ".repeat(Math.floor(pad / 2)) + text + " ".repeat(pad - Math.floor(pad / 2));
+      return text + " ".repeat(pad);
+    });
+    const excess = r.slice(columns).map((c) => ` ${c} |`);
+    return `| ${padded.join(" | ")} |${excess.join("")}`;
+  });
+}
+
+/** Columns a string takes in a monospace font: wide East Asian characters and emoji take two, combining marks none. */
+function textWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) {
+    if (/[\p{Mn}\p{Me}\p{Cc}\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/u.test(ch)) continue;
+    w += /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u.test(ch)
+      ? 2
+      : 1;
+  }
+  return w;
+}
+
+/**
+ * Code spans of one line (or table cell) with the fewest backticks: `` x `` becomes `x` when x holds no
+ * backtick and has no space at either end (CommonMark gives both the same content). Backslash escapes and
+ * backtick runs that open no span are kept as they are.
+ */
+function tidyCodeSpans(s: string): string {
+  if (!s.includes("``")) return s;
+  let out = "";
+  let k = 0;
+  while (k < s.length) {
+    const c = s[k];
+    if (c === "\\" && k + 1 < s.length) {
+      out += c + s[k + 1];
+      k += 2;
+      continue;
+    }
+    if (c !== "`") {
+      out += c;
+      k++;
+      continue;
+    }
+    let n = k;
+    while (n < s.length && s[n] === "`") n++;
+    const run = n - k;
+    // The closing run: the next run of exactly as many backticks.
+    let close = -1;
+    for (let m = n; m < s.length; ) {
+      if (s[m] !== "`") {
+        m++;
+        continue;
+      }
+      let e = m;
+      while (e < s.length && s[e] === "`") e++;
+      if (e - m === run) {
+        close = m;
+        break;
+      }
+      m = e;
+    }
+    if (close < 0) {
+      out += s.slice(k, n);
+      k = n;
+      continue;
+    }
+    const raw = s.slice(n, close);
+    const inner = raw.length >= 2 && raw.startsWith(" ") && raw.endsWith(" ") && raw.trim() !== "" ? raw.slice(1, -1) : raw;
+    out += run > 1 && inner !== "" && !inner.includes("`") && !/^\s|\s$/.test(inner) ? `\`${inner}\`` : s.slice(k, close + run);
+    k = close + run;
+  }
+  return out;
+}
+
+/** A JSON code block printed again: objects one key a line, arrays of scalars on one line when they fit. */
+function printJsonBlock(body: string[]): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.join("\n"));
+  } catch {
+    return body;
+  }
+  return printJson(value, "", 0).split("\n");
+}
+
+function printJson(v: unknown, indent: string, prefix: number): string {
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    if (v.every((x) => x === null || typeof x !== "object")) {
+      const one = `[${v.map((x) => JSON.stringify(x)).join(", ")}]`;
+      // The line: its indent, what precedes the value (the key), the value and a comma.
+      if (indent.length + prefix + one.length + 1 <= PRINT_WIDTH) return one;
+    }
+    const inner = indent + "  ";
+    return `[\n${v.map((x) => inner + printJson(x, inner, 0)).join(",\n")}\n${indent}]`;
+  }
+  if (v !== null && typeof v === "object") {
+    const entries = Object.entries(v);
+    if (entries.length === 0) return "{}";
+    const inner = indent + "  ";
+    return `{\n${entries
+      .map(([k, x]) => {
+        const key = `${JSON.stringify(k)}: `;
+        return inner + key + printJson(x, inner, key.length);
+      })
+      .join(",\n")}\n${indent}}`;
+  }
+  return JSON.stringify(v);
+}
 
 // ---------------------------------------------------------------------------
 // The format worker

@@ -6,7 +6,7 @@
 import { check } from "./check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { EMITTERS, renderTemplate, type Emitter, type VirtualFile } from "./emit/index.js";
-import { formatInProcess, type Formatter } from "./formatter.js";
+import { formatInProcess, tidyMarkdown, type Formatter } from "./formatter.js";
 import { lower, type IR } from "./ir.js";
 import { load, type SourceFile } from "./load.js";
 import { MANIFEST_FILE, sha256, type Manifest } from "./manifest.js";
@@ -18,7 +18,7 @@ export { MANIFEST_FILE, sha256, type Manifest } from "./manifest.js";
 export interface CompileOptions {
   /** Run only these emitters (by name). Default: all. */
   emitters?: readonly string[];
-  /** Skip prettier (for tests of the raw output only). */
+  /** Skip formatting: prettier and the Markdown printer (for tests of the raw output only). */
   format?: boolean;
   /** How to run prettier (the CLI passes its format worker, see formatter.ts). Default: in this thread. */
   formatter?: Formatter;
@@ -66,11 +66,17 @@ export async function emit(ir: IR, opts: CompileOptions = {}): Promise<VirtualFi
   const env = { header: header(ir), render: renderTemplate };
   const selected: readonly Emitter[] = opts.emitters ? EMITTERS.filter((e) => opts.emitters!.includes(e.name)) : EMITTERS;
   // Each file goes to the formatter as soon as it is rendered: a format worker starts on the first
-  // files while this thread renders the rest.
+  // files while this thread renders the rest. Markdown is printed here (tidyMarkdown), not by prettier.
   const format: Formatter = opts.format === false ? async (f) => f : (opts.formatter ?? formatInProcess);
+  const tidy = (f: VirtualFile): Promise<VirtualFile> =>
+    opts.format === false ? Promise.resolve(f) : Promise.resolve({ path: f.path, contents: tidyMarkdown(f.contents) });
   const pending: Promise<VirtualFile>[] = [];
   try {
-    for (const e of selected) for (const f of e.emit(ir, env)) pending.push(f.verbatim ? Promise.resolve({ path: f.path, contents: f.contents }) : format(f));
+    for (const e of selected)
+      for (const f of e.emit(ir, env))
+        pending.push(
+          f.verbatim ? Promise.resolve({ path: f.path, contents: f.contents }) : f.path.endsWith(".md") ? tidy(f) : format(f),
+        );
   } catch (error) {
     for (const p of pending) p.catch(() => {});
     throw error;
