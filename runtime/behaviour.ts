@@ -6,7 +6,7 @@
  * these values; it never asks which revision it serves.
  */
 
-export type StateRole = "queued" | "running" | "input_required" | "completed" | "failed" | "cancelled" | "unknown";
+export type StateRole = "queued" | "running" | "paused" | "input_required" | "completed" | "failed" | "cancelled" | "unknown";
 export type TaskSupport = "forbidden" | "optional" | "required";
 
 export interface CreationBehaviour {
@@ -141,15 +141,38 @@ export interface LimitsBehaviour {
   readonly concurrencyError: string;
 }
 
+/**
+ * The state each event leads a task to, where the spec says so (otherwise the
+ * runtime's defaults apply: see `StatusPlan`).
+ */
+export interface EventsBehaviour {
+  /** The task's retention ran out before it ended. */
+  readonly expiry?: string;
+  /** A requestor cancelled it. */
+  readonly cancel?: string;
+  /** Its work threw something that is neither a result nor a protocol error. */
+  readonly exception?: string;
+  /** The server restarted while the task was not in a terminal state (durable stores). */
+  readonly restart?: string;
+}
+
 export interface Behaviour {
   readonly taskType?: string;
+  readonly events?: EventsBehaviour;
+  /** The task's id field (default taskId), also in the params of the methods that address one task. */
+  readonly taskIdField?: string;
+  /** The task's status field (default status). */
+  readonly statusField?: string;
   readonly creation: CreationBehaviour;
-  readonly retention: RetentionBehaviour;
-  readonly polling: { readonly field: string; readonly default: number };
+  /** false: tasks are kept until deleted (or as the server's own options say). */
+  readonly retention: RetentionBehaviour | false;
+  /** false: tasks carry no suggested poll interval. */
+  readonly polling: { readonly field: string; readonly default: number } | false;
   readonly results: ResultsBehaviour;
   readonly outcomes: OutcomesBehaviour;
   readonly cancellation: CancellationBehaviour;
-  readonly input: InputBehaviour;
+  /** false: tasks never ask their requestor for input. */
+  readonly input: InputBehaviour | false;
   readonly listing: ListingBehaviour;
   readonly statusNotifications: StatusNotificationBehaviour;
   readonly capabilities: { readonly server: CapabilityBehaviour; readonly client: CapabilityBehaviour };

@@ -27,10 +27,12 @@ import { checkRuntimeVersion, type TaskSpecDescriptor } from "./descriptor.js";
 import { TaskProtocolError } from "./errors.js";
 import { isObject, makePlan, type RuntimePlan } from "./plan.js";
 
-/** What every task state has. */
-export interface TaskLike {
-  taskId: string;
-  status: string;
+/** A task as a requestor sees it: an object whose id and status live in the fields the spec names. */
+export type TaskLike = object;
+
+/** A field of a task, by name (the spec names the id and status fields). */
+function fieldOf(task: unknown, name: string): unknown {
+  return isObject(task) ? task[name] : undefined;
 }
 
 /** A page of the list method: the tasks and the cursor of the next page. */
@@ -86,6 +88,8 @@ export interface TaskRequestOptions<Task extends TaskLike = TaskLike> {
   taskId?: string;
   /** The retention asked for (ms); null = unlimited where the spec allows it. */
   keepAlive?: number | null;
+  /** More fields of the task request, as the spec's creation type declares them (e.g. a priority). */
+  taskRequest?: Record<string, unknown>;
   /** Aborting sends notifications/cancelled for the request and confirms by polling. */
   signal?: AbortSignal;
   /** Called with every polled state of the task. */
@@ -98,9 +102,9 @@ export interface TaskRequestOptions<Task extends TaskLike = TaskLike> {
 export class TaskEndedError<Task extends TaskLike = TaskLike> extends Error {
   readonly task: Task;
   /** `failureField`: the task field whose text describes a failure (the spec's outcomes.failureField). */
-  constructor(task: Task, failureField = "error") {
-    const detail = (task as unknown as Record<string, unknown>)[failureField];
-    super(`task ${task.taskId} ended ${task.status}${typeof detail === "string" ? `: ${detail}` : ""}`);
+  constructor(task: Task, failureField = "error", idField = "taskId", statusField = "status") {
+    const detail = fieldOf(task, failureField);
+    super(`task ${String(fieldOf(task, idField))} ended ${String(fieldOf(task, statusField))}${typeof detail === "string" ? `: ${detail}` : ""}`);
     this.name = "TaskEndedError";
     this.task = task;
   }
@@ -199,6 +203,39 @@ function capabilityAdder(plan: RuntimePlan): (meta: unknown) => Record<string, u
   };
 }
 
+/**
+ * Where the receiver's requests for a task (elicitation, sampling) carry the related-task meta, the
+ * requestor's answers to them relate to the same task and carry it too: the connection's own request
+ * handlers (registered before or after) answer, and the meta is added to what they return. A request
+ * that itself asks for a task is answered with that task, not with the meta of another.
+ */
+function relateAnswers(client: unknown, plan: RuntimePlan<string>): void {
+  const key = plan.related.key;
+  if (!plan.related.requests || key === undefined) return;
+  const handlers = isObject(client) ? (client as { _requestHandlers?: unknown })._requestHandlers : undefined;
+  if (!(handlers instanceof Map)) return;
+  type Handler = (request: { params?: unknown }, extra: unknown) => unknown;
+  const wrapped = new WeakSet<Handler>();
+  const asksTask = (params: Record<string, unknown>): boolean =>
+    plan.creation.via === "param" ? params[plan.creation.param] !== undefined : plan.creation.metaKey !== undefined && isObject(params._meta) && params._meta[plan.creation.metaKey] !== undefined;
+  const wrap = (handler: Handler): Handler => {
+    if (typeof handler !== "function" || wrapped.has(handler)) return handler;
+    const relating: Handler = async (request, extra) => {
+      const answer = await handler(request, extra);
+      const params = isObject(request.params) ? request.params : {};
+      const related = isObject(params._meta) ? params._meta[key] : undefined;
+      if (!isObject(related) || typeof related.taskId !== "string" || asksTask(params) || !isObject(answer)) return answer;
+      return { ...answer, _meta: { ...(isObject(answer._meta) ? answer._meta : {}), [key]: { taskId: related.taskId } } };
+    };
+    wrapped.add(relating);
+    return relating;
+  };
+  const map = handlers as Map<string, Handler>;
+  for (const [method, handler] of map) map.set(method, wrap(handler));
+  const set = map.set.bind(map);
+  map.set = (method: string, handler: Handler) => set(method, wrap(handler));
+}
+
 /** The related-task `_meta` for a task. */
 export function relatedMeta(descriptor: TaskSpecDescriptor, taskId: string): Record<string, unknown> {
   const key = makePlan(descriptor).related.key;
@@ -263,17 +300,17 @@ export class PendingRequest<R, Task extends TaskLike = TaskLike> {
       if (stop.aborted) throw new Error("polling stopped");
       const task = await this.owner.getTask(taskId);
       await onTaskStatus?.(task);
-      const status = task.status;
+      const status = fieldOf(task, plan.statusField) as string;
       if (plan.descriptor.machine.isTerminal(status)) {
         if (plan.methods.result !== undefined) {
-          if (status === plan.status.completed) return this.resultSchema.parse(await this.owner.getTaskResult(taskId));
+          if (plan.isRole(status, "completed")) return this.resultSchema.parse(await this.owner.getTaskResult(taskId));
         } else if (plan.results.mode === "inline") {
-          const inline = (task as unknown as Record<string, unknown>)[plan.results.resultField];
-          if (status === plan.status.completed && inline !== undefined) return this.resultSchema.parse(inline);
+          const inline = fieldOf(task, plan.results.resultField);
+          if (plan.isRole(status, "completed") && inline !== undefined) return this.resultSchema.parse(inline);
         }
-        throw new TaskEndedError(task, plan.behaviour.outcomes.failureField ?? "error");
+        throw new TaskEndedError(task, plan.behaviour.outcomes.failureField ?? "error", plan.idField, plan.statusField);
       }
-      const suggested = (task as unknown as Record<string, unknown>)[plan.behaviour.polling.field];
+      const suggested = plan.polling.field === undefined ? undefined : fieldOf(task, plan.polling.field);
       await sleep(typeof suggested === "number" ? suggested : this.owner.defaultPollFrequency, stop);
     }
   }
@@ -307,7 +344,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
     const plan = makePlan(descriptor);
     this.plan = plan;
     this.options = options;
-    this.defaultPollFrequency = options.defaultPollFrequency ?? plan.behaviour.polling.default;
+    this.defaultPollFrequency = options.defaultPollFrequency ?? plan.polling.default;
     this.addCapability = capabilityAdder(plan);
     const listening = client as unknown as Listening;
     if (plan.creation.ackMode === "notification") {
@@ -329,10 +366,11 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
         const parsed = descriptor.validateTask(n.params);
         if (!parsed.success) return;
         const task = parsed.data as Task;
-        for (const poke of this.pokes.get(task.taskId) ?? []) poke();
+        for (const poke of this.pokes.get(String(fieldOf(task, plan.idField))) ?? []) poke();
         await this.options.onStatusNotification?.(task);
       });
     }
+    relateAnswers(client, plan);
   }
 
   /** The check of a task method's result: the task for the get method (and a cancel answering the task), pages of tasks for listing, objects else. */
@@ -375,28 +413,41 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
     }
   }
 
-  /** `{ taskId }`, with the related-task `_meta` where the spec puts it on task method requests. */
+  /** `{ <id field>: taskId }`, with the related-task `_meta` where the spec puts it on task method requests. */
   private taskParams(taskId: string): Record<string, unknown> {
     const key = this.plan.related.key;
-    return this.plan.related.taskMethodRequests && key !== undefined ? { taskId, _meta: { [key]: { taskId } } } : { taskId };
+    const id = this.plan.idField;
+    return this.plan.related.taskMethodRequests && key !== undefined ? { [id]: taskId, _meta: { [key]: { taskId } } } : { [id]: taskId };
   }
 
   private missing(what: string, detail: string): TaskProtocolError {
     return new TaskProtocolError("notSupported", -32603, `${what} is not supported: the spec ${this.plan.descriptor.spec.id} declares ${detail}`);
   }
 
-  /** The get method (tasks/get): the current state of a task. */
+  /** The get operation: the current state of a task. */
   async getTask(taskId: string): Promise<Task> {
     const method = this.plan.methods.get;
-    if (method === undefined) throw new TaskProtocolError("notSupported", -32603, `tasks/get is not part of this revision (${taskId})`);
+    if (method === undefined) throw this.missing("getTask", `no get operation (${taskId})`);
     return (await this.call(method, this.taskParams(taskId))) as unknown as Task;
+  }
+
+  /** A transition operation (e.g. pause, resume): moves the task through the spec's transition table; answers the task. */
+  async transitionTask(method: string, taskId: string): Promise<Task> {
+    if (!this.plan.transitions.has(method)) throw this.missing(`transitionTask(${method})`, "no such transition operation");
+    return (await this.call(method, this.taskParams(taskId))) as unknown as Task;
+  }
+
+  /** A custom operation of the spec, with its params as declared. */
+  async callOperation(method: string, params: Record<string, unknown>): Promise<TaskMethodResult> {
+    if (!this.plan.custom.includes(method)) throw this.missing(`callOperation(${method})`, "no such custom operation");
+    return this.call(method, params);
   }
 
   /** The update method: answers some of a task's input requests (by key); the task waits for input until all are answered. */
   async updateTask(taskId: string, responses: Record<string, unknown>): Promise<TaskMethodResult> {
     const method = this.plan.methods.update;
     if (method === undefined) throw this.missing("updateTask", `no update method (input requests travel by ${this.plan.input.via})`);
-    return this.call(method, { taskId, [this.plan.input.responsesField]: responses });
+    return this.call(method, { [this.plan.idField]: taskId, [this.plan.input.responsesField]: responses });
   }
 
   /** The cancel method: asks the server to cancel a task (where the reply is an acknowledgement, the task ends later). */
@@ -456,8 +507,8 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
       throw new TaskProtocolError("notSupported", -32603, `not supported by this generated client yet: creation.ack ${plan.creation.ackMode}`);
     }
     const taskId = plan.creation.idFromRequestor ? (options.taskId ?? randomUUID()) : undefined;
-    const taskRequest: Record<string, unknown> = taskId === undefined ? {} : { [plan.creation.idField]: taskId };
-    if (options.keepAlive !== undefined) taskRequest[plan.creation.retentionField] = options.keepAlive;
+    const taskRequest: Record<string, unknown> = { ...options.taskRequest, ...(taskId === undefined ? {} : { [plan.creation.idField]: taskId }) };
+    if (options.keepAlive !== undefined && plan.creation.retentionField !== undefined) taskRequest[plan.creation.retentionField] = options.keepAlive;
     const params: Record<string, unknown> = { ...(request.params ?? {}) };
     if (plan.creation.via === "meta" && plan.creation.metaKey !== undefined) {
       params._meta = { ...((params._meta as Record<string, unknown> | undefined) ?? {}), [plan.creation.metaKey]: taskRequest };
@@ -508,7 +559,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
     const started = await this.start(request, resultSchema, options);
     if ("result" in started) return started.result;
     await options.onTaskStatus?.(started.task);
-    return this.waitForTask(started.task.taskId, resultSchema, options);
+    return this.waitForTask(String(fieldOf(started.task, this.plan.idField)), resultSchema, options);
   }
 
   /**
@@ -518,7 +569,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
   async start<R>(
     request: { method: string; params?: Record<string, unknown> },
     resultSchema: z.ZodType<R>,
-    options: Pick<TaskRequestOptions<Task>, "signal" | "keepAlive"> = {},
+    options: Pick<TaskRequestOptions<Task>, "signal" | "keepAlive" | "taskRequest"> = {},
   ): Promise<{ task: Task } | { result: R }> {
     const plan = this.plan;
     if (plan.creation.ackMode === "notification") {
@@ -529,7 +580,11 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
     if (plan.creation.via === "param") {
       // Only where the server's capability and the tool's switch allow a task.
       if (await this.mayAugment(request.method, params)) {
-        params[plan.creation.param] = options.keepAlive === undefined ? {} : { [plan.creation.retentionField]: options.keepAlive };
+        const retention = plan.creation.retentionField;
+        params[plan.creation.param] = {
+          ...options.taskRequest,
+          ...(options.keepAlive === undefined || retention === undefined ? {} : { [retention]: options.keepAlive }),
+        };
       }
     }
     // The signal cancels this request only while it is pending: once answered, the task is cancelled by method, never by notifications/cancelled.
@@ -582,7 +637,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
       const task = await this.getTask(taskId);
       await options.onTaskStatus?.(task);
       const fields = task as unknown as Record<string, unknown>;
-      const status = task.status;
+      const status = fieldOf(task, plan.statusField) as string;
       if (plan.descriptor.machine.isTerminal(status)) return this.outcome(task, resultSchema);
       if (status === plan.status.input) {
         if (plan.input.via === "inline-poll") await this.answerInputs(task, answered);
@@ -590,7 +645,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
         // Client's own handlers answer them) until the task ended.
         else if (plan.input.via === "result-stream") return this.viaResultStream(taskId, resultSchema, signal);
       }
-      const suggested = fields[plan.behaviour.polling.field];
+      const suggested = plan.polling.field === undefined ? undefined : fields[plan.polling.field];
       await this.pause(taskId, typeof suggested === "number" ? suggested : this.defaultPollFrequency, signal);
     }
   }
@@ -650,7 +705,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
       }
       // The result method answers what the request would have; a cancelled task has no result.
       const task = await this.getTask(taskId).catch(() => undefined);
-      if (task !== undefined && task.status === this.plan.status.cancelled) throw new TaskCancelledError<Task>(taskId, task, true);
+      if (task !== undefined && this.plan.isRole(fieldOf(task, this.plan.statusField) as string, "cancelled")) throw new TaskCancelledError<Task>(taskId, task, true);
       throw e;
     } finally {
       signal.removeEventListener("abort", onAbort);
@@ -660,23 +715,24 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
   /** What an ended task yields. */
   private async outcome<R>(task: Task, resultSchema: z.ZodType<R>): Promise<R> {
     const plan = this.plan;
-    const status = task.status;
+    const status = fieldOf(task, plan.statusField) as string;
+    const taskId = String(fieldOf(task, plan.idField));
     if (plan.results.mode === "inline") {
       const fields = task as unknown as Record<string, unknown>;
       const inline = fields[plan.results.resultField];
-      if (status === plan.status.completed && inline !== undefined) return resultSchema.parse(inline);
+      if (plan.isRole(status, "completed") && inline !== undefined) return resultSchema.parse(inline);
       const error = fields[plan.results.errorField];
-      if (status === plan.status.failed && isObject(error) && typeof error.code === "number") {
+      if (plan.isRole(status, "failed") && isObject(error) && typeof error.code === "number") {
         throw new TaskProtocolError("taskFailed", error.code, typeof error.message === "string" ? error.message : "Task failed", error.data);
       }
     }
     if (plan.methods.result !== undefined) {
-      if (status === plan.status.completed || (plan.behaviour.results.replaysErrors && status === plan.status.failed)) {
-        return resultSchema.parse(await this.getTaskResult(task.taskId));
+      if (plan.isRole(status, "completed") || (plan.behaviour.results.replaysErrors && plan.isRole(status, "failed"))) {
+        return resultSchema.parse(await this.getTaskResult(taskId));
       }
     }
-    if (status === plan.status.cancelled) throw new TaskCancelledError<Task>(task.taskId, task, true);
-    throw new TaskEndedError<Task>(task, plan.behaviour.outcomes.failureField ?? "error");
+    if (plan.isRole(status, "cancelled")) throw new TaskCancelledError<Task>(taskId, task, true);
+    throw new TaskEndedError<Task>(task, plan.behaviour.outcomes.failureField ?? "error", plan.idField, plan.statusField);
   }
 
   /** Answers the input requests of a task not answered yet, each with its own update request. */
@@ -686,11 +742,12 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
     const fresh = Object.keys(requests).filter((k) => !answered.has(k));
     if (fresh.length === 0) return;
     const handler = this.options.onInputRequest;
-    if (handler === undefined) throw new TaskProtocolError("inputRequired", -32603, `task ${task.taskId} needs input (${fresh.join(", ")}) and no onInputRequest handler is set`);
+    const taskId = String(fieldOf(task, this.plan.idField));
+    if (handler === undefined) throw new TaskProtocolError("inputRequired", -32603, `task ${taskId} needs input (${fresh.join(", ")}) and no onInputRequest handler is set`);
     for (const key of fresh) {
       answered.add(key);
-      const response = await handler(requests[key] as { method: string; params?: Record<string, unknown> }, key, task.taskId);
-      await this.updateTask(task.taskId, { [key]: response });
+      const response = await handler(requests[key] as { method: string; params?: Record<string, unknown> }, key, taskId);
+      await this.updateTask(taskId, { [key]: response });
     }
   }
 
@@ -738,9 +795,9 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
     while (Date.now() < deadline) {
       try {
         last = await this.getTask(taskId);
-        const status = last.status;
-        if (this.plan.descriptor.machine.isTerminal(status)) return new TaskCancelledError<Task>(taskId, last, status === this.plan.status.cancelled);
-        const suggested = (last as unknown as Record<string, unknown>)[this.plan.behaviour.polling.field];
+        const status = fieldOf(last, this.plan.statusField) as string;
+        if (this.plan.descriptor.machine.isTerminal(status)) return new TaskCancelledError<Task>(taskId, last, this.plan.isRole(status, "cancelled"));
+        const suggested = this.plan.polling.field === undefined ? undefined : fieldOf(last, this.plan.polling.field);
         await sleep(Math.min(typeof suggested === "number" ? suggested : this.defaultPollFrequency, 1000), never);
       } catch {
         await sleep(Math.min(this.defaultPollFrequency, 250), never);
@@ -754,10 +811,10 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
     const plan = this.plan;
     if (plan.creation.ackMode === "result") {
       const t = raw.task;
-      return isObject(t) && typeof t.taskId === "string" ? (t as unknown as Task) : undefined;
+      return isObject(t) && typeof t[plan.idField] === "string" ? (t as unknown as Task) : undefined;
     }
     const resultType = plan.behaviour.resultType;
-    if (resultType !== false) return raw[resultType.field] === resultType.task && typeof raw.taskId === "string" ? (raw as unknown as Task) : undefined;
-    return typeof raw.taskId === "string" && typeof raw.status === "string" ? (raw as unknown as Task) : undefined;
+    if (resultType !== false) return raw[resultType.field] === resultType.task && typeof raw[plan.idField] === "string" ? (raw as unknown as Task) : undefined;
+    return typeof raw[plan.idField] === "string" && typeof raw[plan.statusField] === "string" ? (raw as unknown as Task) : undefined;
   }
 }

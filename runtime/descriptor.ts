@@ -19,11 +19,18 @@ export interface TransitionContext {
   pendingInputs?: number;
 }
 
+/** What a task request does; see the spec format's `operation`. */
+export type Operation = "get" | "result" | "list" | "cancel" | "update" | "delete" | "transition" | "custom";
+
 export interface MethodDecl {
   readonly method: string;
   readonly kind: "request" | "notification";
   /** Who sends it. */
   readonly from: "client" | "server" | "either";
+  /** Requests: what it does to tasks. */
+  readonly operation?: Operation;
+  /** operation transition: the state it moves the addressed task to. */
+  readonly to?: string;
 }
 
 export interface TaskSpecDescriptor<Status extends string = string> {
@@ -46,7 +53,10 @@ export interface TaskSpecDescriptor<Status extends string = string> {
     readonly all: readonly Status[];
     readonly initial: Status;
     readonly terminal: readonly Status[];
+    /** The state the runtime moves a task to for each role (the first declared with it). */
     readonly roles: Readonly<Partial<Record<StateRole, Status>>>;
+    /** Every state's role (several states may share one). */
+    readonly roleOf: Readonly<Record<string, StateRole>>;
   };
   readonly machine: {
     canTransition(from: Status, to: Status, ctx?: TransitionContext): boolean;
@@ -58,12 +68,16 @@ export interface TaskSpecDescriptor<Status extends string = string> {
   readonly methods: readonly MethodDecl[];
   /** The fields of the task type (behaviour.taskType) as the requestor sees it. */
   readonly taskFields: readonly string[];
+  /** The task's own fields (no behaviour fills them): the work sets them; the value a new task starts with (null: none). */
+  readonly taskExtras: Readonly<Record<string, unknown>>;
   /** Fast checks of each task request's params (they accept exactly what `validateParams` accepts). */
   readonly requestGuards: Readonly<Record<string, { readonly params: (params: unknown) => boolean }>>;
   /** The zod check of a task request's params, for the wording of a rejection. */
   validateParams(method: string, params: unknown): SafeParse<unknown>;
   /** The zod check of the task type (as the requestor sees it). */
   validateTask(value: unknown): SafeParse<unknown>;
+  /** The zod check of a task request (the creation param or meta entry), where the spec names its type. */
+  validateCreation?(value: unknown): SafeParse<unknown>;
 }
 
 /** Throws when generated code and this runtime disagree on the runtime version. */

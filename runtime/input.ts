@@ -7,12 +7,13 @@
  * surfaced inline in the polled task and answered by the update method. In
  * every way the task is in the input status until every answer arrived.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import type { ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { TransitionContext } from "./descriptor.js";
 import { invalidParams, TaskProtocolError } from "./errors.js";
-import { isObject, type RuntimePlan } from "./plan.js";
+import { capabilityAt, isObject, type RuntimePlan } from "./plan.js";
 import { cancelledError, type ActiveTask, type PendingInput, type ServerExtra, type TaskHost, type TaskPeer } from "./task-context.js";
+import { wireTaskId } from "./wire.js";
 
 /** zod issues as one line, for an error message. */
 export function describeIssues(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): string {
@@ -28,8 +29,77 @@ export function relatedRequest(
 ): { method: string; params: Record<string, unknown> } {
   const key = plan.related.key;
   if (!plan.related.requests || key === undefined) return { method, params };
-  const meta = { ...(isObject(params._meta) ? params._meta : {}), [key]: { taskId } };
+  const meta = { ...(isObject(params._meta) ? params._meta : {}), [key]: { taskId: wireTaskId(taskId) } };
   return { method, params: { ...params, _meta: meta } };
+}
+
+/**
+ * The task request to put on an input request, where the requestor may serve it as a task: the spec
+ * lets requestors receive that request as a task (creation.requests.client), the requestor declared so
+ * in its tasks capability (at the declared path for that request), and the spec's task methods let the
+ * asking side follow the task (get and result). Undefined otherwise: the request is sent plainly.
+ */
+export function inputTaskRequest(plan: RuntimePlan<string>, capabilities: Record<string, unknown> | undefined, method: string): Record<string, unknown> | undefined {
+  const decl = plan.behaviour.capabilities.client;
+  const at = decl === false ? undefined : decl.augments?.[method];
+  if (decl === false || at === undefined || capabilities === undefined) return undefined;
+  if (!plan.behaviour.creation.requests.client.includes(method)) return undefined;
+  if (plan.creation.via !== "param" || plan.creation.ackMode === "notification" || plan.methods.get === undefined || plan.methods.result === undefined) return undefined;
+  return capabilityAt(capabilityAt(capabilities, decl.path), at) === undefined ? undefined : {};
+}
+
+const anyObject = z.record(z.string(), z.unknown());
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Follows a task the requestor made for an input request: polls it with the get method at the interval
+ * it suggests until it ends, then reads its result with the result method (which answers what the
+ * request would have, or its error). Aborting cancels the requestor's task where the spec has a cancel method.
+ */
+async function followInputTask(
+  plan: RuntimePlan<string>,
+  ack: unknown,
+  schema: z.ZodType,
+  peer: TaskPeer,
+  options: { relatedRequestId?: string | number; signal?: AbortSignal; timeout?: number },
+): Promise<unknown> {
+  const flat = plan.creation.ackMode !== "result";
+  const acked = isObject(ack) ? (flat ? ack : ack.task) : undefined;
+  const taskId = isObject(acked) ? acked[plan.idField] : undefined;
+  if (!isObject(acked) || typeof taskId !== "string") {
+    throw new TaskProtocolError("invalidAnswer", -32603, "The requestor answered a task-augmented input request without a task");
+  }
+  let task: Record<string, unknown> = acked;
+  const ref = { [plan.idField]: taskId };
+  try {
+    while (!plan.descriptor.machine.isTerminal(String(task[plan.statusField]))) {
+      const suggested = plan.polling.field === undefined ? undefined : task[plan.polling.field];
+      await pause(typeof suggested === "number" && suggested > 0 ? suggested : plan.polling.default, options.signal);
+      const polled: unknown = await peer.request({ method: plan.methods.get!, params: ref }, anyObject, options);
+      if (!isObject(polled)) throw new TaskProtocolError("invalidAnswer", -32603, `The requestor answered ${plan.methods.get} without a task`);
+      task = polled;
+    }
+    return await peer.request({ method: plan.methods.result!, params: ref }, schema, options);
+  } catch (e) {
+    if (options.signal?.aborted && plan.methods.cancel !== undefined) {
+      await peer.request({ method: plan.methods.cancel, params: ref }, anyObject, { timeout: options.timeout }).catch(() => undefined);
+    }
+    throw e;
+  }
 }
 
 /** Rejects a task's input requests still waiting or travelling (cancel, expiry). */
@@ -104,13 +174,17 @@ export async function askThroughResultStream<S extends string>(
   schema: z.ZodType,
 ): Promise<unknown> {
   if (active.cancelled) throw cancelledError();
-  const request = relatedRequest(host.plan, method, params, taskId);
+  const plan = host.plan;
+  // Asked as a task of the requestor's where it declared it serves this request so; followed until it ends.
+  const taskRequest = inputTaskRequest(plan, active.requestorCapabilities, method);
+  const request = relatedRequest(plan, method, taskRequest === undefined ? params : { ...params, [plan.creation.param]: taskRequest }, taskId);
   active.pending++;
   try {
     const answered = new Promise<unknown>((resolve, reject) => {
       const item: PendingInput = {
         request,
-        schema,
+        schema: taskRequest === undefined ? schema : anyObject,
+        ...(taskRequest === undefined ? {} : { follow: (ack: unknown, peer: TaskPeer, options: Parameters<typeof followInputTask>[4]) => followInputTask(plan, ack, schema, peer, options) }),
         state: "queued",
         abort: new AbortController(),
         settle: (outcome) => {
@@ -154,15 +228,25 @@ export function deliverInputs(active: ActiveTask, peer: TaskPeer, relatedRequest
   for (const item of active.inputs) {
     if (item.state !== "queued") continue;
     item.state = "sent";
-    peer.request(item.request, item.schema, { relatedRequestId, signal: item.abort.signal, timeout }).then(
-      (value) => item.settle({ ok: true, value }),
-      (error: unknown) => {
-        if (item.abort.signal.aborted) return;
-        // Not delivered (the stream is gone): the next result stream sends it again.
-        if (undelivered(error)) item.state = "queued";
-        else item.settle({ ok: false, error });
-      },
-    );
+    const options = { relatedRequestId, signal: item.abort.signal, timeout };
+    let acknowledged = false;
+    peer
+      .request(item.request, item.schema, options)
+      .then((value) => {
+        if (!item.follow) return value;
+        // The requestor made a task of it: it exists now, so the request is never sent again.
+        acknowledged = true;
+        return item.follow(value, peer, options);
+      })
+      .then(
+        (value) => item.settle({ ok: true, value }),
+        (error: unknown) => {
+          if (item.abort.signal.aborted) return;
+          // Not delivered (the stream is gone): the next result stream sends it again.
+          if (undelivered(error) && !acknowledged) item.state = "queued";
+          else item.settle({ ok: false, error });
+        },
+      );
   }
 }
 
@@ -250,5 +334,7 @@ export async function answerInline<S extends string>(host: TaskHost<S>, taskId: 
       active?.waiters.delete(key);
       waiter?.resolve(value);
     }
+    // The work runs in another process sharing the store: the answers travel there (see store-events.ts).
+    if (active === undefined && host.store.publish) await host.store.publish(taskId, { inlineAnswers: Object.fromEntries(accepted) });
   });
 }

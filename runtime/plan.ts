@@ -5,7 +5,7 @@
  * descriptor. Every branch of the runtime reads a value of the plan (or of the
  * behaviour it comes from), never a revision's name.
  */
-import type { Behaviour, CapabilityBehaviour } from "./behaviour.js";
+import type { Behaviour, CapabilityBehaviour, StateRole } from "./behaviour.js";
 import type { TaskSpecDescriptor } from "./descriptor.js";
 import { declaredError, TaskProtocolError } from "./errors.js";
 
@@ -46,6 +46,8 @@ function capabilityObject(c: CapabilityBehaviour): Record<string, unknown> | und
 }
 
 export interface StatusPlan<S extends string> {
+  /** Every state's role. */
+  roleOf: Readonly<Record<string, StateRole>>;
   initial: S;
   running: S;
   completed: S;
@@ -56,6 +58,22 @@ export interface StatusPlan<S extends string> {
   onToolError: S;
   onProtocolError: S;
   onUnexpected: S;
+  /** Where a task that was not terminal when the server stopped ends after a restart. */
+  onRestart: S;
+  /** Where a task whose retention ran out before it ended goes (undefined: it is removed, its work stopped). */
+  onExpiry: S | undefined;
+}
+
+/** Retention as the runtime applies it; a spec without retention keeps tasks until they are deleted. */
+export interface RetentionPlan {
+  /** The task field reporting it (undefined: none is sent). */
+  field: string | undefined;
+  countedFrom: "creation" | "terminal";
+  nullMeansUnlimited: boolean;
+  /** ms; null = unlimited. */
+  default: number | null;
+  max: number | null;
+  expiredError: string | undefined;
 }
 
 export type RuntimePlan<S extends string = string> = ReturnType<typeof makePlan<S>>;
@@ -66,18 +84,32 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
   const requestMethod = (m: string | false | undefined) =>
     m ? d.methods.find((x) => x.method === m && x.kind === "request")?.method : undefined;
   const roles = d.states.roles;
+  const events = b.events ?? {};
+  const input = b.input === false ? undefined : b.input;
   const status: StatusPlan<S> = {
+    roleOf: d.states.roleOf,
     initial: d.states.initial,
     running: roles.running ?? d.states.initial,
     completed: roles.completed as S,
     failed: (roles.failed ?? b.outcomes.protocolError) as S,
-    cancelled: roles.cancelled as S,
-    input: b.input.status as S,
-    resume: b.input.resume as S,
+    cancelled: (events.cancel ?? roles.cancelled) as S,
+    input: (input?.status ?? roles.input_required ?? roles.running ?? d.states.initial) as S,
+    resume: (input?.resume ?? roles.running ?? d.states.initial) as S,
     onToolError: b.outcomes.toolError as S,
     onProtocolError: b.outcomes.protocolError as S,
-    onUnexpected: b.outcomes.unexpected as S,
+    onUnexpected: (events.exception ?? b.outcomes.unexpected) as S,
+    onRestart: (events.restart ?? roles.failed ?? b.outcomes.unexpected) as S,
+    onExpiry: events.expiry as S | undefined,
   };
+  const retention: RetentionPlan =
+    b.retention === false
+      ? { field: undefined, countedFrom: "creation", nullMeansUnlimited: true, default: null, max: null, expiredError: undefined }
+      : { ...b.retention, expiredError: b.retention.expiredError };
+  const polling = b.polling === false ? { field: undefined, default: 1000 } : b.polling;
+  const idField = b.taskIdField ?? "taskId";
+  const statusField = b.statusField ?? "status";
+  /** The request that is `op`, if the spec has one. */
+  const operation = (op: string) => d.methods.find((m) => m.kind === "request" && m.operation === op)?.method;
   const related = b.relatedTask === false ? undefined : b.relatedTask;
   const relatedKey = related === undefined ? undefined : d.meta[related.meta];
   const relatedOn = (m: string | undefined) => m !== undefined && relatedKey !== undefined && related !== undefined && related.results.includes(m);
@@ -87,13 +119,19 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
   const clientCapability = capabilityObject(b.capabilities.client);
   const gateErrorName = clientCap?.missingError ?? b.creation.requiredTaskError;
   const methods = {
-    get: requestMethod("tasks/get"),
-    result: b.results.mode === "inline" ? undefined : requestMethod(b.results.method),
-    list: b.listing === false ? undefined : requestMethod(b.listing.method),
-    delete: requestMethod(b.cancellation.deleteMethod),
-    cancel: b.cancellation.via === "method" ? requestMethod(b.cancellation.method) : undefined,
-    update: b.input.via === "inline-poll" ? requestMethod(b.input.updateMethod) : undefined,
+    get: operation("get"),
+    result: b.results.mode === "inline" ? undefined : (operation("result") ?? requestMethod(b.results.method)),
+    list: b.listing === false ? undefined : (operation("list") ?? requestMethod(b.listing.method)),
+    delete: operation("delete") ?? requestMethod(b.cancellation.deleteMethod),
+    cancel: b.cancellation.via === "method" ? (operation("cancel") ?? requestMethod(b.cancellation.method)) : undefined,
+    update: input?.via === "inline-poll" ? (operation("update") ?? requestMethod(input.updateMethod)) : undefined,
   };
+  /** Transition requests (e.g. pause, resume): the state each moves the addressed task to. */
+  const transitions = new Map<string, S>(
+    d.methods.filter((m) => m.kind === "request" && m.operation === "transition" && m.to !== undefined).map((m) => [m.method, m.to as S]),
+  );
+  /** Requests answered by a handler the server's code supplies. */
+  const custom = d.methods.filter((m) => m.kind === "request" && m.operation === "custom").map((m) => m.method);
   const gaps: string[] = [];
   if (
     b.cancellation.via === "method" &&
@@ -117,9 +155,26 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
      * The task methods answered with nothing sent on the request's stream before the answer (all but a
      * result method that blocks until the task ends, which carries the task's input requests).
      */
-    immediateMethods: [methods.get, methods.list, methods.delete, methods.cancel, methods.update, b.results.mode === "block-until-terminal" ? undefined : methods.result].filter(
-      (m): m is string => m !== undefined,
-    ),
+    immediateMethods: [
+      methods.get,
+      methods.list,
+      methods.delete,
+      methods.cancel,
+      methods.update,
+      b.results.mode === "block-until-terminal" ? undefined : methods.result,
+      ...transitions.keys(),
+      ...custom,
+    ].filter((m): m is string => m !== undefined),
+    transitions,
+    custom,
+    retention,
+    polling,
+    idField,
+    statusField,
+    /** Whether a status has `role`. */
+    isRole(status: string, role: StateRole): boolean {
+      return d.states.roleOf[status] === role;
+    },
     /** The task methods a requestor sends (tasks/get, ...). */
     clientRequests: d.methods.filter((m) => m.kind === "request" && m.from !== "server").map((m) => m.method),
     /** Declared behaviours this runtime answers with -32603 (none should remain). */
@@ -131,7 +186,9 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
       param: b.creation.param ?? "task",
       idFromRequestor: b.creation.taskId.assignedBy === "requestor",
       idField: b.creation.taskId.field ?? "taskId",
-      retentionField: b.creation.retentionField ?? b.retention.field,
+      retentionField: b.creation.retentionField ?? retention.field,
+      /** Whether the task request is checked against a declared type (then handed to the work). */
+      validated: d.validateCreation !== undefined,
       ackMode: b.creation.ack.mode,
       ackNotification: b.creation.ack.notification,
     },
@@ -162,15 +219,18 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
       lastUpdatedAt: taskFields.has("lastUpdatedAt"),
       failureField: b.outcomes.failureField !== undefined && taskFields.has(b.outcomes.failureField) ? b.outcomes.failureField : undefined,
       failureAsMessage: b.outcomes.failureShape === "message",
+      /** The task's own fields, set by the work (undefined: the spec declares none). */
+      extras: Object.keys(d.taskExtras).length > 0 ? Object.keys(d.taskExtras) : undefined,
     },
     binding: {
       session: b.sessionBinding === "session" || b.sessionBinding === "session-and-auth",
       auth: b.sessionBinding === "auth" || b.sessionBinding === "session-and-auth",
     },
     input: {
-      via: b.input.via,
-      requestsField: b.input.requestsField ?? "inputRequests",
-      responsesField: b.input.responsesField ?? "inputResponses",
+      via: input?.via ?? ("none" as const),
+      requestsField: input?.requestsField ?? "inputRequests",
+      responsesField: input?.responsesField ?? "inputResponses",
+      requests: input?.requests ?? [],
     },
     results: {
       mode: b.results.mode,

@@ -9,6 +9,7 @@
 import type { Result } from "@modelcontextprotocol/sdk/types.js";
 import { invalidParams, TaskProtocolError } from "./errors.js";
 import { deliverInputs } from "./input.js";
+import { relayInputs } from "./store-events.js";
 import type { TaskRecord } from "./store.js";
 import { internalError, requestor, type ServerExtra, type TaskHost, type TaskPeer } from "./task-context.js";
 import { withRelated } from "./wire.js";
@@ -53,12 +54,15 @@ export async function awaitResult<S extends string>(
     changed = true;
     wakeUp?.();
   });
+  // The work runs in another process sharing the store: its input requests come here through the store.
+  const relay = peer && !host.active(taskId) ? relayInputs(host.store, taskId, peer, extra.requestId, host.inputTimeout) : undefined;
   try {
     let rec = first;
     for (;;) {
       if (isTerminal(rec.status as S)) return replay(host, rec, owner, extra);
       const active = host.active(taskId);
       if (active && peer) deliverInputs(active, peer, extra.requestId, host.inputTimeout);
+      else if (relay && rec.status === host.plan.status.input) relay.ask();
       if (!changed) {
         await new Promise<void>((resolve) => {
           const done = () => {
@@ -79,6 +83,7 @@ export async function awaitResult<S extends string>(
     }
   } finally {
     unwatch();
+    relay?.stop();
   }
 }
 

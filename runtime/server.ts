@@ -31,7 +31,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Behaviour, TaskSupport } from "./behaviour.js";
-import { cancelledError, INPUT_CAPABILITIES, internalError, notFoundError, requestor, type ActiveTask, type ServerExtra, type TaskContext, type TaskHost, type TaskPeer } from "./task-context.js";
+import { cancelledError, INPUT_CAPABILITIES, internalError, notFoundError, PROGRESS, progressTokenOf, requestor, withoutTaskRequest, type ActiveTask, type ServerExtra, type TaskContext, type TaskHost, type TaskPeer } from "./task-context.js";
 import { answerCancel, answerDelete } from "./cancellation.js";
 import { signCursor, verifyCursor } from "./cursor.js";
 import { checkRuntimeVersion, type TaskSpecDescriptor, type TransitionContext } from "./descriptor.js";
@@ -42,8 +42,10 @@ import { stderrLine, type AuditEvent, type LogEntry } from "./log.js";
 import { capabilityAt, isObject, makePlan, nestAt, type RuntimePlan } from "./plan.js";
 import { awaitResult, resultWhenCompleted } from "./results.js";
 import { InMemoryTaskStore, type StoredError, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
-import { checkTaskIdHeader, declaresClientCapability, toDetailedTask, toWireTask, withRelated, withResultType } from "./wire.js";
+import { checkTaskIdHeader, declaresClientCapability, scopedTaskId, TASK_SCOPE_MARK, toDetailedTask, toWireTask, wireTaskId, withRelated, withResultType } from "./wire.js";
 import { answerAsJson } from "./transports.js";
+import { settleUnfinished } from "./restart.js";
+import { followStoreChanges } from "./store-events.js";
 
 export { CANCELLED_BY_REQUEST } from "./cancellation.js";
 export { signCursor, verifyCursor } from "./cursor.js";
@@ -63,6 +65,9 @@ export {
   withRelated,
   withResultType,
 } from "./wire.js";
+
+/** How long a task that expired into the declared expiry state stays readable (ms). */
+const EXPIRED_READABLE_MS = 600_000;
 
 /** The message of every "not implemented" answer of this runtime. */
 export const NOT_SUPPORTED = "not supported by this generated server yet";
@@ -121,7 +126,29 @@ export interface TaskServerOptions<S extends string = string> {
   taskCapability?: Record<string, unknown>;
   /** Methods served only as tasks: a plain request gets the declared requiredTaskError (tools use `taskSupport`). */
   requireTask?: readonly string[];
+  /** The handlers of the spec's custom operations, by method (each is required: see the generated binding). */
+  operations?: Readonly<Record<string, CustomOperation<S>>>;
+  /**
+   * Whether to end, on start, the tasks a stopped process left unfinished in the store (each goes to
+   * the declared restart state with a message; see `ready`). Default: when the store is durable and
+   * not shared (a shared store's unfinished tasks may be another live process's).
+   */
+  settleOnStart?: boolean;
 }
+
+/** What a custom operation's handler may do: read and move the requestor's own tasks. */
+export interface OperationContext<S extends string = string> {
+  /** The requestor (its tasks are the only ones it may see). */
+  readonly owner: string;
+  readonly extra: ServerExtra;
+  /** The requestor's task as it sees it (the spec's not-found error otherwise). */
+  task(taskId: string): Promise<unknown>;
+  /** Moves the requestor's task through the transition table; undefined when the table does not allow it. */
+  move(taskId: string, status: S): Promise<unknown>;
+}
+
+/** A custom operation: answers the request (its params already checked against the spec). */
+export type CustomOperation<S extends string = string> = (params: Record<string, unknown>, ctx: OperationContext<S>) => Promise<Result> | Result;
 
 export type TaskHandler<A, R extends Result> = (args: A, ctx: TaskContext) => R | Promise<R>;
 
@@ -195,6 +222,22 @@ function acceptUnlistedTaskRequests(server: Server): void {
   (server as unknown as { assertTaskHandlerCapability: (method: string) => void }).assertTaskHandlerCapability = () => undefined;
 }
 
+/** An SDK request handler as the SDK keeps it (request and context in, result out). */
+type RequestHandler = (request: JSONRPCRequest, extra: ServerExtra) => Promise<unknown> | unknown;
+
+/** Handlers that already run as a task's work where asked (not wrapped a second time). */
+const TASK_WORK = new WeakSet<RequestHandler>();
+
+/** The task context of a request context handed to a registered handler as a task's work. */
+const TASK_CONTEXTS = new WeakMap<object, TaskContext>();
+
+/** A copy of `extra` that carries the task's context to a `handle` inside the registered handler. */
+function withTaskContext(extra: ServerExtra, ctx: TaskContext): ServerExtra {
+  const inner = { ...extra };
+  TASK_CONTEXTS.set(inner, ctx);
+  return inner;
+}
+
 function methodNotFound(): TaskProtocolError {
   return new TaskProtocolError("methodNotFound", -32601, "Method not found");
 }
@@ -223,6 +266,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   private readonly concurrency = new ConcurrencyCounter();
   private readonly rates = new RateLimiter();
   private readonly tools = new Map<string, TaskTool>();
+  /** The handlers of the spec's custom operations. */
+  private readonly operations = new Map<string, CustomOperation<S>>();
   private readonly auditSink: ((event: AuditEvent<S>) => void) | undefined;
   private readonly logSink: (entry: LogEntry) => void;
   /** Wakes the waiters of a task (result streams) on every change. */
@@ -236,6 +281,11 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   private readonly inputTimeout: number;
   /** The view of this runtime its strategies work through. */
   private readonly host: TaskHost<S>;
+  /**
+   * Resolves once the tasks a stopped process left unfinished are settled (at once when there is
+   * nothing to settle); serve requests after it. No task is created before it resolves.
+   */
+  readonly ready: Promise<void>;
 
   constructor(descriptor: TaskSpecDescriptor<S>, options: TaskServerOptions<S> = {}) {
     checkRuntimeVersion(descriptor);
@@ -243,6 +293,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     this.plan = makePlan(descriptor);
     this.side = options.side ?? "server";
     this.options = options;
+    for (const [method, handler] of Object.entries(options.operations ?? {})) this.operations.set(method, handler);
     this.store = options.store ?? new InMemoryTaskStore();
     const l = descriptor.behaviour.limits;
     this.limits = {
@@ -270,6 +321,16 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       audit: (e) => this.audit(e),
       log: (e) => this.log(e),
     };
+    // Changes other processes make to a shared store reach the work and the waiters here (closing the store stops them).
+    const release = (taskId: string, owner: string) => this.concurrency.releaseTask(taskId, owner);
+    followStoreChanges({ plan: this.plan, store: this.store, running: this.active, wake: (id) => this.wake(id), pushStatus: (r) => this.pushStatus(r), release, log: (e) => this.log(e) });
+    const settle = options.settleOnStart ?? (this.store.durable === true && this.store.shared !== true);
+    this.ready = settle
+      ? settleUnfinished(this.host).then(
+          () => undefined,
+          (e: unknown) => this.log({ level: "error", msg: "could not settle the tasks left unfinished by a restart", error: String(e) }),
+        )
+      : Promise.resolve();
   }
 
   /** The spec's declared behaviour this runtime follows. */
@@ -323,6 +384,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   install(target: Server | McpServer): Server;
   install(target: Client): Client;
   install(target: Server | McpServer | Client): Server | Client {
+    this.assertServed();
     const server = target instanceof McpServer ? target.server : target;
     if (!(target instanceof McpServer) && server instanceof Server) acceptUnlistedTaskRequests(server);
     // Over Streamable HTTP, task methods that send nothing before their answer are answered as JSON.
@@ -347,6 +409,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         };
       };
     }
+    this.augmentHandlers(server, peer);
+    this.refuseSchemaErrors(server);
     const previous = server.fallbackRequestHandler as ((request: JSONRPCRequest, extra: ServerExtra) => Promise<unknown>) | undefined;
     // A `then`, not an async function: every request without a handler of its own passes here.
     (server as Server).fallbackRequestHandler = (request: JSONRPCRequest, extra: ServerExtra) =>
@@ -356,6 +420,76 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         throw methodNotFound();
       });
     return server;
+  }
+
+  /** Adds handlers of the spec's custom operations (before `install`, or before serving). */
+  addOperations(operations: Readonly<Record<string, CustomOperation<S>>>): this {
+    for (const [method, handler] of Object.entries(operations)) {
+      if (!this.plan.custom.includes(method)) throw new Error(`mcp-task-gen: ${method} is not a custom operation of spec ${this.descriptor.spec.id}`);
+      this.operations.set(method, handler);
+    }
+    return this;
+  }
+
+  /**
+   * Throws unless every custom operation of the spec has its handler: a server that advertised the
+   * method and answered it with -32601 would serve less than it claims. Called by `install`.
+   */
+  assertServed(): void {
+    if (this.side !== "server") return;
+    const unserved = this.plan.custom.filter((m) => !this.operations.has(m));
+    if (unserved.length > 0) {
+      throw new Error(`mcp-task-gen: spec ${this.descriptor.spec.id} declares the custom operation(s) ${unserved.join(", ")}; give their handlers (options.operations or addOperations) before serving`);
+    }
+  }
+
+  /**
+   * A request the SDK's schema for its method refuses (e.g. tools/list with a cursor that is no
+   * string) is the requestor's mistake: -32602, where the SDK answers the schema's exception -32603.
+   */
+  private refuseSchemaErrors(server: Server | Client): void {
+    const handlers = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
+    if (!(handlers instanceof Map)) return;
+    const wrap = (handler: RequestHandler): RequestHandler => (request, extra) => {
+      const refused = (e: unknown): never => {
+        const issues = (e as { issues?: unknown } | null)?.issues;
+        if (e instanceof Error && /^\$?ZodError$/.test(e.name) && Array.isArray(issues)) {
+          throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${request.method}: ${describeIssues(e as unknown as Parameters<typeof describeIssues>[0])}`);
+        }
+        throw e;
+      };
+      try {
+        return Promise.resolve(handler(request, extra)).catch(refused);
+      } catch (e) {
+        return refused(e);
+      }
+    };
+    for (const [method, handler] of handlers) handlers.set(method, wrap(handler));
+    const set = handlers.set.bind(handlers);
+    handlers.set = (method: string, handler: RequestHandler) => set(method, wrap(handler));
+  }
+
+  /**
+   * Serves the augmentable requests other than tools/call (e.g. resources/read) as tasks: the handler the
+   * server registers for such a method, before or after install, becomes the task's work when a request
+   * carries a task request, and is called as before otherwise.
+   */
+  private augmentHandlers(server: Server | Client, peer: TaskPeer): void {
+    const handlers = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
+    if (!(handlers instanceof Map)) return;
+    const augmented = (this.options.augment ?? this.descriptor.behaviour.creation.requests[this.side]).filter((m) => m !== "*" && m !== "tools/call");
+    if (augmented.length === 0) return;
+    const wrap = (method: string, handler: RequestHandler): RequestHandler => {
+      if (!augmented.includes(method) || TASK_WORK.has(handler)) return handler;
+      // The handler (and the SDK's layer around it) answers the plain request; a `handle` inside gets the task's context.
+      const served: RequestHandler = (request, extra) =>
+        this.run(method, request.params, extra, (ctx) => handler(withoutTaskRequest(this.plan, request), withTaskContext(extra, ctx)) as Result | Promise<Result>, { peer });
+      TASK_WORK.add(served);
+      return served;
+    };
+    for (const [method, handler] of handlers) handlers.set(method, wrap(method, handler));
+    const set = handlers.set.bind(handlers);
+    handlers.set = (method: string, handler: RequestHandler) => set(method, wrap(method, handler));
   }
 
   /**
@@ -375,7 +509,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     acceptUnlistedTaskRequests(server);
     server.registerCapabilities({ tools: {} });
     server.setRequestHandler(ListToolsRequestSchema, async () => this.listTools() as never);
-    const CallTool = z.object({ method: z.literal("tools/call"), params: z.unknown() });
+    // params optional here: a call without them is answered -32602 by callTool, not -32603 by the schema.
+    const CallTool = z.object({ method: z.literal("tools/call"), params: z.unknown().optional() });
     // Registered past the SDK Server's own tools/call wrapper, which takes every request carrying a
     // task request for a task and refuses a plain answer to it: here the runtime decides (a request
     // this server does not augment is served plainly). Plain results are checked as that wrapper would.
@@ -446,7 +581,13 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     method: string,
     fn: (request: Req, ctx: TaskContext) => R | Promise<R>,
   ): (request: Req, extra: ServerExtra) => Promise<R> {
-    return (request, extra) => this.run(method, request.params, extra, (ctx) => fn(request, ctx));
+    const handler = (request: Req, extra: ServerExtra) => {
+      // Already the work of a task made by the wrapper around registered handlers: that task's context.
+      const outer = TASK_CONTEXTS.get(extra);
+      return outer !== undefined ? Promise.resolve(fn(request, outer)) : this.run(method, request.params, extra, (ctx) => fn(request, ctx));
+    };
+    TASK_WORK.add(handler as unknown as RequestHandler);
+    return handler;
   }
 
   /**
@@ -468,7 +609,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   // -------------------------------------------------------------------------
 
   /** The task the requestor asked for, or undefined when the request is a plain one. */
-  private readTaskRequest(params: unknown): { taskId: string | undefined; keepAlive: number | null | undefined } | undefined {
+  private readTaskRequest(params: unknown): { taskId: string | undefined; keepAlive: number | null | undefined; request: Record<string, unknown> } | undefined {
     const p = isObject(params) ? params : {};
     const creation = this.plan.creation;
     let raw: unknown;
@@ -489,18 +630,25 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const id = raw[creation.idField];
       if (typeof id !== "string" || id.length === 0) throw invalidParams("Invalid task metadata: taskId must be a non-empty string");
       if (id.length > 256) throw invalidParams("Invalid task metadata: taskId is longer than 256 characters");
+      if (id.includes(TASK_SCOPE_MARK)) throw invalidParams("Invalid task metadata: taskId must not contain U+001F");
       taskId = id;
     }
-    const keepAlive = raw[creation.retentionField];
+    const keepAlive = creation.retentionField === undefined ? undefined : raw[creation.retentionField];
     if (keepAlive !== undefined && keepAlive !== null && (typeof keepAlive !== "number" || !Number.isFinite(keepAlive) || keepAlive < 0)) {
-      throw invalidParams(`Invalid task metadata: ${creation.retentionField} must be a non-negative number`);
+      throw invalidParams(`Invalid task metadata: ${creation.retentionField ?? "retention"} must be a non-negative number`);
     }
-    return { taskId, keepAlive: keepAlive as number | null | undefined };
+    // The rest of the task request's declared type (e.g. a priority enum): checked, then handed to the work.
+    const validate = this.descriptor.validateCreation;
+    if (validate !== undefined) {
+      const checked = validate(raw);
+      if (!checked.success) throw invalidParams(`Invalid task metadata: ${describeIssues(checked.error)}`);
+    }
+    return { taskId, keepAlive: keepAlive as number | null | undefined, request: raw };
   }
 
   /** The retention granted for a requested one (capped by maxKeepAlive); null = unlimited. */
   grant(requested: number | null | undefined): number | null {
-    const r = this.descriptor.behaviour.retention;
+    const r = this.plan.retention;
     const max = this.options.maxKeepAlive === undefined ? r.max : this.options.maxKeepAlive;
     const dflt = this.options.defaultKeepAlive === undefined ? r.default : this.options.defaultKeepAlive;
     let want = requested === undefined ? dflt : requested;
@@ -517,7 +665,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     const decl = this.capabilityDecl;
     const paths = decl === false ? undefined : decl.augments;
     if (paths === undefined) return true;
-    const path = paths[method];
+    // Own keys only: a method named like an Object.prototype member (constructor, toString) is no declared path.
+    const path = Object.prototype.hasOwnProperty.call(paths, method) ? paths[method] : undefined;
     return path !== undefined && capabilityAt(this.capabilityValue, path) !== undefined;
   }
 
@@ -535,7 +684,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   /** -32601 for a method gated on a capability path this runtime does not declare (e.g. the list method without `list`). */
   private gate(method: string): void {
     const decl = this.capabilityDecl;
-    const path = decl === false ? undefined : decl.gates?.[method];
+    const gates = decl === false ? undefined : decl.gates;
+    const path = gates !== undefined && Object.prototype.hasOwnProperty.call(gates, method) ? gates[method] : undefined;
     if (path !== undefined && capabilityAt(this.capabilityValue, path) === undefined) throw methodNotFound();
   }
 
@@ -584,7 +734,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   /** The error for input a task's requestor never declared it can answer (undefined when it did, or when that is unknown). */
   private undeclaredInput(active: ActiveTask, method: string, params: Record<string, unknown>): TaskProtocolError | undefined {
     const declared = active.requestorCapabilities;
-    const capability = INPUT_CAPABILITIES[method];
+    const capability = Object.prototype.hasOwnProperty.call(INPUT_CAPABILITIES, method) ? INPUT_CAPABILITIES[method] : undefined;
     if (declared === undefined || capability === undefined) return undefined;
     const have = declared[capability];
     // A URL-mode elicitation needs the url sub-capability; an empty elicitation capability means forms.
@@ -649,8 +799,17 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     if (!active) return;
     const found = await this.store.get(taskId);
     if (found?.state === "live") {
-      if (found.record.expiresAt !== null && !this.isTerminal(found.record.status)) this.armExpiry(taskId, active, found.record.expiresAt);
-      return;
+      const rec = found.record;
+      if (this.isTerminal(rec.status)) return;
+      const expiry = this.plan.status.onExpiry;
+      if (expiry === undefined) {
+        if (rec.expiresAt !== null) this.armExpiry(taskId, active, rec.expiresAt);
+        return;
+      }
+      // Expiry is an event with a state of its own: the task ends there and stays readable a while.
+      const message = this.plan.task.statusMessageField === undefined ? {} : { statusMessage: "The task's retention ran out before it ended" };
+      const moved = await this.move(taskId, expiry, { ...message, expiresAt: Date.now() + EXPIRED_READABLE_MS });
+      if (!moved) return;
     }
     // The receiver may delete a task whose retention elapsed, whatever its status: stop its work.
     this.log({ level: "info", msg: "task expired while running", taskId });
@@ -674,9 +833,18 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     return parts.length ? parts.join("|") : "*";
   }
 
-  private context(extra: ServerExtra, taskId: string | undefined, signal: AbortSignal, active: ActiveTask | undefined): TaskContext {
+  private context(
+    extra: ServerExtra,
+    taskId: string | undefined,
+    signal: AbortSignal,
+    active: ActiveTask | undefined,
+    taskRequest?: Record<string, unknown>,
+  ): TaskContext {
     return {
       taskId,
+      taskRequest,
+      setFields: (fields) => (taskId === undefined ? Promise.resolve() : this.setFields(taskId, fields)),
+      whenRunning: () => (taskId === undefined || active === undefined ? Promise.resolve() : this.whenRunning(taskId, active)),
       signal,
       requestId: extra.requestId,
       sessionId: extra.sessionId,
@@ -705,10 +873,14 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     const plan = this.plan;
     const key = plan.related.key;
     let message = notification;
+    // Progress after the answer still names the original request's token (valid for the task's life).
+    if (active.progressToken !== undefined && notification.method === PROGRESS.method && notification.params?.[PROGRESS.tokenField] === undefined) {
+      message = { method: notification.method, params: { ...notification.params, [PROGRESS.tokenField]: active.progressToken } };
+    }
     if (plan.related.notifications && key !== undefined) {
-      const params = notification.params ?? {};
+      const params = message.params ?? {};
       const meta = isObject(params._meta) ? params._meta : {};
-      message = { method: notification.method, params: { ...params, _meta: { ...meta, [key]: { taskId } } } };
+      message = { method: notification.method, params: { ...params, _meta: { ...meta, [key]: { taskId: wireTaskId(taskId) } } } };
     }
     if (plan.creation.ackMode === "notification") return extra.sendNotification(message as unknown as ServerNotification);
     return active.notify(message);
@@ -736,6 +908,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         return askThroughResultStream(this.host, taskId, active, method, params, schema);
       case "inline-poll":
         return askInline(this.host, taskId, active, method, params, schema);
+      case "none":
+        return Promise.reject(new TaskProtocolError("noInput", -32603, `A task of this protocol cannot ask its requestor for input (${method})`));
     }
   }
 
@@ -789,12 +963,15 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         new TaskProtocolError("concurrencyLimitReached", -32011, `Too many concurrent tasks (limit ${limit})`),
       );
     }
-    const taskId = wanted.taskId ?? randomUUID();
+    await this.ready;
+    const wantedId = wanted.taskId ?? randomUUID();
     const keepAlive = this.grant(wanted.keepAlive);
     const now = Date.now();
-    const fromTerminal = plan.behaviour.retention.countedFrom === "terminal";
-    const record = await this.store.create({
-      taskId,
+    const fromTerminal = plan.retention.countedFrom === "terminal";
+    // Where expiry is an event with a state of its own, the runtime applies it (the store must not drop the task first).
+    const expiryEvent = plan.status.onExpiry !== undefined;
+    const record = await this.createRecord({
+      taskId: wantedId,
       owner,
       status: plan.status.initial,
       method,
@@ -803,15 +980,17 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       updatedAt: now,
       terminalAt: null,
       keepAlive,
-      pollFrequency: this.options.pollFrequency ?? plan.behaviour.polling.default,
-      expiresAt: fromTerminal || keepAlive === null ? null : now + keepAlive,
+      pollFrequency: this.options.pollFrequency ?? plan.polling.default,
+      expiresAt: fromTerminal || keepAlive === null || expiryEvent ? null : now + keepAlive,
       pendingInputs: 0,
     });
     if (!record) {
       this.concurrency.release(owner);
-      this.audit({ ...audit, type: "denied", taskId, reason: "duplicate task id" });
-      throw plan.error(plan.behaviour.creation.taskId.duplicateError, { taskId }, () => invalidParams(`Task ID already exists: ${taskId}`));
+      this.audit({ ...audit, type: "denied", taskId: wantedId, reason: "duplicate task id" });
+      throw plan.error(plan.behaviour.creation.taskId.duplicateError, { taskId: wantedId }, () => invalidParams(`Task ID already exists: ${wantedId}`));
     }
+    // The stored key: the id, with the requestor's scope where another requestor holds the same id.
+    const taskId = record.taskId;
     this.concurrency.hold(taskId);
     if (replay !== undefined) this.rememberRequest(replay, taskId);
     this.audit({ ...audit, type: "created", taskId, to: plan.status.initial });
@@ -826,10 +1005,11 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       inputs: [],
       notify: this.notifier(extra, options.peer),
       requestorCapabilities: this.requestorCapabilities(params, extra, options.peer),
+      progressToken: plan.behaviour.creation.progressTokenLifetime === "task" ? progressTokenOf(params, extra) : undefined,
     };
     this.active.set(taskId, active);
     // Retention counts from creation: a task still running when it elapses is stopped.
-    if (!fromTerminal && record.expiresAt !== null) this.armExpiry(taskId, active, record.expiresAt);
+    if (!fromTerminal && keepAlive !== null) this.armExpiry(taskId, active, now + keepAlive);
     // Cancellation: the SDK aborts extra.signal when the request is cancelled.
     const onAbort = () => void this.cancel(taskId, "The request was cancelled").catch(() => undefined);
     extra.signal.addEventListener("abort", onAbort, { once: true });
@@ -844,13 +1024,13 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       await extra
         .sendNotification({
           method: plan.creation.ackNotification ?? "",
-          params: { _meta: key === undefined ? {} : { [key]: { taskId } } },
+          params: { _meta: key === undefined ? {} : { [key]: { taskId: wantedId } } },
         } as unknown as ServerNotification)
         .catch((e: unknown) => this.log({ level: "warn", msg: "could not send the task creation notification", taskId, error: String(e) }));
-      return this.execute(taskId, active, method, extra, work, cleanup);
+      return this.execute(taskId, active, method, extra, work, cleanup, wanted.request);
     }
     // The request is answered at once with the task; the work goes on in the background.
-    void this.execute(taskId, active, method, extra, work, cleanup).catch(() => undefined);
+    void this.execute(taskId, active, method, extra, work, cleanup, wanted.request).catch(() => undefined);
     const created = await this.store.get(taskId);
     return this.acknowledgement(created?.state === "live" ? created.record : record) as R;
   }
@@ -909,6 +1089,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     extra: ServerExtra,
     work: (ctx: TaskContext) => R | Promise<R>,
     cleanup: () => void,
+    taskRequest?: Record<string, unknown>,
   ): Promise<R> {
     const plan = this.plan;
     const status = plan.status;
@@ -916,7 +1097,9 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       await this.move(taskId, status.running);
       let result: R;
       try {
-        result = await work(this.context(extra, taskId, active.controller.signal, active));
+        result = await work(this.context(extra, taskId, active.controller.signal, active, taskRequest));
+        // A task held by a transition (e.g. paused) ends only once a transition lets it run again.
+        await this.hold(taskId, active, (role) => role === "paused" || role === "queued");
       } catch (e) {
         if (active.cancelled) throw e;
         const rpc = asRpcError(e);
@@ -975,7 +1158,11 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const full: TaskPatch = { ...patch, status: to, updatedAt: now };
       if (machine.isTerminal(to)) {
         full.terminalAt = now;
-        if (this.plan.behaviour.retention.countedFrom === "terminal") full.expiresAt = rec.keepAlive === null ? null : now + rec.keepAlive;
+        if (rec.keepAlive !== null && this.plan.retention.countedFrom === "terminal") full.expiresAt = now + rec.keepAlive;
+        // Where expiry is an event, the store drops an ended task at the deadline counted from creation.
+        else if (rec.keepAlive !== null && this.plan.status.onExpiry !== undefined && rec.expiresAt === null && to !== this.plan.status.onExpiry) {
+          full.expiresAt = Math.max(now, rec.createdAt + rec.keepAlive);
+        }
         full.pendingInputs = 0;
       }
       const updated = await this.store.update(taskId, from, full);
@@ -987,6 +1174,59 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       return updated;
     }
     return undefined;
+  }
+
+  /**
+   * Resolves with the task once it is in a state where its work may go on (`held` says which roles hold
+   * it), once it ended, or once its work was stopped; undefined when the task is gone.
+   */
+  private async hold(taskId: string, active: ActiveTask, held: (role: string | undefined) => boolean): Promise<TaskRecord | undefined> {
+    for (;;) {
+      let wake!: () => void;
+      const changed = new Promise<void>((resolve) => (wake = resolve));
+      // Watch before reading: a change between the read and the wait is not missed.
+      const stop = this.watch(taskId, wake);
+      const signal = active.controller.signal;
+      signal.addEventListener("abort", wake, { once: true });
+      try {
+        const found = await this.store.get(taskId);
+        if (found?.state !== "live") return undefined;
+        const rec = found.record;
+        if (this.isTerminal(rec.status) || signal.aborted || !held(this.plan.status.roleOf[rec.status])) return rec;
+        await changed;
+      } finally {
+        stop();
+        signal.removeEventListener("abort", wake);
+      }
+    }
+  }
+
+  /** TaskContext.whenRunning: waits while the task is in a state without the running role. */
+  private async whenRunning(taskId: string, active: ActiveTask): Promise<void> {
+    const rec = await this.hold(taskId, active, (role) => role !== "running");
+    if (rec === undefined || active.cancelled || this.isTerminal(rec.status)) throw active.controller.signal.reason ?? cancelledError();
+  }
+
+  /** TaskContext.setFields: the task's own fields, checked with the task as the requestor would see it. */
+  private async setFields(taskId: string, fields: Record<string, unknown>): Promise<void> {
+    const extras = this.plan.task.extras ?? [];
+    for (const k of Object.keys(fields)) {
+      if (!extras.includes(k)) throw new TypeError(`'${k}' is not one of the task's own fields (${extras.length ? extras.join(", ") : "the spec declares none"})`);
+    }
+    const copy = JSON.parse(JSON.stringify(fields)) as Record<string, unknown>;
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const found = await this.store.get(taskId);
+      if (found?.state !== "live" || this.isTerminal(found.record.status)) return;
+      const rec = found.record;
+      const next = { ...(rec.fields ?? {}), ...copy };
+      const checked = this.descriptor.validateTask(toWireTask(this.plan, { ...rec, fields: next }));
+      if (!checked.success) throw new TypeError(`Invalid task fields: ${describeIssues(checked.error)}`);
+      const updated = await this.store.update(taskId, rec.status, { fields: next, updatedAt: Date.now() });
+      if (updated === undefined) continue; // the status changed meanwhile: look again
+      this.wake(taskId);
+      this.pushStatus(updated);
+      return;
+    }
   }
 
   /** Cancels a task (ignored once it is terminal) and aborts its work. */
@@ -1027,23 +1267,24 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const missing = plan.missingCapability(plan.gateErrorName, { method });
       if (missing) throw missing;
     }
+    const idField = plan.idField;
     if (method === methods.get) {
-      const p = this.params(method, params) as { taskId: string };
+      const p = this.params(method, params) as Record<string, string>;
       const owner = this.ownerOf(extra);
       this.rate(owner, "poll", this.limits.pollPerMinute, method);
-      const rec = await this.lookup(p.taskId, owner, extra, method);
+      const rec = await this.lookup(p[idField]!, owner, extra, method);
       const task = plan.results.mode === "inline" ? toDetailedTask<Record<string, unknown>>(plan, rec) : toWireTask<Record<string, unknown>>(plan, rec);
       // withRelated's and withResultType's answers, made in place: the task is a fresh object, and V8 is slow to copy one that then gains a key.
-      if (plan.related.onGet) task._meta = { [plan.related.key!]: { taskId: rec.taskId } };
+      if (plan.related.onGet) task._meta = { [plan.related.key!]: { taskId: wireTaskId(rec.taskId) } };
       const rt = b.resultType;
       if (rt !== false && typeof task[rt.field] !== "string") task[rt.field] = rt.complete;
       return task as Result;
     }
     if (method === methods.result) {
-      const p = this.params(method, params) as { taskId: string };
+      const p = this.params(method, params) as Record<string, string>;
       const owner = this.ownerOf(extra);
       this.rate(owner, "result", this.limits.resultPerMinute, method);
-      const rec = await this.lookup(p.taskId, owner, extra, method);
+      const rec = await this.lookup(p[idField]!, owner, extra, method);
       if (plan.results.mode === "block-until-terminal") return awaitResult(this.host, rec, owner, extra, method, peer);
       return resultWhenCompleted(this.host, rec, owner, extra);
     }
@@ -1069,29 +1310,63 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       return result as Result;
     }
     if (method === methods.delete) {
-      const p = this.params(method, params) as { taskId: string };
+      const p = this.params(method, params) as Record<string, string>;
       const owner = this.ownerOf(extra);
-      const rec = await this.lookup(p.taskId, owner, extra, method);
+      const rec = await this.lookup(p[idField]!, owner, extra, method);
       const deletable = this.options.deletableStatuses ?? b.cancellation.deletableStatuses ?? plan.terminal;
       return answerDelete(this.host, rec, owner, extra, method, deletable);
     }
     if (method === methods.cancel) {
-      const p = this.params(method, params) as { taskId: string };
+      const p = this.params(method, params) as Record<string, string>;
       const owner = this.ownerOf(extra);
-      const rec = await this.lookup(p.taskId, owner, extra, method);
+      const rec = await this.lookup(p[idField]!, owner, extra, method);
       return answerCancel(this.host, rec);
+    }
+    const to = plan.transitions.get(method);
+    if (to !== undefined) {
+      const p = this.params(method, params) as Record<string, string>;
+      const owner = this.ownerOf(extra);
+      this.rate(owner, "poll", this.limits.pollPerMinute, method);
+      const rec = await this.lookup(p[idField]!, owner, extra, method);
+      // A task already there is refused like any move the table does not allow: the request changed nothing.
+      const moved = rec.status === to ? undefined : await this.move(rec.taskId, to, {}, { pendingInputs: rec.pendingInputs }, true);
+      if (moved === undefined) {
+        const now = await this.store.get(rec.taskId);
+        const from = now?.state === "live" ? now.record.status : rec.status;
+        this.audit({ type: "denied", ...requestor(owner, extra), method, taskId: rec.taskId, reason: `no transition ${from} -> ${to}` });
+        throw invalidParams(`Task ${rec.taskId} cannot move from '${from}' to '${to}'`);
+      }
+      return toWireTask<Record<string, unknown>>(plan, moved) as Result;
+    }
+    if (plan.custom.includes(method)) {
+      const handler = this.operations.get(method);
+      if (handler === undefined) throw methodNotFound();
+      const p = this.params(method, params) as Record<string, unknown>;
+      const owner = this.ownerOf(extra);
+      this.rate(owner, "poll", this.limits.pollPerMinute, method);
+      return (await handler(p, {
+        owner,
+        extra,
+        task: async (taskId: string) => toWireTask<W>(plan, await this.lookup(taskId, owner, extra, method)),
+        move: async (taskId: string, status: S) => {
+          const rec = await this.lookup(taskId, owner, extra, method);
+          const moved = await this.move(rec.taskId, status, {}, { pendingInputs: rec.pendingInputs }, true);
+          return moved === undefined ? undefined : toWireTask<W>(plan, moved);
+        },
+      })) as Result;
     }
     if (method === methods.update) {
       // Only taskId and the shape are checked here: values under keys that are not
       // pending are ignored unread; pending ones are checked against what was asked.
       const field = plan.input.responsesField;
       const p = isObject(params) ? params : {};
-      if (typeof p.taskId !== "string") throw invalidParams(`Invalid params for ${method}: taskId: expected a string`);
+      const taskId = p[idField];
+      if (typeof taskId !== "string") throw invalidParams(`Invalid params for ${method}: ${idField}: expected a string`);
       const responses = p[field];
       if (!isObject(responses)) throw invalidParams(`Invalid params for ${method}: ${field}: expected an object`);
       const owner = this.ownerOf(extra);
       this.rate(owner, "update", this.limits.pollPerMinute, method);
-      const rec = await this.lookup(p.taskId, owner, extra, method);
+      const rec = await this.lookup(taskId, owner, extra, method);
       await answerInline(this.host, rec.taskId, responses);
       return withResultType(plan, {} as Result);
     }
@@ -1104,7 +1379,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
    * guard rejects, for the details of the error.
    */
   private params(method: string, params: unknown): unknown {
-    if (this.descriptor.requestGuards[method]?.params(params)) return params;
+    const guards = this.descriptor.requestGuards;
+    if (Object.prototype.hasOwnProperty.call(guards, method) && guards[method]?.params(params)) return params;
     const v = this.descriptor.validateParams(method, params);
     if (!v.success) throw invalidParams(`Invalid params for ${method}: ${describeIssues(v.error)}`);
     return v.data;
@@ -1123,15 +1399,36 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   }
 
   /**
+   * Stores a new task; undefined when its requestor already has a task of that id. A requestor-chosen
+   * id is the requestor's own: where another requestor holds it, the task is stored under the id with
+   * this requestor's scope (shown without it), so that the answer tells nothing of the other's task.
+   */
+  private async createRecord(record: Omit<TaskRecord, "seq">): Promise<TaskRecord | undefined> {
+    if (!this.plan.creation.idFromRequestor) return this.store.create(record);
+    const scoped = scopedTaskId(record.taskId, record.owner);
+    if ((await this.store.get(scoped)) !== undefined) return undefined;
+    const made = await this.store.create(record);
+    if (made) return made;
+    const held = await this.store.get(record.taskId);
+    const heldBy = held === undefined ? undefined : held.state === "live" ? held.record.owner : held.owner;
+    if (heldBy === undefined || heldBy === record.owner) return undefined;
+    return this.store.create({ ...record, taskId: scoped });
+  }
+
+  /**
    * Finds a task the requestor may see; another requestor's task is "not found".
    * A `then`, not an async function: every task method but the list method passes here.
    */
   private lookup(taskId: string, owner: string, extra: ServerExtra, method: string): Promise<TaskRecord> {
-    return this.store.get(taskId).then((found) => {
+    return this.store.get(taskId).then(async (held) => {
+      if (held?.state === "live" && held.record.owner === owner) return held.record;
+      // A requestor-chosen id another requestor held first: this requestor's task is under its scope.
+      const heldBy = held === undefined ? undefined : held.state === "live" ? held.record.owner : held.owner;
+      const found = heldBy !== undefined && heldBy !== owner && this.plan.creation.idFromRequestor && !taskId.includes(TASK_SCOPE_MARK) ? await this.store.get(scopedTaskId(taskId, owner)) : held;
       if (found?.state === "live" && found.record.owner === owner) return found.record;
       const denied = (reason: string) => this.audit({ ...requestor(owner, extra), method, taskId, type: "denied", reason });
       if (found === undefined) {
-        denied("unknown task id");
+        denied(heldBy !== undefined && heldBy !== owner ? "task of another requestor" : "unknown task id");
         throw notFoundError(this.plan);
       }
       if (found.state === "expired") {
@@ -1139,7 +1436,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
           denied("task of another requestor");
           throw notFoundError(this.plan);
         }
-        throw this.plan.error(this.plan.behaviour.retention.expiredError, {}, () => notFoundError(this.plan));
+        throw this.plan.error(this.plan.retention.expiredError, {}, () => notFoundError(this.plan));
       }
       denied("task of another requestor");
       throw notFoundError(this.plan);

@@ -7,7 +7,9 @@
  * is one POST carrying protocolVersion, clientInfo and the client capabilities
  * in `_meta`, and the headers MCP-Protocol-Version, Mcp-Method and Mcp-Name
  * (tools/call, prompts/get, resources/read, and the task methods the spec routes
- * by header, with params.taskId). An input_required answer (multi round-trip
+ * by header, with params.taskId), and `Mcp-Param-*` for the arguments a listed
+ * tool declares with `x-mcp-header` (a tool with an invalid declaration is left
+ * out of tools/list and refused). An input_required answer (multi round-trip
  * request) is resolved with `onInputRequest` and the request retried with
  * inputResponses and the requestState. It exists because no SDK client speaks
  * it with tasks: the @modelcontextprotocol/client 2.x client rejects resultType "task".
@@ -15,6 +17,7 @@
 import type { z } from "zod";
 import type { TaskSpecDescriptor } from "./descriptor.js";
 import { TaskProtocolError } from "./errors.js";
+import { stderrLine } from "./log.js";
 import { isObject } from "./plan.js";
 
 /** What the connection reads from a descriptor: the protocol version, `_meta` keys and header routing. */
@@ -78,6 +81,11 @@ export interface StatelessClientOptions {
   fetch?: typeof fetch;
   /** Most input_required rounds one request may take. Default 8. */
   maxInputRounds?: number;
+  /**
+   * Told of each tool a tools/list answer offered with invalid header declarations
+   * (such a tool is left out of the answer). Default: a warning line on stderr.
+   */
+  onToolExcluded?: (tool: ExcludedTool) => void;
 }
 
 export interface StatelessRequestOptions {
@@ -101,6 +109,102 @@ export function encodeHeaderValue(value: string): string {
   return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !value.startsWith("=?") ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
 }
 
+/** The JSON Schema keyword a tool's input schema marks a header-mirrored argument with. */
+const PARAM_HEADER_KEY = "x-mcp-header";
+/** The prefix of a header that mirrors a tool argument. */
+const PARAM_HEADER_PREFIX = "mcp-param-";
+/** An HTTP field name (RFC 9110 token): no space, control character, non-ASCII or delimiter. */
+const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** The argument types a header may mirror; `number` is excluded because its text form is not canonical. */
+const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
+/** Schema keywords whose subschemas are not reachable through `properties` alone: a mark under one is invalid. */
+const UNREACHABLE = ["items", "prefixItems", "contains", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "propertyNames", "oneOf", "anyOf", "allOf", "not", "if", "then", "else"];
+/** Keywords holding a map of subschemas. */
+const UNREACHABLE_MAPS = ["patternProperties", "dependentSchemas", "$defs", "definitions"];
+
+/** One argument a tool asks to be mirrored into an `Mcp-Param-{name}` header. */
+export interface ParamHeader {
+  /** The argument's path from `arguments` (properties may nest). */
+  readonly path: readonly string[];
+  /** The `{name}` part as declared. */
+  readonly name: string;
+  readonly type: string;
+}
+
+/** What a tool's input schema declares: its mirrored arguments, or why the tool is unusable. */
+export type ParamHeaderScan = { ok: true; headers: readonly ParamHeader[] } | { ok: false; reason: string };
+
+/**
+ * Reads the header declarations of a tool's input schema. A declaration must be a
+ * non-empty HTTP field name, unique regardless of case, on a string, integer or
+ * boolean property reached from the root through `properties` alone; any other
+ * declaration makes the whole tool invalid (the client must not offer it).
+ */
+export function scanParamHeaders(inputSchema: unknown): ParamHeaderScan {
+  const headers: ParamHeader[] = [];
+  const seen = new Map<string, string>();
+  const where = (path: readonly string[]) => (path.length === 0 ? "the schema root" : `property '${path.join(".")}'`);
+  const visit = (node: unknown, path: readonly string[], reachable: boolean): string | undefined => {
+    if (!isObject(node)) return undefined;
+    if (Object.prototype.hasOwnProperty.call(node, PARAM_HEADER_KEY)) {
+      const name = node[PARAM_HEADER_KEY];
+      if (!reachable || path.length === 0) return `${where(path)}: ${PARAM_HEADER_KEY} is allowed only on a property reached through 'properties' alone`;
+      if (typeof name !== "string" || name.length === 0) return `${where(path)}: ${PARAM_HEADER_KEY} must be a non-empty string`;
+      if (!FIELD_NAME.test(name)) return `${where(path)}: ${PARAM_HEADER_KEY} ${JSON.stringify(name)} is not an HTTP field name (no spaces, control or non-ASCII characters, delimiters)`;
+      const type = typeof node.type === "string" ? node.type : undefined;
+      if (type === undefined || !HEADER_TYPES.has(type)) return `${where(path)}: ${PARAM_HEADER_KEY} is allowed only on a string, integer or boolean property, not ${type ?? "an untyped one"}`;
+      const prior = seen.get(name.toLowerCase());
+      if (prior !== undefined) return `${where(path)}: ${PARAM_HEADER_KEY} ${JSON.stringify(name)} repeats ${JSON.stringify(prior)} (names are case-insensitive)`;
+      seen.set(name.toLowerCase(), name);
+      headers.push({ path, name, type });
+    }
+    if (isObject(node.properties)) {
+      for (const [key, child] of Object.entries(node.properties)) {
+        const fault = visit(child, [...path, key], reachable);
+        if (fault !== undefined) return fault;
+      }
+    }
+    for (const k of [...UNREACHABLE, ...UNREACHABLE_MAPS]) {
+      const sub = node[k];
+      if (sub === undefined) continue;
+      const branches = Array.isArray(sub) ? sub : UNREACHABLE_MAPS.includes(k) && isObject(sub) ? Object.values(sub) : [sub];
+      for (const branch of branches) {
+        const fault = visit(branch, [...path, `<${k}>`], false);
+        if (fault !== undefined) return fault;
+      }
+    }
+    return undefined;
+  };
+  const fault = visit(inputSchema, [], true);
+  return fault === undefined ? { ok: true, headers } : { ok: false, reason: fault };
+}
+
+/**
+ * The `Mcp-Param-*` headers of one tools/call (lower-case names): each declared
+ * argument present and not null, as text (booleans `true`/`false`, integers in
+ * decimal), base64-wrapped where it is not plain visible ASCII. An argument of the
+ * wrong kind, or an integer beyond the exactly representable range, gets no header.
+ */
+export function paramHeadersOf(declared: readonly ParamHeader[], args: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of declared) {
+    let value: unknown = args;
+    for (const key of h.path) value = isObject(value) ? value[key] : undefined;
+    let text: string | undefined;
+    if (typeof value === "string") text = value;
+    else if (typeof value === "boolean") text = value ? "true" : "false";
+    else if (typeof value === "number" && Number.isSafeInteger(value)) text = String(value);
+    if (text !== undefined) out[PARAM_HEADER_PREFIX + h.name.toLowerCase()] = encodeHeaderValue(text);
+  }
+  return out;
+}
+
+/** A tool a tools/list answer offered whose header declarations are invalid. */
+export interface ExcludedTool {
+  name: string;
+  reason: string;
+}
+
 /**
  * One JSON-RPC exchange per HTTP POST, no session. Results resolve; JSON-RPC
  * errors reject as TaskProtocolError with the HTTP status in `httpStatus`.
@@ -114,6 +218,8 @@ export class StatelessHttpClient {
   private readonly nameSources: Readonly<Record<string, string>>;
   private nextId = 1;
   private discovered: Promise<Record<string, unknown>> | undefined;
+  /** Per tool name: the arguments it mirrors into headers, or why it was excluded. */
+  private readonly tools = new Map<string, readonly ParamHeader[] | ExcludedTool>();
 
   constructor(
     descriptor: StatelessClientDescriptor,
@@ -171,6 +277,34 @@ export class StatelessHttpClient {
     return this.discovered;
   }
 
+  /**
+   * Learns the header declarations of tools (as a tools/list answer lists them, which
+   * does this itself) and returns the usable ones: a tool with an invalid declaration
+   * is left out and reported to `onToolExcluded`. A tools/call of a tool never learnt
+   * carries no `Mcp-Param-*` header.
+   */
+  registerTools(tools: readonly unknown[]): Array<Record<string, unknown>> {
+    const usable: Array<Record<string, unknown>> = [];
+    for (const tool of tools) {
+      if (!isObject(tool)) continue;
+      if (typeof tool.name !== "string") {
+        usable.push(tool);
+        continue;
+      }
+      const scan = scanParamHeaders(tool.inputSchema);
+      if (scan.ok) {
+        this.tools.set(tool.name, scan.headers);
+        usable.push(tool);
+        continue;
+      }
+      const excluded: ExcludedTool = { name: tool.name, reason: scan.reason };
+      this.tools.set(tool.name, excluded);
+      if (this.options.onToolExcluded) this.options.onToolExcluded(excluded);
+      else stderrLine({ level: "warn", msg: "tool excluded: invalid header declaration", tool: excluded.name, reason: excluded.reason });
+    }
+    return usable;
+  }
+
   /** One HTTP exchange: the raw result object of the response matching the request. */
   async send(method: string, params: Record<string, unknown>, options: StatelessRequestOptions = {}): Promise<Record<string, unknown>> {
     const id = this.nextId++;
@@ -192,6 +326,12 @@ export class StatelessHttpClient {
     };
     const source = Object.prototype.hasOwnProperty.call(this.nameSources, method) ? this.nameSources[method] : undefined;
     if (source !== undefined && typeof params[source] === "string") headers["mcp-name"] = encodeHeaderValue(params[source] as string);
+    const tool = method === "tools/call" && typeof params.name === "string" ? this.tools.get(params.name) : undefined;
+    if (tool !== undefined && !Array.isArray(tool)) {
+      const t = tool as ExcludedTool;
+      throw new TaskProtocolError("invalidTool", -32602, `Tool '${t.name}' is not usable: its input schema has an invalid header declaration (${t.reason})`);
+    }
+    if (tool !== undefined) Object.assign(headers, paramHeadersOf(tool as readonly ParamHeader[], params.arguments));
     for (const [k, v] of Object.entries({ ...(this.options.headers ?? {}), ...(options.headers ?? {}) })) headers[k.toLowerCase()] = v;
     const timeout = AbortSignal.timeout(options.timeout ?? 60_000);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
@@ -205,6 +345,7 @@ export class StatelessHttpClient {
       throw new TaskProtocolError("remote", typeof e.code === "number" ? e.code : -32603, typeof e.message === "string" ? e.message : "error", e.data, response.status);
     }
     if (!isObject(message.result)) throw new TaskProtocolError("transport", -32603, `HTTP ${response.status}: expected a JSON-RPC result for ${method}`, undefined, response.status);
+    if (method === "tools/list" && Array.isArray(message.result.tools)) return { ...message.result, tools: this.registerTools(message.result.tools) };
     return message.result;
   }
 }

@@ -29,12 +29,14 @@ import {
   inputRequired,
   CLIENT_CAPABILITIES_META_KEY,
   PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
   SUBSCRIPTION_ID_META_KEY,
   type ServerEvent,
   type AuthInfo as CoreAuthInfo,
   type McpHandlerRequestOptions,
   type McpHttpHandler,
   type ServerContext,
+  type Transport,
 } from "@modelcontextprotocol/server";
 import { TaskProtocolError, invalidParams } from "./errors.js";
 import { listen } from "./http-listen.js";
@@ -209,20 +211,51 @@ export function createStatelessHandler<S extends string, W>(runtime: TaskRuntime
     ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
   });
   const subscription = runtime.plan.statusSubscription;
-  if (subscription === undefined) return inner;
+  if (subscription === undefined && runtime.plan.methods.update === undefined) return inner;
   const pollMs = options.subscriptionPollMs ?? 100;
+  // The open task subscription streams, each ended with its closing response when the handler closes.
+  const open = new Set<() => void>();
+  const streams: SubscriptionStreams = { open, pollMs, serverInfo: options.serverInfo };
   // Subscribe requests that ask for task ids are served here (the SDK knows no task filter).
   const fetch = async (request: Request, opts: McpHandlerRequestOptions = {}): Promise<Response> => {
     if (request.method === "POST") {
       const body = opts.parsedBody !== undefined ? opts.parsedBody : await request.clone().json().catch(() => undefined);
-      const taskIds = subscribedTaskIds(subscription, body);
-      if (taskIds !== undefined) {
-        return serveTaskSubscription(runtime, subscription, inner, request, body as Record<string, unknown>, taskIds, opts.authInfo, pollMs);
+      const bad = checkInputResponses(runtime.plan, body);
+      if (bad !== undefined) return jsonRpcError(200, bad.id, { code: bad.code, message: bad.message });
+      const taskIds = subscription === undefined ? undefined : subscribedTaskIds(subscription, body);
+      if (taskIds !== undefined && subscription !== undefined) {
+        return serveTaskSubscription(runtime, subscription, inner, request, body as Record<string, unknown>, taskIds, opts.authInfo, streams);
       }
     }
     return inner.fetch(request, opts);
   };
-  return { fetch, close: inner.close, notify: inner.notify, bus: inner.bus };
+  const close = async (): Promise<void> => {
+    for (const end of [...open]) end();
+    await inner.close();
+  };
+  return { fetch, close, notify: inner.notify, bus: inner.bus };
+}
+
+/**
+ * -32602 for a request of the update method whose responses are no map of bare result objects. The
+ * SDK lifts the responses out of every request and keeps only such entries: a malformed answer would
+ * otherwise reach the update method as no answer at all. Undefined for anything else.
+ */
+export function checkInputResponses(plan: RuntimePlan<string>, message: unknown): { id: string | number | null; code: number; message: string } | undefined {
+  const update = plan.methods.update;
+  if (update === undefined || !isObject(message) || message.method !== update || !isObject(message.params)) return undefined;
+  const field = plan.input.responsesField;
+  const responses = message.params[field];
+  const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+  if (responses === undefined) return { id, code: -32602, message: `Invalid params for ${update}: ${field}: required` };
+  if (!isObject(responses)) return { id, code: -32602, message: `Invalid params for ${update}: ${field}: expected an object` };
+  for (const key of Object.keys(responses)) {
+    const entry = responses[key];
+    if (!isObject(entry) || "method" in entry || "result" in entry) {
+      return { id, code: -32602, message: `Invalid params for ${update}: ${field}.${key}: expected the bare result object of the input request` };
+    }
+  }
+  return undefined;
 }
 
 /** Runs a handler with an SDK-1-shaped request context the runtime understands. */
@@ -230,19 +263,26 @@ async function serveWith<S extends string, W>(runtime: TaskRuntime<S, W>, secret
   // The request's own signal ends with the HTTP exchange; a task outlives it,
   // so the runtime gets a signal linked only while the handler runs.
   const link = new AbortController();
-  const onAbort = () => link.abort(ctx.mcpReq.signal.reason);
-  if (ctx.mcpReq.signal.aborted) onAbort();
-  else ctx.mcpReq.signal.addEventListener("abort", onAbort, { once: true });
+  // No closure here refers to ctx itself: a task keeps its extra, and ctx holds the request's
+  // SDK server and HTTP request (most of a working task's memory if kept).
+  let requestSignal: AbortSignal | undefined = ctx.mcpReq.signal;
+  const onAbort = () => link.abort(requestSignal?.reason);
+  if (requestSignal.aborted) onAbort();
+  else requestSignal.addEventListener("abort", onAbort, { once: true });
+  // Notifications go on the request's stream while it is open; after the answer there is none.
+  let notify: ServerContext["mcpReq"]["notify"] | undefined = ctx.mcpReq.notify.bind(ctx.mcpReq);
   const authInfo = ctx.http?.authInfo;
-  const scope = `${runtime.ownerOf({ authInfo } as unknown as ServerExtra)}|${method}|${name}`;
+  const scope = () => `${runtime.ownerOf({ authInfo } as unknown as ServerExtra)}|${method}|${name}`;
   const rawState = ctx.mcpReq.requestState();
   let earlier: Record<string, unknown> = {};
   if (typeof rawState === "string") {
-    const verified = verifyState(secret, scope, rawState);
+    const verified = verifyState(secret, scope(), rawState);
     if (verified === undefined) throw invalidParams("Invalid or expired requestState");
     earlier = verified;
   }
-  const round = new InputRound(secret, scope, earlier, ctx.mcpReq.inputResponses);
+  const responses = ctx.mcpReq.inputResponses;
+  // Made when the handler first asks for input: most requests never do, and a task keeps its extra.
+  let round: InputRound | undefined;
   const extra = {
     signal: link.signal,
     requestId: ctx.mcpReq.id,
@@ -252,16 +292,19 @@ async function serveWith<S extends string, W>(runtime: TaskRuntime<S, W>, secret
     // Headers only over HTTP: the runtime checks the declared task-id header there.
     requestInfo: ctx.http?.req === undefined ? undefined : { headers: headersOf(ctx.http.req) },
     sendNotification: (notification: { method: string; params?: Record<string, unknown> }) =>
-      ctx.mcpReq.notify(notification as never).catch(() => undefined),
-    sendRequest: (request: { method: string; params?: Record<string, unknown> }, schema: z.ZodType) => round.ask(request, schema),
+      notify === undefined ? Promise.resolve() : notify(notification as never).catch(() => undefined),
+    sendRequest: (request: { method: string; params?: Record<string, unknown> }, schema: z.ZodType) =>
+      (round ??= new InputRound(secret, scope(), earlier, responses)).ask(request, schema),
   } as unknown as ServerExtra;
   try {
     return await fn(extra);
   } catch (e) {
-    if (round.pending) return round.result();
+    if (round?.pending) return round.result();
     throw e;
   } finally {
-    ctx.mcpReq.signal.removeEventListener("abort", onAbort);
+    requestSignal.removeEventListener("abort", onAbort);
+    requestSignal = undefined;
+    notify = undefined;
   }
 }
 
@@ -272,6 +315,7 @@ async function serveWith<S extends string, W>(runtime: TaskRuntime<S, W>, secret
  */
 export function statelessServerFactory<S extends string, W>(runtime: TaskRuntime<S, W>, options: StatelessServerOptions = {}): () => CoreServer {
   const plan = runtime.plan;
+  runtime.assertServed();
   // Read once: a spec without a protocol version cannot be served per request.
   protocolVersionOf(plan);
   const capabilities = serverCapabilities(plan);
@@ -299,7 +343,7 @@ export function statelessServerFactory<S extends string, W>(runtime: TaskRuntime
         if (ctx.mcpReq.inputResponses !== undefined && params[responsesField] === undefined) {
           params[responsesField] = ctx.mcpReq.inputResponses;
         }
-        return (await serve(ctx, method, String(params.taskId ?? ""), async (extra) => {
+        return (await serve(ctx, method, String(params[runtime.plan.idField] ?? ""), async (extra) => {
           const answer = await runtime.handleTaskRequest(method, params, extra);
           if (answer === undefined) throw new TaskProtocolError("methodNotFound", -32601, "Method not found");
           return answer;
@@ -309,6 +353,29 @@ export function statelessServerFactory<S extends string, W>(runtime: TaskRuntime
     options.setup?.(server);
     return server;
   };
+}
+
+/**
+ * Serves the runtime over stdio (`serveStdio` of @modelcontextprotocol/server) on the runtime's
+ * stdio transport, which answers malformed lines (-32700, -32600) where the SDK's drops them, and
+ * refuses malformed update answers as over HTTP ({@link checkInputResponses}).
+ */
+export async function serveStatelessStdio<S extends string, W>(
+  runtime: TaskRuntime<S, W>,
+  options: StatelessServerOptions & { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream; maxLineBytes?: number } = {},
+): Promise<{ close(): Promise<void> }> {
+  const [{ serveStdio }, { TaskStdioServerTransport }] = await Promise.all([import("@modelcontextprotocol/server/stdio"), import("./transports.js")]);
+  const transport = new TaskStdioServerTransport(options.stdin, options.stdout, {
+    ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+    check: (message) => checkInputResponses(runtime.plan, message),
+  });
+  // Task subscriptions are served in front of the SDK's entry, which knows no task filter.
+  const subscription = runtime.plan.statusSubscription;
+  const wire = subscription === undefined ? transport : new TaskSubscriptionTransport(runtime, subscription, transport as never, options.subscriptionPollMs ?? 100, options.serverInfo);
+  return serveStdio(statelessServerFactory(runtime, options), {
+    transport: wire as never,
+    ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -338,6 +405,69 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
   o[path[path.length - 1]!] = value;
 }
 
+/**
+ * The response that ends a subscribe request the server will not serve any longer (it stops): the
+ * request's own result, complete, naming the subscription (and the server) in `_meta`; the requestor
+ * knows the stream ended by the server's decision and may subscribe again.
+ */
+function closingResponse(plan: RuntimePlan, id: unknown, serverInfo: { name: string; version: string } | undefined): Record<string, unknown> {
+  const rt = plan.behaviour.resultType;
+  return {
+    jsonrpc: "2.0",
+    id,
+    result: {
+      ...(rt === false ? {} : { [rt.field]: rt.complete }),
+      _meta: { [SUBSCRIPTION_ID_META_KEY]: id, ...(serverInfo === undefined ? {} : { [SERVER_INFO_META_KEY]: serverInfo }) },
+    },
+  };
+}
+
+/**
+ * Sends the declared status notification (the task as the get method answers it) whenever one of
+ * `taskIds` changes in the store, looking every `pollMs`; the first look sends each task's current
+ * state. Returns the function that stops it.
+ */
+function watchTasks<S extends string, W>(
+  runtime: TaskRuntime<S, W>,
+  subscription: Subscription,
+  taskIds: readonly string[],
+  send: (method: string, params: Record<string, unknown>) => void,
+  pollMs: number,
+): () => void {
+  const toTask = (rec: TaskRecord) =>
+    (subscription.detailed ? runtime.toDetailedTask(rec) : runtime.toWireTask(rec)) as unknown as Record<string, unknown>;
+  let stopped = false;
+  const seen = new Map<string, string>();
+  const look = async () => {
+    for (const taskId of taskIds) {
+      const found = await runtime.store.get(taskId);
+      if (stopped || found?.state !== "live") continue;
+      const version = `${found.record.status}|${found.record.updatedAt}|${JSON.stringify(found.record.inputRequests ?? {})}`;
+      if (seen.get(taskId) === version) continue;
+      seen.set(taskId, version);
+      send(subscription.method, toTask(found.record));
+    }
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const again = () => {
+    if (!stopped) timer = setTimeout(() => void look().catch(() => undefined).finally(again), pollMs);
+  };
+  void look()
+    .catch(() => undefined)
+    .finally(again);
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+  };
+}
+
+/** What serves task subscription streams: the open ones (their closers), the store's poll interval, the server's identity. */
+interface SubscriptionStreams {
+  open: Set<() => void>;
+  pollMs: number;
+  serverInfo: { name: string; version: string } | undefined;
+}
+
 function jsonRpcError(status: number, id: unknown, error: { code: number; message: string; data?: unknown }): Response {
   return new Response(JSON.stringify({ jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error }), {
     status,
@@ -362,7 +492,7 @@ async function serveTaskSubscription<S extends string, W>(
   body: Record<string, unknown>,
   taskIds: string[],
   authInfo: CoreAuthInfo | undefined,
-  pollMs: number,
+  streams: SubscriptionStreams,
 ): Promise<Response> {
   const plan = runtime.plan;
   const protocolVersion = protocolVersionOf(plan);
@@ -406,62 +536,167 @@ async function serveTaskSubscription<S extends string, W>(
     if (!isObject(ack.notifications)) ack.notifications = {};
     for (const k of wantedLists) (ack.notifications as Record<string, unknown>)[k] = true;
   }
-  const toTask = (rec: TaskRecord) =>
-    (subscription.detailed ? runtime.toDetailedTask(rec) : runtime.toWireTask(rec)) as unknown as Record<string, unknown>;
   const encoder = new TextEncoder();
-  let stop = () => undefined as void;
+  let stop = (_graceful: boolean) => undefined as void;
+  const end = () => stop(true);
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       let closed = false;
+      const frame = (message: unknown) => controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
       const send = (method: string, p: Record<string, unknown>) => {
         if (closed) return;
-        const message = { jsonrpc: "2.0", method, params: { ...p, _meta: { ...(isObject(p._meta) ? p._meta : {}), [SUBSCRIPTION_ID_META_KEY]: id } } };
-        controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+        frame({ jsonrpc: "2.0", method, params: { ...p, _meta: { ...(isObject(p._meta) ? p._meta : {}), [SUBSCRIPTION_ID_META_KEY]: id } } });
       };
       send(ACKNOWLEDGED, ack);
-      const seen = new Map<string, string>();
-      const look = async () => {
-        for (const taskId of accepted) {
-          const found = await runtime.store.get(taskId);
-          if (found?.state !== "live") continue;
-          const version = `${found.record.status}|${found.record.updatedAt}|${JSON.stringify(found.record.inputRequests ?? {})}`;
-          if (seen.get(taskId) === version) continue;
-          seen.set(taskId, version);
-          send(subscription.method, toTask(found.record));
-        }
-      };
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const loop = () => {
-        timer = setTimeout(() => {
-          void look()
-            .catch(() => undefined)
-            .finally(() => {
-              if (!closed) loop();
-            });
-        }, pollMs);
-      };
-      void look()
-        .catch(() => undefined)
-        .finally(() => {
-          if (!closed) loop();
-        });
+      const unwatch = watchTasks(runtime, subscription, accepted, send, streams.pollMs);
       const unsubscribe = handler.bus.subscribe((event: ServerEvent) => {
         const key = Object.keys(lists).find((k) => lists[k] === event.kind);
         if (key && wantedLists.includes(key)) send(`notifications/${event.kind.replace("_list_changed", "")}/list_changed`, {});
       });
-      stop = () => {
+      // Graceful: the server stops serving it, so the request gets its closing response and the stream ends.
+      stop = (graceful) => {
         if (closed) return;
         closed = true;
-        if (timer) clearTimeout(timer);
+        streams.open.delete(end);
+        unwatch();
         unsubscribe();
+        if (!graceful) return;
+        try {
+          frame(closingResponse(plan, id, streams.serverInfo));
+          controller.close();
+        } catch {
+          // The requestor went away meanwhile.
+        }
       };
+      streams.open.add(end);
     },
     cancel() {
-      stop();
+      stop(false);
     },
   });
-  request.signal.addEventListener("abort", () => stop(), { once: true });
+  request.signal.addEventListener("abort", () => stop(false), { once: true });
   return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+}
+
+// ---------------------------------------------------------------------------
+// stdio
+// ---------------------------------------------------------------------------
+
+/**
+ * A stdio connection with task subscriptions served in front of the SDK's entry (see
+ * {@link serveStatelessStdio}): a subscribe request that asks for task ids is checked for the envelope
+ * and the declared client capability as over HTTP, acknowledged with the task ids the requestor may see,
+ * followed by the status notifications on the stdio stream (each with the subscription id), and ended by
+ * the requestor's cancellation or, when the server stops, by its closing response. Other subscribe
+ * requests (list changes) stay with the SDK.
+ */
+class TaskSubscriptionTransport<S extends string, W> implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport["onmessage"];
+  /** The open subscriptions by request id: each stops its stream (gracefully: with the closing response). */
+  private readonly open = new Map<string | number, (graceful: boolean) => Promise<void>>();
+
+  constructor(
+    private readonly runtime: TaskRuntime<S, W>,
+    private readonly subscription: Subscription,
+    private readonly wire: Transport,
+    private readonly pollMs: number,
+    private readonly serverInfo: { name: string; version: string } | undefined,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.wire.sessionId;
+  }
+
+  setProtocolVersion = (version: string): void => this.wire.setProtocolVersion?.(version);
+
+  async start(): Promise<void> {
+    this.wire.onmessage = ((message: unknown, extra?: unknown) => {
+      if (!this.intercept(message)) (this.onmessage as ((m: unknown, e?: unknown) => void) | undefined)?.(message, extra);
+    }) as Transport["onmessage"];
+    this.wire.onerror = (e) => this.onerror?.(e);
+    this.wire.onclose = () => {
+      // The requestor is gone: nothing can be sent any more.
+      for (const stop of [...this.open.values()]) void stop(false);
+      this.onclose?.();
+    };
+    await this.wire.start();
+  }
+
+  send(message: Parameters<Transport["send"]>[0], options?: Parameters<Transport["send"]>[1]): Promise<void> {
+    return this.wire.send(message, options);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.open.values()].map((stop) => stop(true)));
+    await this.wire.close();
+  }
+
+  /** Serves a task subscribe request or the cancellation of one; false for anything else (the SDK's). */
+  private intercept(message: unknown): boolean {
+    if (!isObject(message)) return false;
+    if (message.method === "notifications/cancelled" && !("id" in message)) {
+      const requestId = isObject(message.params) ? message.params.requestId : undefined;
+      const stop = typeof requestId === "string" || typeof requestId === "number" ? this.open.get(requestId) : undefined;
+      if (stop === undefined) return false;
+      void stop(false);
+      return true;
+    }
+    const id = message.id;
+    if ((typeof id !== "string" && typeof id !== "number") || subscribedTaskIds(this.subscription, message) === undefined) return false;
+    void this.serve(id, isObject(message.params) ? message.params : {}).catch((e: unknown) => {
+      this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+      void this.reply(id, { code: -32603, message: "Internal error" });
+    });
+    return true;
+  }
+
+  private reply(id: string | number, error: { code: number; message: string; data?: unknown }): Promise<void> {
+    return this.wire.send({ jsonrpc: "2.0", id, error } as never).catch(() => undefined);
+  }
+
+  private async serve(id: string | number, params: Record<string, unknown>): Promise<void> {
+    const { runtime, subscription } = this;
+    const plan = runtime.plan;
+    const protocolVersion = protocolVersionOf(plan);
+    const meta = isObject(params._meta) ? params._meta : {};
+    const version = meta[PROTOCOL_VERSION_META_KEY];
+    if (version !== protocolVersion) {
+      return this.reply(id, { code: -32022, message: "Unsupported protocol version", data: { supported: [protocolVersion], requested: version ?? null } });
+    }
+    if (!isObject(meta[CLIENT_CAPABILITIES_META_KEY])) return this.reply(id, { code: -32602, message: "Invalid params: _meta needs the client capabilities" });
+    if (!runtime.declaresClientCapability(params)) {
+      const missing =
+        plan.missingCapability(plan.gateErrorName, { method: subscription.subscribeMethod }) ??
+        new TaskProtocolError("missingClientCapability", -32603, `The requestor did not declare the client capability ${subscription.subscribeMethod} needs`);
+      return this.reply(id, missing.toJSON());
+    }
+    const taskIds = subscribedTaskIds(subscription, { method: subscription.subscribeMethod, params }) ?? [];
+    const owner = runtime.ownerOf({ authInfo: undefined, sessionId: undefined, requestId: id } as unknown as ServerExtra);
+    const accepted: string[] = [];
+    for (const taskId of taskIds) {
+      const found = await runtime.store.get(taskId);
+      if (found?.state === "live" && found.record.owner === owner) accepted.push(taskId);
+    }
+    const ack: Record<string, unknown> = {};
+    setAt(ack, subscription.subscribePath, accepted);
+    let closed = false;
+    const send = (method: string, p: Record<string, unknown>) => {
+      if (closed) return;
+      const message = { jsonrpc: "2.0", method, params: { ...p, _meta: { ...(isObject(p._meta) ? p._meta : {}), [SUBSCRIPTION_ID_META_KEY]: id } } };
+      void this.wire.send(message as never).catch(() => undefined);
+    };
+    send(ACKNOWLEDGED, ack);
+    const unwatch = watchTasks(runtime, subscription, accepted, send, this.pollMs);
+    this.open.set(id, async (graceful) => {
+      if (closed) return;
+      closed = true;
+      this.open.delete(id);
+      unwatch();
+      if (graceful) await this.wire.send(closingResponse(plan, id, this.serverInfo) as never).catch(() => undefined);
+    });
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -495,8 +730,10 @@ export async function serveStatelessHttp<S extends string, W>(runtime: TaskRunti
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const log = options.log ?? ((e: LogEntry) => process.stderr.write(JSON.stringify(e) + "\n"));
   const handler = createStatelessHandler(runtime, options);
-  const plain = (res: ServerResponse, status: number, code: number, message: string) =>
-    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+  const plain = (res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null) =>
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }));
+  // Malformed bodies are answered as on stdio: the SDK answers some invalid requests without their id.
+  const { readMessage } = await import("./transports.js");
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -505,10 +742,17 @@ export async function serveStatelessHttp<S extends string, W>(runtime: TaskRunti
     let size = 0;
     for await (const chunk of req as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > maxBody) return void plain(res, 413, -32600, "Request body too large");
-      chunks.push(chunk);
+      // An oversized body is read to its end and dropped (up to a bound), so that the client, still sending, gets the answer.
+      if (size > maxBody) chunks.length = 0;
+      else chunks.push(chunk);
+      if (size > 16 * maxBody) break;
     }
+    if (size > maxBody) return void plain(res, 413, -32600, `Invalid Request: body larger than ${maxBody} bytes`);
     const body = Buffer.concat(chunks);
+    if (req.method === "POST" && /application\/json/i.test(req.headers["content-type"] ?? "")) {
+      const read = readMessage(body.toString("utf8"));
+      if ("error" in read && read.error.code !== 0) return void plain(res, 400, read.error.code, read.error.message, read.error.id);
+    }
     const abort = new AbortController();
     res.on("close", () => abort.abort());
     const headers = new Headers();

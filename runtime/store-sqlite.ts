@@ -70,7 +70,7 @@ export interface SqliteTaskStoreOptions {
 }
 
 /** The schema version this store writes (PRAGMA user_version). */
-export const SQLITE_SCHEMA_VERSION = 1;
+export const SQLITE_SCHEMA_VERSION = 2;
 
 /** Marks a database file as a task store (PRAGMA application_id): "MTGT". */
 const APPLICATION_ID = 0x4d544754;
@@ -113,6 +113,8 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX expired_forget_at ON expired (forget_at);
   `,
+  // The task's own fields (declared by the spec, set by the work), as JSON text.
+  `ALTER TABLE tasks ADD COLUMN fields TEXT;`,
 ];
 
 // The largest delay setTimeout accepts.
@@ -134,6 +136,7 @@ const COLUMNS: readonly (readonly [keyof TaskPatch, string, "json" | "plain"])[]
   ["error", "error", "json"],
   ["result", "result", "json"],
   ["inputRequests", "input_requests", "json"],
+  ["fields", "fields", "json"],
 ];
 
 interface Row {
@@ -154,6 +157,7 @@ interface Row {
   error: string | null;
   result: string | null;
   input_requests: string | null;
+  fields: string | null;
 }
 
 function toRecord(r: Row): TaskRecord {
@@ -176,6 +180,7 @@ function toRecord(r: Row): TaskRecord {
   if (r.error !== null) rec.error = JSON.parse(r.error) as NonNullable<TaskRecord["error"]>;
   if (r.result !== null) rec.result = JSON.parse(r.result) as NonNullable<TaskRecord["result"]>;
   if (r.input_requests !== null) rec.inputRequests = JSON.parse(r.input_requests) as NonNullable<TaskRecord["inputRequests"]>;
+  if (r.fields !== null && r.fields !== undefined) rec.fields = JSON.parse(r.fields) as NonNullable<TaskRecord["fields"]>;
   return rec;
 }
 
@@ -228,6 +233,11 @@ function migrate(db: SqliteDatabase, file: string): void {
  * Records cross the interface as fresh objects, nested values included.
  */
 export class SqliteTaskStore implements TaskStore {
+  /** The tasks outlive the process. */
+  readonly durable = true;
+  /** One process at a time holds the file: every unfinished task on it was a stopped process's. */
+  readonly shared = false;
+
   /**
    * Opens (creating if needed) the task database at `file`, migrates its schema,
    * applies every deadline that passed while no process held it, and arms the
@@ -298,8 +308,8 @@ export class SqliteTaskStore implements TaskStore {
     const isExpired = db.prepare("SELECT 1 FROM expired WHERE task_id = ?");
     const insert = db.prepare(
       `INSERT INTO tasks (task_id, owner, status, method, request_id, created_at, updated_at, terminal_at, keep_alive,
-         poll_frequency, expires_at, pending_inputs, status_message, error, result, input_requests)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         poll_frequency, expires_at, pending_inputs, status_message, error, result, input_requests, fields)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (task_id) DO NOTHING
        RETURNING *`,
     );
@@ -328,6 +338,7 @@ export class SqliteTaskStore implements TaskStore {
           json(r.error),
           json(r.result),
           json(r.inputRequests),
+          json(r.fields),
         ) as Row | undefined;
       }),
       get: db.prepare("SELECT * FROM tasks WHERE task_id = ?"),

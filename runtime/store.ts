@@ -43,6 +43,8 @@ export interface TaskRecord {
   result?: Record<string, unknown>;
   /** Input requests (elicitation, sampling, ...) still awaiting an answer, by key (input delivered inline through polling). */
   inputRequests?: Record<string, { method: string; params?: Record<string, unknown> }>;
+  /** The task's own fields (those the spec declares and no behaviour fills), as the work set them. */
+  fields?: Record<string, unknown>;
   /** Creation order, assigned by the store. */
   seq: number;
 }
@@ -80,9 +82,54 @@ export interface TaskStore {
    * after a restart (see `settleTasks`).
    */
   listByStatus?(statuses: readonly string[], afterSeq: number, limit: number): Promise<{ records: TaskRecord[]; hasMore: boolean }>;
+  /**
+   * Whether the tasks outlive the process (a database file or server). A runtime
+   * starting on a durable store that is not `shared` settles the tasks a stopped
+   * process left unfinished (TaskServerOptions.settleOnStart). Absent: false.
+   */
+  readonly durable?: boolean;
+  /**
+   * Whether several server processes serve the store at the same time. A starting
+   * runtime cannot tell a stopped process's unfinished tasks from those a live
+   * one is running, so it settles none unless told to. Absent: false.
+   */
+  readonly shared?: boolean;
+  /**
+   * For a store several processes share: calls `listener` on every change of a
+   * task made through any of them, so the process running a task's work learns
+   * that another cancelled, answered or moved it (see store-events.ts).
+   * Returns the function that stops the calls. Absent: changes are only local.
+   */
+  watch?(listener: TaskChangeListener): () => void;
+  /**
+   * With `watch`: hands a message about a task (plain JSON, e.g. an answer to an
+   * input request its work waits for) to every process watching the store, as a
+   * change of kind "message". Resolves once the message is stored for delivery.
+   */
+  publish?(taskId: string, message: Record<string, unknown>): Promise<void>;
   /** Stops timers and releases resources. */
   close(): Promise<void>;
 }
+
+/** A change of a task, as a shared store announces it. */
+export interface TaskChange {
+  taskId: string;
+  /**
+   * created, updated, deleted, expired; or resync: changes may have been missed
+   * (the store lost its connection for a while), so whatever a process holds
+   * about its tasks is to be read again (taskId is then empty).
+   */
+  kind: "created" | "updated" | "deleted" | "expired" | "message" | "resync";
+  /** The status after the change; absent once the task is gone. */
+  status?: string;
+  expiresAt?: number | null;
+  /** The store (TaskStore instance) that made the change, as its `origin` names it. */
+  origin: string;
+  /** What `publish` sent (kind "message"). */
+  message?: Record<string, unknown>;
+}
+
+export type TaskChangeListener = (change: TaskChange) => void;
 
 /**
  * Moves every live task whose status is one of `statuses` to what `settle`
@@ -141,6 +188,7 @@ interface SlotExtra {
   error?: StoredError;
   result?: Record<string, unknown>;
   inputRequests?: Record<string, { method: string; params?: Record<string, unknown> }>;
+  fields?: Record<string, unknown>;
 }
 
 /**
@@ -198,12 +246,13 @@ class Slot {
   }
 
   private setExtra(p: SlotExtra): void {
-    if (p.statusMessage === undefined && p.error === undefined && p.result === undefined && p.inputRequests === undefined) return;
+    if (p.statusMessage === undefined && p.error === undefined && p.result === undefined && p.inputRequests === undefined && p.fields === undefined) return;
     const x: SlotExtra = { ...this.extra };
     if (p.statusMessage !== undefined) x.statusMessage = p.statusMessage;
     if (p.error !== undefined) x.error = frozenCopy(p.error);
     if (p.result !== undefined) x.result = frozenCopy(p.result);
     if (p.inputRequests !== undefined) x.inputRequests = frozenCopy(p.inputRequests);
+    if (p.fields !== undefined) x.fields = frozenCopy(p.fields);
     this.extra = x;
   }
 
@@ -230,6 +279,7 @@ class Slot {
       if (x.error !== undefined) r.error = x.error;
       if (x.result !== undefined) r.result = x.result;
       if (x.inputRequests !== undefined) r.inputRequests = x.inputRequests;
+      if (x.fields !== undefined) r.fields = x.fields;
     }
     return r;
   }

@@ -33,6 +33,17 @@ export const INPUT_CAPABILITIES: Readonly<Record<string, string>> = {
   "roots/list": "roots",
 };
 
+/** The core protocol's progress notification and the `_meta` field of a request that names its token (the same in every revision). */
+export const PROGRESS = { method: "notifications/progress", tokenField: "progressToken" } as const;
+
+/** The progress token a request carries in its `_meta`, if any. */
+export function progressTokenOf(params: unknown, extra: { _meta?: unknown }): string | number | undefined {
+  const from = (meta: unknown) => (meta !== null && typeof meta === "object" ? (meta as Record<string, unknown>)[PROGRESS.tokenField] : undefined);
+  const p = params !== null && typeof params === "object" ? (params as Record<string, unknown>)._meta : undefined;
+  const token = from(p) ?? from(extra._meta);
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
+}
+
 /** The SDK's per-request context on the server side. */
 export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -65,6 +76,23 @@ export interface TaskContext {
    * even after the request was answered with the task.
    */
   notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+  /**
+   * The task request as the requestor sent it (e.g. `params.task`), checked against the spec's declared
+   * type; undefined for a plain request.
+   */
+  readonly taskRequest: Record<string, unknown> | undefined;
+  /**
+   * Sets the task's own fields (those the spec declares and no behaviour fills, e.g. a progress
+   * percentage): stored, sent with the task on the wire. The task with them must pass the spec's task
+   * check, else it throws a TypeError and nothing changes. No-op for a plain request.
+   */
+  setFields(fields: Record<string, unknown>): Promise<void>;
+  /**
+   * Resolves when the task may make progress: at once while it is in a running state; while a transition
+   * (e.g. pause) holds it in a state of another role, when a transition brings it back. Rejects when the
+   * task ends or is cancelled meanwhile. Resolves at once for a plain request.
+   */
+  whenRunning(): Promise<void>;
   /** The SDK's request context, for anything else. */
   readonly extra: ServerExtra;
 }
@@ -76,6 +104,11 @@ export interface PendingInput {
   state: "queued" | "sent";
   abort: AbortController;
   settle(outcome: { ok: true; value: unknown } | { ok: false; error: unknown }): void;
+  /**
+   * Where the request asked the requestor for a task: turns the acknowledgement into the answer by
+   * following that task through the same peer (polling it, then reading its result).
+   */
+  follow?(ack: unknown, peer: TaskPeer, options: { relatedRequestId?: string | number; signal?: AbortSignal; timeout?: number }): Promise<unknown>;
 }
 
 /** The in-process state of a task whose work runs here. */
@@ -95,6 +128,11 @@ export interface ActiveTask {
   notify: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
   /** The capabilities the requestor declared (its client capabilities), or undefined where they cannot be known. */
   requestorCapabilities: Record<string, unknown> | undefined;
+  /**
+   * The original request's progress token, where the spec keeps it valid for the task's whole life: the
+   * work's progress notifications carry it even after the request was answered with the task.
+   */
+  progressToken?: string | number;
   /** Fires when the retention (counted from creation) elapses while the task runs. */
   expiry?: ReturnType<typeof setTimeout>;
 }
@@ -119,6 +157,24 @@ export interface TaskHost<S extends string> {
   cancel(taskId: string, reason: string): Promise<TaskRecord | undefined>;
   audit(event: Omit<AuditEvent<S>, "at">): void;
   log(entry: LogEntry): void;
+}
+
+/**
+ * The request without its task request (the creation param or `_meta` entry): what the work of a task
+ * made from a registered handler receives, so that the handler (and any layer of the SDK around it)
+ * answers it as the plain request it would have answered, never with a second task.
+ */
+export function withoutTaskRequest<R extends { params?: unknown }>(plan: RuntimePlan<string>, request: R): R {
+  const params = request.params;
+  if (params === null || typeof params !== "object") return request;
+  const p = { ...(params as Record<string, unknown>) };
+  if (plan.creation.via === "param") delete p[plan.creation.param];
+  else if (plan.creation.via === "meta" && plan.creation.metaKey !== undefined && p._meta !== null && typeof p._meta === "object") {
+    const meta = { ...(p._meta as Record<string, unknown>) };
+    delete meta[plan.creation.metaKey];
+    p._meta = meta;
+  } else return request;
+  return { ...request, params: p };
 }
 
 /** The answer to an input request of a task cancelled meanwhile. */

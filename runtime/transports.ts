@@ -33,9 +33,14 @@ export class TaskStdioServerTransport implements Transport {
   onerror?: (error: Error) => void;
   onclose?: () => void;
   sessionId?: string;
-  private buffer = "";
+  /** The pieces of the line being read (its newline not seen yet) and their length in characters. */
+  private parts: string[] = [];
+  private partsLength = 0;
+  /** Set while the rest of a line that outgrew the limit is skipped (up to its newline). */
+  private skipping = false;
   private started = false;
   private readonly maxLine: number;
+  private readonly check: ((message: JSONRPCMessage) => MessageError | undefined) | undefined;
   private readonly onData = (chunk: string) => this.append(chunk);
   private readonly onEnd = () => void this.close();
   private readonly onStreamError = (e: Error) => this.onerror?.(e);
@@ -43,9 +48,14 @@ export class TaskStdioServerTransport implements Transport {
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
-    options: { maxLineBytes?: number } = {},
+    options: {
+      maxLineBytes?: number;
+      /** Refuses a well-formed message before the server sees it (e.g. params the SDK would rewrite); a notification is dropped. */
+      check?: (message: JSONRPCMessage) => MessageError | undefined;
+    } = {},
   ) {
     this.maxLine = options.maxLineBytes ?? 10 * 1024 * 1024;
+    this.check = options.check;
   }
 
   async start(): Promise<void> {
@@ -57,46 +67,56 @@ export class TaskStdioServerTransport implements Transport {
     this.stdin.on("error", this.onStreamError);
   }
 
+  /**
+   * Splits the input into lines, looking for newlines in each new chunk only (a long line costs
+   * linear time). A line longer than the limit is answered once, as soon as it outgrows the limit;
+   * the rest of it, up to its newline, is skipped unread, and the next line is served as usual.
+   */
   private append(chunk: string): void {
-    this.buffer += chunk;
-    for (let nl = this.buffer.indexOf("\n"); nl !== -1; nl = this.buffer.indexOf("\n")) {
-      const line = this.buffer.slice(0, nl).replace(/\r$/, "");
-      this.buffer = this.buffer.slice(nl + 1);
-      this.handleLine(line);
+    let from = 0;
+    for (let nl = chunk.indexOf("\n"); nl !== -1; nl = chunk.indexOf("\n", from)) {
+      const piece = chunk.slice(from, nl);
+      from = nl + 1;
+      if (this.skipping) {
+        this.skipping = false;
+        continue;
+      }
+      let line = piece;
+      if (this.parts.length > 0) {
+        this.parts.push(piece);
+        line = this.parts.join("");
+        this.parts = [];
+        this.partsLength = 0;
+      }
+      if (line.length > this.maxLine) this.tooLarge();
+      else this.handleLine(line.endsWith("\r") ? line.slice(0, -1) : line);
     }
-    if (this.buffer.length > this.maxLine) {
-      this.buffer = "";
-      this.reply(null, -32600, "Invalid Request: message too large");
+    if (from >= chunk.length || this.skipping) return;
+    const rest = from === 0 ? chunk : chunk.slice(from);
+    this.partsLength += rest.length;
+    if (this.partsLength > this.maxLine) {
+      this.parts = [];
+      this.partsLength = 0;
+      this.skipping = true;
+      this.tooLarge();
+      return;
     }
+    this.parts.push(rest);
+  }
+
+  private tooLarge(): void {
+    this.reply(null, -32600, `Invalid Request: message larger than ${this.maxLine} characters`);
   }
 
   private handleLine(line: string): void {
     if (line.trim() === "") return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      this.reply(null, -32700, "Parse error: invalid JSON");
-      return;
-    }
-    // Most messages are requests the schema would accept as they are: they skip it (and its copy).
-    if (isPlainRequest(raw)) {
-      this.onmessage?.(raw);
-      return;
-    }
-    const parsed = JSONRPCMessageSchema.safeParse(raw);
-    if (parsed.success) {
-      this.onmessage?.(parsed.data as JSONRPCMessage);
-      return;
-    }
-    const id = isObject(raw) && (typeof raw.id === "string" || typeof raw.id === "number") ? raw.id : null;
-    // A malformed response is not answered (JSON-RPC never answers a response).
-    if (isObject(raw) && ("result" in raw || "error" in raw) && !("method" in raw)) {
-      this.onerror?.(new Error("invalid JSON-RPC response received"));
-      return;
-    }
-    const why = parsed.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "message"}: ${i.message}`).slice(0, 3).join("; ");
-    this.reply(id, -32600, `Invalid Request: ${why}`);
+    const read = readMessage(line);
+    if ("message" in read) {
+      const refused = this.check?.(read.message);
+      if (refused === undefined) this.onmessage?.(read.message);
+      else if ("id" in read.message && "method" in read.message) this.reply(refused.id, refused.code, refused.message);
+    } else if (read.error.code === 0) this.onerror?.(new Error(read.error.message));
+    else this.reply(read.error.id, read.error.code, read.error.message);
   }
 
   private reply(id: string | number | null, code: number, message: string): void {
@@ -137,6 +157,38 @@ export function isPlainRequest(raw: unknown): raw is JSONRPCRequest | JSONRPCNot
   if (meta === undefined) return true;
   if (!isObject(meta) || meta[RELATED_TASK_META_KEY] !== undefined) return false;
   return meta.progressToken === undefined || typeof meta.progressToken === "string" || Number.isSafeInteger(meta.progressToken);
+}
+
+/** What a malformed message is answered: a JSON-RPC error (code 0: a malformed response, which JSON-RPC never answers). */
+export interface MessageError {
+  id: string | number | null;
+  code: number;
+  message: string;
+}
+
+/**
+ * One message as read from the wire: -32700 for text that is no JSON; -32600 (with the request's id
+ * where it can be read) for JSON that is no single JSON-RPC message (batches included: the protocol
+ * has none); a leading byte order mark is ignored, as JSON allows.
+ */
+export function readMessage(text: string): { message: JSONRPCMessage } | { error: MessageError } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    return { error: { id: null, code: -32700, message: "Parse error: invalid JSON" } };
+  }
+  // Most messages are requests the schema would accept as they are: they skip it (and its copy).
+  if (isPlainRequest(raw)) return { message: raw };
+  if (Array.isArray(raw)) return { error: { id: null, code: -32600, message: "Invalid Request: JSON-RPC batches are not supported; send one message at a time" } };
+  const parsed = JSONRPCMessageSchema.safeParse(raw);
+  if (parsed.success) return { message: parsed.data as JSONRPCMessage };
+  const id = isObject(raw) && (typeof raw.id === "string" || typeof raw.id === "number") ? raw.id : null;
+  if (isObject(raw) && ("result" in raw || "error" in raw) && !("method" in raw)) {
+    return { error: { id, code: 0, message: "invalid JSON-RPC response received" } };
+  }
+  const why = parsed.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "message"}: ${i.message}`).slice(0, 3).join("; ");
+  return { error: { id, code: -32600, message: `Invalid Request: ${why}` } };
 }
 
 /** The methods each server answers with nothing sent before the answer (see answerAsJson). */
@@ -208,68 +260,81 @@ class SessionTransport implements Transport {
   }
 }
 
-/** The most bytes of a request body read to answer it as JSON (the SDK transport's own limit). */
+/** The most bytes of a request body (the SDK transport's own limit). */
 const MAX_BODY = 4 * 1024 * 1024;
+/** The most bytes of an oversized body read (and dropped) before the connection is cut instead. */
+const MAX_DRAIN = 64 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string | undefined> {
+/**
+ * A request body as text, or undefined when it is larger than `max`: the rest is then read and
+ * dropped (up to MAX_DRAIN), so that the client, still sending, gets the answer.
+ */
+function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY) {
-        req.destroy();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
+      if (size > MAX_DRAIN) req.destroy();
+      else if (size > max) chunks.length = 0;
+      else chunks.push(chunk);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(size > max ? undefined : Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
 }
 
+/** A JSON-RPC error answer over HTTP (`id` null where the request's cannot be read). */
+function httpError(res: ServerResponse, status: number, id: string | number | null, code: number, message: string): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }));
+}
+
 /**
- * A POST of a session whose server answers some methods with nothing before the answer: one such
- * request is answered here as application/json; anything else goes to the SDK transport (with the
- * body read). Streamable HTTP lets a server answer a request either way; JSON spares a stream.
+ * The JSON-RPC message of a POST with a JSON body, read and checked here so that a malformed one is
+ * answered as on stdio (the SDK transport answers every one -32700 without its id): undefined when
+ * it was answered (HTTP 413 or 400).
  */
-async function postToSession(transport: SessionTransport, methods: ReadonlySet<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const type = req.headers["content-type"] ?? "";
-  if (!type.includes("application/json")) return transport.http.handleRequest(req, res);
-  const text = await readBody(req);
+async function readPost(req: IncomingMessage, res: ServerResponse): Promise<JSONRPCMessage | undefined> {
+  const text = await readBody(req, MAX_BODY);
   if (text === undefined) {
-    res.writeHead(413, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Request body too large" } }));
-    return;
+    httpError(res, 413, null, -32600, `Invalid Request: body larger than ${MAX_BODY} bytes`);
+    return undefined;
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: invalid JSON" } }));
-    return;
-  }
+  const read = readMessage(text);
+  if ("message" in read) return read.message;
+  const { id, code, message } = read.error;
+  // A malformed response is answered over HTTP too (every POST is): as an invalid message.
+  httpError(res, 400, id, code === 0 ? -32600 : code, code === 0 ? `Invalid Request: ${message}` : message);
+  return undefined;
+}
+
+/**
+ * A request answered as one JSON response where the session's server answers its method with
+ * nothing before the answer; undefined (not answered) for anything else. Streamable HTTP lets a
+ * server answer a request either way; JSON spares a stream.
+ */
+async function answerAsJsonResponse(
+  transport: SessionTransport,
+  methods: ReadonlySet<string>,
+  message: JSONRPCMessage,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<boolean> {
   const version = req.headers["mcp-protocol-version"];
   const accept = req.headers.accept ?? "";
-  let message: JSONRPCMessage | undefined;
-  if (isPlainRequest(body)) message = body;
-  else {
-    const parsed = JSONRPCMessageSchema.safeParse(body);
-    message = parsed.success ? (parsed.data as JSONRPCMessage) : undefined;
-  }
   const plain =
-    message !== undefined &&
     "method" in message &&
     "id" in message &&
     methods.has(message.method) &&
     (accept.includes("application/json") || accept.includes("*/*")) &&
     (version === undefined || (typeof version === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(version)));
-  if (!plain) return transport.http.handleRequest(req, res, body);
+  if (!plain) return false;
   const auth = (req as IncomingMessage & { auth?: MessageExtraInfo["authInfo"] }).auth;
   const answer = await transport.answer(message as JSONRPCRequest, { requestInfo: { headers: req.headers }, ...(auth === undefined ? {} : { authInfo: auth }) });
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (transport.sessionId !== undefined) headers["mcp-session-id"] = transport.sessionId;
   res.writeHead(200, headers).end(JSON.stringify(answer));
+  return true;
 }
 
 export interface HttpServeOptions {
@@ -291,22 +356,26 @@ export async function serveStreamableHttp(
   const path = options.path ?? "/mcp";
   const sessions = new Map<string, { transport: SessionTransport; server: Server | McpServer; json: ReadonlySet<string> | undefined }>();
   const log = options.log ?? ((e: LogEntry) => stderrLine(e));
-  const fail = (res: ServerResponse, status: number, code: number, message: string) => {
-    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
-  };
+  const fail = (res: ServerResponse, status: number, code: number, message: string) => httpError(res, status, null, code, message);
   const http = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const url = new URL(req.url ?? "/", "http://localhost");
       if (url.pathname !== path) return fail(res, 404, -32601, "Not found");
       const sid = req.headers["mcp-session-id"];
-      if (typeof sid === "string") {
-        const s = sessions.get(sid);
-        if (!s) return fail(res, 404, -32001, "Session not found");
-        // Methods answered with nothing before the answer (task polling, listing) come back as JSON, not SSE.
-        if (req.method === "POST" && s.json !== undefined && s.json.size > 0) return postToSession(s.transport, s.json, req, res);
-        return s.transport.http.handleRequest(req, res);
+      const session = typeof sid === "string" ? sessions.get(sid) : undefined;
+      if (typeof sid === "string" && !session) return fail(res, 404, -32001, "Session not found");
+      if (session === undefined && req.method !== "POST") return fail(res, 400, -32000, "Bad Request: no session; initialize first");
+      // A JSON body is read and checked here; other content types are refused by the SDK transport.
+      let body: JSONRPCMessage | undefined;
+      if (req.method === "POST" && /application\/json/i.test(req.headers["content-type"] ?? "")) {
+        body = await readPost(req, res);
+        if (body === undefined) return;
       }
-      if (req.method !== "POST") return fail(res, 400, -32000, "Bad Request: no session; initialize first");
+      if (session) {
+        // Methods answered with nothing before the answer (task polling, listing) come back as JSON, not SSE.
+        if (body !== undefined && session.json !== undefined && session.json.size > 0 && (await answerAsJsonResponse(session.transport, session.json, body, req, res))) return;
+        return session.transport.http.handleRequest(req, res, body);
+      }
       const http: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
@@ -319,7 +388,7 @@ export async function serveStreamableHttp(
       };
       const server = createServer();
       await server.connect(transport);
-      await http.handleRequest(req, res);
+      await http.handleRequest(req, res, body);
       // A request that opened no session (not an initialize) leaves nothing behind.
       if (transport.sessionId === undefined) await server.close();
     })().catch((e: unknown) => {

@@ -6,12 +6,31 @@
  * small rewrites of answers the spec declares (result type marker, related-task
  * meta, the per-request client capability, the task id header).
  */
+import { createHash } from "node:crypto";
 import { invalidParams } from "./errors.js";
 import { covers, isObject, type RuntimePlan } from "./plan.js";
 import type { TaskRecord } from "./store.js";
 
 /** The spec-independent part of the plan these functions read. */
 type Plan = RuntimePlan<string>;
+
+/**
+ * Where requestors choose task ids, an id is the requestor's own: a task whose id another requestor
+ * already holds is kept under the id, this mark and the requestor's scope (see scopedTaskId). The
+ * mark is never part of a requestor's id (such ids are refused), and never shown: see wireTaskId.
+ */
+export const TASK_SCOPE_MARK = "\u001f";
+
+/** The key of a requestor's task whose requestor-chosen id another requestor already holds. */
+export function scopedTaskId(taskId: string, owner: string): string {
+  return `${taskId}${TASK_SCOPE_MARK}${createHash("sha256").update(owner).digest("base64url").slice(0, 22)}`;
+}
+
+/** A task's id as its requestor knows it (the stored key without the scope that keeps it apart). */
+export function wireTaskId(taskId: string): string {
+  const at = taskId.indexOf(TASK_SCOPE_MARK);
+  return at === -1 ? taskId : taskId.slice(0, at);
+}
 
 /** The ISO strings of times formatted lately (a bounded memo: cleared when full). */
 const isoTimes = new Map<number, string>();
@@ -33,14 +52,21 @@ export function isoTime(ms: number): string {
 /** The task as the requestor sees it: the fields of the spec's task type, filled from the record. */
 export function toWireTask<W = Record<string, unknown>>(plan: Plan, rec: TaskRecord): W {
   const task = plan.task;
-  const t: Record<string, unknown> = { taskId: rec.taskId, status: rec.status };
+  const t: Record<string, unknown> = { [plan.idField]: wireTaskId(rec.taskId), [plan.statusField]: rec.status };
   if (task.statusMessageField !== undefined && rec.statusMessage !== undefined) t[task.statusMessageField] = rec.statusMessage;
   if (task.createdAt) t.createdAt = isoTime(rec.createdAt);
   if (task.lastUpdatedAt) t.lastUpdatedAt = isoTime(rec.updatedAt);
-  t[plan.behaviour.retention.field] = rec.keepAlive;
-  t[plan.behaviour.polling.field] = rec.pollFrequency;
-  if (task.failureField !== undefined && rec.error !== undefined && rec.status === plan.status.failed) {
+  if (plan.retention.field !== undefined) t[plan.retention.field] = rec.keepAlive;
+  if (plan.polling.field !== undefined) t[plan.polling.field] = rec.pollFrequency;
+  if (task.failureField !== undefined && rec.error !== undefined && plan.isRole(rec.status, "failed")) {
     t[task.failureField] = task.failureAsMessage ? rec.error.message : rec.error;
+  }
+  if (task.extras !== undefined) {
+    // The task's own fields: what the work set, else the declared default (null: none yet).
+    for (const name of task.extras) {
+      const v = rec.fields !== undefined && Object.prototype.hasOwnProperty.call(rec.fields, name) ? rec.fields[name] : plan.descriptor.taskExtras[name];
+      if (v !== null && v !== undefined) t[name] = v;
+    }
   }
   return t as W;
 }
@@ -48,8 +74,8 @@ export function toWireTask<W = Record<string, unknown>>(plan: Plan, rec: TaskRec
 /** The task with what its status carries inlined: the result (completed), the error (failed), the pending input requests (input status, where input is polled). */
 export function toDetailedTask<W = Record<string, unknown>>(plan: Plan, rec: TaskRecord): W {
   const t = toWireTask<Record<string, unknown>>(plan, rec);
-  if (rec.status === plan.status.completed && rec.result !== undefined) t[plan.results.resultField] = rec.result;
-  if (rec.status === plan.status.failed && rec.error !== undefined) t[plan.results.errorField] = rec.error;
+  if (plan.isRole(rec.status, "completed") && rec.result !== undefined) t[plan.results.resultField] = rec.result;
+  if (plan.isRole(rec.status, "failed") && rec.error !== undefined) t[plan.results.errorField] = rec.error;
   if (plan.input.via === "inline-poll" && rec.status === plan.status.input) t[plan.input.requestsField] = rec.inputRequests ?? {};
   return t as W;
 }
@@ -66,7 +92,7 @@ export function withRelated<R extends object>(plan: Plan, result: R, taskId: str
   const key = plan.related.key;
   if (key === undefined) return result;
   const meta = isObject((result as { _meta?: unknown })._meta) ? (result as { _meta: Record<string, unknown> })._meta : {};
-  return { ...result, _meta: { ...meta, [key]: { taskId } } };
+  return { ...result, _meta: { ...meta, [key]: { taskId: wireTaskId(taskId) } } };
 }
 
 /** Whether a request declares the client capability in its own `_meta` (per-request capabilities). */
@@ -102,9 +128,11 @@ export function checkTaskIdHeader(plan: Plan, extra: RequestHeaders, params: unk
   if (http === false) return;
   const headers = extra.requestInfo?.headers;
   if (headers === undefined) return;
+  const taskId = isObject(params) ? params[plan.idField] : undefined;
+  // A request without a string task id has no header to repeat: its params are invalid (-32602), checked next.
+  if (typeof taskId !== "string") return;
   const raw = headers[http.header.toLowerCase()];
   const value = decodeHeaderValue(Array.isArray(raw) ? raw[0] : raw);
-  const taskId = isObject(params) ? params.taskId : undefined;
   if (value === undefined || value !== taskId) {
     throw plan.error(http.mismatchError, { header: http.header }, () => invalidParams("Header mismatch"));
   }

@@ -1,7 +1,7 @@
 /**
  * The demo MCP server, built from the generated code in output-samples/<spec>/.
  *
- *   npm run --silent demo -- <spec-name> [--http <port>] [--store memory|sqlite:<file>] [--options <json>]
+ *   npm run --silent demo -- <spec-name> [--http <port>] [--store memory|sqlite:<file>|postgres:<url>] [--options <json>]
  *
  * stdio (default): nothing but JSON-RPC on stdout, logs and audit lines on stderr.
  * --http <port>: Streamable HTTP at http://127.0.0.1:<port>/mcp (port 0 picks a free
@@ -12,7 +12,14 @@
  * plus rememberExpiredMs for the store; tests use it for short timings.
  * --store: where tasks live. memory (default): gone when the process stops.
  * sqlite:<file>: the SQLite store on <file> (created if missing; better-sqlite3 12),
- * so tasks and their results outlive a restart. postgres:<url> is reserved.
+ * so tasks and their results outlive a restart. postgres:<url> (postgres://user:password@host:port/db,
+ * pg 8): the PostgreSQL store, which several demo processes may share (schema "mcp_tasks", or
+ * storeSchema in --options); tasks are then bound to the auth context alone, since an HTTP
+ * session lives in one process.
+ * --auth <token>: a static bearer token that becomes the requestor's auth context
+ * (tasks are bound to it). Over HTTP every request must carry
+ * `Authorization: Bearer <token>` (anything else is answered 401); over stdio
+ * the token is the process's auth context.
  *
  * Tools: greet, slow_compute, failing_job, protocol_error_job, confirm_delete
  * (the acceptance contract), plus multi_input (two elicitations at once),
@@ -21,8 +28,13 @@
  * Also a resource (demo://report) and a prompt (summary), so that resources/read
  * and prompts/get can be task-augmented too.
  */
-import { existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -39,14 +51,16 @@ import {
 type ServerModule = typeof import("../output-samples/sep-1686-draft/server.js");
 type StoreModule = typeof import("../output-samples/sep-1686-draft/store.js");
 type SqliteStoreModule = typeof import("../output-samples/sep-1686-draft/runtime/store-sqlite.js");
+type PostgresStoreModule = typeof import("../output-samples/sep-1686-draft/runtime/store-postgres.js");
 type ProtocolModule = typeof import("../output-samples/sep-1686-draft/protocol.js");
 // The core binding emitted for a per-request lifecycle (protocol.lifecycle per-request).
 type StatelessModule = typeof import("../output-samples/ext-tasks-2026-07-28/stateless-server.js");
+type StatelessRuntimeModule = typeof import("../runtime/stateless-server.js");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 function usage(message: string): never {
-  process.stderr.write(`demo-server: ${message}\nusage: npm run --silent demo -- <spec-name> [--http <port>] [--store memory|sqlite:<file>] [--options <json>]\n`);
+  process.stderr.write(`demo-server: ${message}\nusage: npm run --silent demo -- <spec-name> [--http <port>] [--store memory|sqlite:<file>|postgres:<url>] [--options <json>]\n`);
   process.exit(2);
 }
 
@@ -55,6 +69,7 @@ function parseArgs(argv: string[]) {
   let http: number | undefined;
   let options: string | undefined = process.env.MCP_TASK_GEN_DEMO_OPTIONS;
   let mcp = false;
+  let auth: string | undefined;
   let store: StoreChoice = { kind: "memory" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -68,12 +83,13 @@ function parseArgs(argv: string[]) {
     } else if (a === "--store") store = parseStore(argv[++i]);
     else if (a.startsWith("--store=")) store = parseStore(a.slice("--store=".length));
     else if (a === "--mcp-server") mcp = true;
+    else if (a === "--auth" || a.startsWith("--auth=")) auth = parseAuth(a === "--auth" ? argv[++i] : a.slice("--auth=".length));
     else if (a.startsWith("-")) usage(`unknown option ${a}`);
     else if (spec === undefined) spec = a;
     else usage(`unexpected argument ${a}`);
   }
   if (spec === undefined) usage("which spec? e.g. sep-1686-draft");
-  if (!/^[a-z0-9][a-z0-9.-]*$/.test(spec)) usage(`not a spec name: ${spec}`);
+  if (!/^[a-z0-9][a-z0-9.-]*$/.test(spec) && !/\.(ya?ml|json)$/i.test(spec)) usage(`not a spec name nor a spec file (.yaml, .yml, .json): ${spec}`);
   let parsed: Record<string, unknown> = {};
   if (options) {
     try {
@@ -82,22 +98,47 @@ function parseArgs(argv: string[]) {
       usage("--options is not valid JSON");
     }
   }
-  return { spec, http, options: parsed, mcp, store };
+  return { spec, http, options: parsed, mcp, store, auth };
 }
 
-type StoreChoice = { kind: "memory" } | { kind: "sqlite"; file: string };
+/** --auth <token>: a bearer token (visible ASCII, no spaces). */
+function parseAuth(v: string | undefined): string {
+  if (v === undefined || !/^[\x21-\x7e]+$/.test(v)) usage("--auth needs a bearer token (visible ASCII characters, no spaces)");
+  return v;
+}
 
-/** --store memory | sqlite:<file> (postgres:<url> is not available yet). */
+/** The auth context a bearer token stands for: the client id is a digest of it, so the store never holds the token. */
+function tokenAuth(token: string): AuthInfo {
+  return { token, clientId: `bearer-${createHash("sha256").update(token).digest("hex").slice(0, 16)}`, scopes: [] };
+}
+
+/** Whether a request carries `Authorization: Bearer <token>` (compared in constant time). */
+function bearerMatches(header: string | string[] | null | undefined, token: string): boolean {
+  const v = Array.isArray(header) ? header[0] : header;
+  const m = v === undefined || v === null ? null : /^Bearer +(\S+)\s*$/i.exec(v);
+  if (!m) return false;
+  const a = Buffer.from(m[1]!);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+type StoreChoice = { kind: "memory" } | { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+
+/** --store memory | sqlite:<file> | postgres:<url> (the URL itself, postgres://... or postgresql://..., also does). */
 function parseStore(v: string | undefined): StoreChoice {
-  if (v === undefined) usage("--store needs memory or sqlite:<file>");
+  if (v === undefined) usage("--store needs memory, sqlite:<file> or postgres:<url>");
   if (v === "memory") return { kind: "memory" };
   if (v.startsWith("sqlite:")) {
     const file = v.slice("sqlite:".length);
     if (file === "") usage("--store sqlite: needs a file, e.g. --store sqlite:./tasks.db");
     return { kind: "sqlite", file };
   }
-  if (v.startsWith("postgres:") || v.startsWith("postgresql:")) usage("--store postgres: is not available yet; use memory or sqlite:<file>");
-  usage(`--store takes memory or sqlite:<file>, got ${v}`);
+  if (v.startsWith("postgres:") || v.startsWith("postgresql:")) {
+    const url = /^postgres(ql)?:\/\//.test(v) ? v : v.slice(v.indexOf(":") + 1);
+    if (!/^postgres(ql)?:\/\/./.test(url)) usage("--store postgres: needs a connection URL, e.g. --store postgres:postgres://user:password@127.0.0.1:5432/tasks");
+    return { kind: "postgres", url };
+  }
+  usage(`--store takes memory, sqlite:<file> or postgres:<url>, got ${v}`);
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -114,20 +155,53 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", onAbort, { once: true });
   });
 
+/**
+ * Generates a spec file into a fresh directory beside this checkout's node_modules (linked in, so the
+ * generated code finds the SDK), the way a user's project would hold it; exits 2 on an invalid spec.
+ */
+function generateInto(specFile: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-task-gen-demo-"));
+  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }) + "\n");
+  const out = join(dir, "gen");
+  const run = spawnSync(process.execPath, [join(root, "bin", "mcp-task-gen.js"), "generate", "--spec", specFile, "--out", out, "--quiet"], { encoding: "utf8" });
+  if (run.status !== 0) {
+    process.stderr.write(run.stderr);
+    usage(`the spec ${specFile} did not generate (exit ${run.status ?? "?"})`);
+  }
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return out;
+}
+
 const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(JSON.stringify({ level: "info", msg, ...extra }) + "\n");
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 
 async function main() {
-  const { spec, http, options, mcp, store: storeChoice } = parseArgs(process.argv.slice(2));
-  const dir = join(root, "output-samples", spec);
+  const { spec, http, options, mcp, store: storeChoice, auth } = parseArgs(process.argv.slice(2));
+  const dir = /\.(ya?ml|json)$/i.test(spec) ? generateInto(spec) : join(root, "output-samples", spec);
   if (!existsSync(join(dir, "server.ts"))) usage(`no generated server in output-samples/${spec}/ (run npm run samples)`);
   const gen = (await import(pathToFileURL(join(dir, "server.ts")).href)) as ServerModule;
   const storeMod = (await import(pathToFileURL(join(dir, "store.ts")).href)) as StoreModule;
-  const { rememberExpiredMs, ...serverOptions } = options as { rememberExpiredMs?: number };
+  const { rememberExpiredMs, storeSchema, ...serverOptions } = options as { rememberExpiredMs?: number; storeSchema?: string };
   const storeOptions = rememberExpiredMs === undefined ? {} : { rememberExpiredMs };
-  let store: InstanceType<StoreModule["InMemoryTaskStore"]> | Awaited<ReturnType<SqliteStoreModule["SqliteTaskStore"]["open"]>>;
-  if (storeChoice.kind === "sqlite") {
+  let store:
+    | InstanceType<StoreModule["InMemoryTaskStore"]>
+    | Awaited<ReturnType<SqliteStoreModule["SqliteTaskStore"]["open"]>>
+    | Awaited<ReturnType<PostgresStoreModule["PostgresTaskStore"]["open"]>>;
+  if (storeChoice.kind === "postgres") {
+    const postgres = (await import(pathToFileURL(join(dir, "runtime", "store-postgres.ts")).href)) as PostgresStoreModule;
+    try {
+      store = await postgres.PostgresTaskStore.open(storeChoice.url, { ...storeOptions, ...(storeSchema === undefined ? {} : { schema: storeSchema }) });
+    } catch (e) {
+      process.stderr.write(`demo-server: cannot open the task store: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    }
+    log("task store", { store: "postgres", url: postgres.redactUrl(storeChoice.url), schema: store.schema });
+    // Several processes serve these tasks and a session lives in one of them: bind to the auth context alone.
+    (serverOptions as { ownerOf?: unknown }).ownerOf = (extra: { authInfo?: { clientId: string; extra?: Record<string, unknown> } }) =>
+      extra.authInfo ? `auth:${extra.authInfo.clientId}:${typeof extra.authInfo.extra?.sub === "string" ? extra.authInfo.extra.sub : ""}` : "auth:anonymous";
+  } else if (storeChoice.kind === "sqlite") {
     const sqlite = (await import(pathToFileURL(join(dir, "runtime", "store-sqlite.ts")).href)) as SqliteStoreModule;
     try {
       store = await sqlite.SqliteTaskStore.open(storeChoice.file, storeOptions);
@@ -141,6 +215,28 @@ async function main() {
     ...(serverOptions as ConstructorParameters<ServerModule["TaskRuntime"]>[0]),
     store,
   });
+  if (auth !== undefined) {
+    // --auth: a request without an auth context of its own (stdio) carries the token's.
+    const tokenContext = tokenAuth(auth);
+    const ownerOf = runtime.ownerOf.bind(runtime);
+    runtime.ownerOf = (extra) => ownerOf(extra.authInfo === undefined ? { ...extra, authInfo: tokenContext } : extra);
+  }
+  // On a durable store, the tasks a killed server left unfinished end before anything is served.
+  await runtime.ready;
+  // The spec's custom operations: the demo answers each with what it was asked, and the task when one is named.
+  const idField = runtime.plan.idField;
+  for (const method of runtime.plan.custom) {
+    runtime.addOperations({
+      [method]: async (params, ctx) => {
+        const id = params[idField];
+        return { operation: method, params, ...(typeof id === "string" ? { task: await ctx.task(id) } : {}) } as never;
+      },
+    });
+  }
+  // The task's own numeric fields (e.g. progress), which slow_compute sets as it goes.
+  const numericFields = Object.entries(runtime.descriptor.taskExtras)
+    .filter(([, v]) => typeof v === "number")
+    .map(([k]) => k);
 
   // Where the revision declares a per-tool switch (execution.taskSupport: mcp-2025-11-25), greet keeps
   // its default (forbidden), the others may run as tasks and confirm_delete must; elsewhere the switch
@@ -168,7 +264,14 @@ async function main() {
       inputSchema: z.object({ seconds: z.number().min(0).max(3600), label: z.string().optional() }),
       handler: async ({ seconds }, ctx) => {
         try {
-          await sleep(seconds * 1000, ctx.signal);
+          // In steps: between them the task honours a transition that holds it (e.g. a pause), and
+          // reports its progress in the task's own numeric fields where the spec declares some.
+          const steps = Math.max(1, Math.min(100, Math.ceil(seconds * 10)));
+          for (let i = 1; i <= steps; i++) {
+            await ctx.whenRunning();
+            await sleep((seconds * 1000) / steps, ctx.signal);
+            if (numericFields.length > 0) await ctx.setFields(Object.fromEntries(numericFields.map((f) => [f, Math.round((100 * i) / steps)])));
+          }
         } catch (e) {
           log("slow_compute aborted", { taskId: ctx.taskId ?? null });
           throw e;
@@ -317,12 +420,24 @@ async function main() {
     const serverInfo = { name: "mcp-task-gen-demo", version: "0.1.0" };
     const instructions = `Demo of the generated ${spec} task support.`;
     if (http === undefined) {
-      const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
-      await serveStdio(stateless.statelessServerFactory(runtime as never, { serverInfo, instructions }));
+      // On the runtime's stdio transport, which answers malformed lines (-32700, -32600) instead of dropping them.
+      const { serveStatelessStdio } = (await import(pathToFileURL(join(dir, "runtime", "stateless-server.ts")).href)) as StatelessRuntimeModule;
+      // SIGTERM/SIGINT close it: open task subscriptions get their closing response first.
+      stopOnSignals(await serveStatelessStdio(runtime as never, { serverInfo, instructions }), runtime);
       log("serving on stdio", { spec });
       return;
     }
-    const served = await stateless.serveStatelessHttp(runtime as never, { port: http, host: "127.0.0.1", serverInfo, instructions });
+    const authenticate = (request: Request) => {
+      if (!bearerMatches(request.headers.get("authorization"), auth!)) throw new Error("missing or wrong bearer token");
+      return tokenAuth(auth!);
+    };
+    const served = await stateless.serveStatelessHttp(runtime as never, {
+      port: http,
+      host: "127.0.0.1",
+      serverInfo,
+      instructions,
+      ...(auth === undefined ? {} : { authenticate }),
+    });
     log("listening", { spec, url: served.url });
     stopOnSignals(served, runtime);
     return;
@@ -339,6 +454,7 @@ async function main() {
     log("serving on stdio", { spec });
   } else {
     const served = await gen.serveStreamableHttp(createServer, { port: http, host: "127.0.0.1" });
+    if (auth !== undefined) requireBearer(served.server, auth);
     log("listening", { spec, url: served.url });
     stopOnSignals(served, runtime);
   }
@@ -348,6 +464,26 @@ main().catch((e: unknown) => {
   process.stderr.write(`demo-server: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });
+
+/**
+ * --auth over Streamable HTTP: a request without the bearer token is answered 401; one with it
+ * reaches the SDK transport with the token's auth context (the SDK reads `req.auth`).
+ */
+function requireBearer(server: HttpServer, token: string): void {
+  const context = tokenAuth(token);
+  const handlers = server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners("request");
+  server.on("request", (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse) => {
+    if (!bearerMatches(req.headers.authorization, token)) {
+      res
+        .writeHead(401, { "content-type": "application/json", "www-authenticate": 'Bearer realm="mcp-task-gen-demo"' })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Unauthorized" } }));
+      return;
+    }
+    req.auth = context;
+    for (const h of handlers) h.call(server, req, res);
+  });
+}
 
 /** On SIGINT/SIGTERM: stop listening, close the runtime, exit. */
 function stopOnSignals(served: { close(): Promise<unknown> }, runtime: { close(): Promise<unknown> }): void {

@@ -1,7 +1,8 @@
 /**
  * The demo server's --store option (a contract, like the rest of the demo's):
- * `memory` (default), `sqlite:<file>`; `postgres:` and anything else are usage
- * errors. With SQLite a completed task, its result included, is still there
+ * `memory` (default), `sqlite:<file>`, `postgres:<url>` (its multi-process
+ * behaviour is postgres-multi-instance.test.ts's); anything else is a usage
+ * error. With SQLite a completed task, its result included, is still there
  * after the server is killed with SIGKILL and started again on the same file
  * (ext-tasks-2026-07-28: tasks bound to the auth context, which a restart keeps).
  */
@@ -42,16 +43,17 @@ function tasksAt(url: string) {
 }
 
 describe("demo server --store", () => {
-  it("refuses postgres: (not available yet) and unknown stores as usage errors", async () => {
+  it("refuses unknown stores, and a postgres: store without a URL, as usage errors", async () => {
     for (const [arg, message] of [
-      ["postgres://127.0.0.1/tasks", "--store postgres: is not available yet"],
-      ["redis:x", "--store takes memory or sqlite:<file>, got redis:x"],
+      ["postgres:", "--store postgres: needs a connection URL"],
+      ["postgres:tasks", "--store postgres: needs a connection URL"],
+      ["redis:x", "--store takes memory, sqlite:<file> or postgres:<url>, got redis:x"],
       ["sqlite:", "--store sqlite: needs a file"],
     ] as const) {
       const r = await run(process.execPath, ["--import", "tsx", demo, "sep-1686-draft", "--store", arg], { cwd: ROOT });
       expect(r.code, arg).toBe(2);
       expect(r.stderr).toContain(message);
-      expect(r.stderr).toContain("usage: npm run --silent demo -- <spec-name> [--http <port>] [--store memory|sqlite:<file>]");
+      expect(r.stderr).toContain("usage: npm run --silent demo -- <spec-name> [--http <port>] [--store memory|sqlite:<file>|postgres:<url>]");
     }
   });
 

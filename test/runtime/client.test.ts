@@ -132,7 +132,7 @@ describe("TaskClient: sep-1686-draft (requestor task id in _meta, created notifi
   async function setup() {
     const d = await descriptorOf(spec);
     const conn = new FakeConnection();
-    const tasks = new TaskClient(d, conn, { defaultPollFrequency: 5 });
+    const tasks = new TaskClient<{ taskId: string; status: string }>(d, conn, { defaultPollFrequency: 5 });
     const key = d.meta.relatedTask!;
     const taskKey = d.meta.task!;
     // The server acknowledges every task-augmented tools/call by notification and never answers directly.
@@ -189,7 +189,7 @@ describe("TaskClient: sep-1686-draft (requestor task id in _meta, created notifi
     const err = await rejection(tasks.waitForTask("t2", CallToolResultSchema));
     expect(err).toBeInstanceOf(TaskEndedError);
     expect((err as TaskEndedError).message).toBe("task t2 ended failed: boom");
-    expect((err as TaskEndedError<TaskLike>).task.status).toBe("failed");
+    expect((err as TaskEndedError<{ status: string }>).task.status).toBe("failed");
   });
 
   it("aborting the signal cancels the request (no cancel method) and confirms by polling", async () => {
@@ -258,7 +258,7 @@ describe("TaskClient: mcp-2025-11-25 (params.task, { task } at once, blocking ta
     conn.on("tools/list", () => ({ tools: tools.map((t) => ({ inputSchema: { type: "object" }, ...t })) }));
     conn.on("tools/call", (p) => (p.task !== undefined ? { task: task("t1", "working", { pollInterval: 30 }) } : text("direct")));
     const statuses: string[] = [];
-    const tasks = new TaskClient(d, conn, { defaultPollFrequency: 5, requestTimeout: 123_456, onStatusNotification: (t) => void statuses.push(t.status) });
+    const tasks = new TaskClient<{ taskId: string; status: string }>(d, conn, { defaultPollFrequency: 5, requestTimeout: 123_456, onStatusNotification: (t) => void statuses.push(t.status) });
     return { d, conn, tasks, statuses };
   }
 
@@ -362,7 +362,7 @@ describe("TaskClient: ext-tasks-2026-07-28 (client capability opt-in, flat task,
     const d = await descriptorOf(spec);
     const conn = new FakeConnection();
     conn.on("tools/call", (p) => (p.arguments !== undefined && (p.arguments as Params).direct ? { resultType: "complete", ...text("direct") } : { resultType: "task", ...task("t1", "working", { pollIntervalMs: 20 }) }));
-    const tasks = new TaskClient(d, conn, { defaultPollFrequency: 5, ...options });
+    const tasks = new TaskClient<{ taskId: string; status: string }>(d, conn, { defaultPollFrequency: 5, ...options });
     const capKey = d.meta.clientCapabilities!;
     return { d, conn, tasks, capKey };
   }

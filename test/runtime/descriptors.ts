@@ -41,8 +41,10 @@ export async function descriptorOf(spec: BuiltinSpec): Promise<TaskSpecDescripto
     protocol: await load("protocol"),
   };
   const taskSchema = g.validators[`${ir.behaviour.taskType}Schema`] as { safeParse(v: unknown): never };
+  const { creationSchema, ...rest } = data;
+  const creation = creationSchema === undefined ? undefined : (g.validators[creationSchema] as { safeParse(v: unknown): never });
   const d: TaskSpecDescriptor = {
-    ...data,
+    ...rest,
     spec: data.spec as TaskSpecDescriptor["spec"],
     states: data.states as TaskSpecDescriptor["states"],
     runtimeVersion: RUNTIME_VERSION,
@@ -52,6 +54,7 @@ export async function descriptorOf(spec: BuiltinSpec): Promise<TaskSpecDescripto
     requestGuards: g.guards.requestGuards,
     validateParams: (method, params) => (g.validators.validateRequestParams as (m: string, p: unknown) => never)(method, params),
     validateTask: (value) => taskSchema.safeParse(value),
+    ...(creation === undefined ? {} : { validateCreation: (value: unknown) => creation.safeParse(value) }),
   };
   cache.set(spec, d);
   return d;

@@ -90,6 +90,18 @@ describe("creation via _meta (sep-1686-draft): acknowledged by notification, ans
 });
 
 describe("creation via a param (mcp-2025-11-25): acknowledged with { task }, the per-tool switch", () => {
+  it("checks the task request against its declared type and hands it to the work", async () => {
+    const rt = await runtimeOf("mcp-2025-11-25", { pollFrequency: 100 });
+    let seen: unknown;
+    rt.addTools([defineTool({ name: "peek", taskSupport: "optional", handler: async (_args, ctx) => ((seen = ctx.taskRequest), text("ok")) })]);
+    await rt.callTool({ name: "peek", arguments: {}, task: { ttl: 5_000 } }, fakeExtra());
+    await waitFor(async () => (seen === undefined ? undefined : true));
+    expect(seen).toEqual({ ttl: 5_000 });
+    // TaskMetadata declares ttl a number: a string is refused before any task exists.
+    await expect(rt.callTool({ name: "peek", arguments: {}, task: { ttl: "soon" } }, fakeExtra())).rejects.toMatchObject({ code: -32602, message: /ttl/ });
+    await rt.close();
+  });
+
   it("answers { task } at once and runs the work in the background; retention counted from creation", async () => {
     const rt = await runtimeOf("mcp-2025-11-25", { pollFrequency: 100 });
     const release = deferred();
@@ -171,6 +183,7 @@ describe("retention granted", () => {
   it("the default when none is asked, capped by the maximum; null is unlimited only without a cap", async () => {
     const rt = await runtimeOf("sep-1686-draft");
     const b = rt.behaviour.retention;
+    if (b === false) throw new Error("the seed declares retention");
     expect(rt.grant(undefined)).toBe(b.default);
     expect(rt.grant(1e12)).toBe(b.max);
     expect(rt.grant(1.9)).toBe(1);
@@ -183,7 +196,9 @@ describe("retention granted", () => {
 
   it("where null does not mean unlimited, asking for null asks for the most there is", async () => {
     const d = await descriptorOf("mcp-2025-11-25");
-    const strict = { ...d, behaviour: { ...d.behaviour, retention: { ...d.behaviour.retention, nullMeansUnlimited: false } } };
+    const declared = d.behaviour.retention;
+    if (declared === false) throw new Error("mcp-2025-11-25 declares retention");
+    const strict = { ...d, behaviour: { ...d.behaviour, retention: { ...declared, nullMeansUnlimited: false } } };
     const rt = new TaskRuntime(strict, { audit: false, maxKeepAlive: 1234 });
     expect(rt.grant(null)).toBe(1234);
   });

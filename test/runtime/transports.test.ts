@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { isPlainRequest, serveStreamableHttp, TaskStdioServerTransport } from "../../runtime/transports.js";
+import { answerAsJson, isPlainRequest, readMessage, serveStreamableHttp, TaskStdioServerTransport } from "../../runtime/transports.js";
 
 function lines(out: PassThrough): () => Promise<unknown> {
   let buffer = "";
@@ -46,8 +46,53 @@ describe("TaskStdioServerTransport", () => {
     const t = new TaskStdioServerTransport(stdin, stdout, { maxLineBytes: 16 });
     await t.start();
     stdin.write("x".repeat(32));
-    expect(await next()).toMatchObject({ error: { code: -32600, message: "Invalid Request: message too large" } });
+    expect(await next()).toMatchObject({ id: null, error: { code: -32600, message: "Invalid Request: message larger than 16 characters" } });
     await t.close();
+  });
+
+  it("answers an oversized line once, skips the rest of it, and serves the next line", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const next = lines(stdout);
+    const server = new Server({ name: "t", version: "1" }, { capabilities: {} });
+    await server.connect(new TaskStdioServerTransport(stdin, stdout, { maxLineBytes: 1024 }));
+    // One line in many chunks, the limit crossed in the middle; then a ping.
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "y".repeat(5000) } });
+    for (let i = 0; i < big.length; i += 700) stdin.write(big.slice(i, i + 700));
+    stdin.write("\n" + JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) + "\n");
+    expect(await next()).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(await next()).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    // A whole oversized line in one chunk, too.
+    stdin.write(big + "\n" + JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }) + "\n");
+    expect(await next()).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(await next()).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+    await server.close();
+  });
+
+  it("ignores a byte order mark and refuses batches with -32600", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const next = lines(stdout);
+    const server = new Server({ name: "t", version: "1" }, { capabilities: {} });
+    await server.connect(new TaskStdioServerTransport(stdin, stdout));
+    stdin.write("\uFEFF" + JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) + "\n");
+    expect(await next()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    stdin.write(JSON.stringify([{ jsonrpc: "2.0", id: 2, method: "ping" }]) + "\n");
+    expect(await next()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining("batches") } });
+    stdin.write("[]\n");
+    expect(await next()).toMatchObject({ id: null, error: { code: -32600 } });
+    await server.close();
+  });
+});
+
+describe("readMessage", () => {
+  it("-32700 only for text that is no JSON; -32600 with the id where it can be read", () => {
+    expect(readMessage("{")).toEqual({ error: { id: null, code: -32700, message: "Parse error: invalid JSON" } });
+    expect(readMessage('{"jsonrpc":"2.0","id":"a","method":7}')).toMatchObject({ error: { id: "a", code: -32600 } });
+    expect(readMessage('{"jsonrpc":"1.0","id":3,"method":"ping"}')).toMatchObject({ error: { id: 3, code: -32600 } });
+    expect(readMessage('{"jsonrpc":"2.0","id":{},"method":"ping"}')).toMatchObject({ error: { id: null, code: -32600 } });
+    expect(readMessage('{"jsonrpc":"2.0","id":1,"result":{},"x":1}')).toMatchObject({ error: { code: 0 } });
+    expect(readMessage('\uFEFF{"jsonrpc":"2.0","id":1,"method":"ping"}')).toEqual({ message: { jsonrpc: "2.0", id: 1, method: "ping" } });
   });
 });
 
@@ -85,4 +130,43 @@ describe("serveStreamableHttp", () => {
       await http.close();
     }
   });
+
+  for (const json of [false, true]) {
+    it(`answers malformed messages like stdio: -32600 with the id, batches refused, huge bodies 413 (${json ? "JSON answers" : "SSE answers"})`, async () => {
+      const http = await serveStreamableHttp(
+        () => {
+          const server = new Server({ name: "t", version: "1" }, { capabilities: {} });
+          if (json) answerAsJson(server, ["ping"]);
+          return server;
+        },
+        { log: () => undefined },
+      );
+      try {
+        const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+        const init = await fetch(http.url, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
+        });
+        headers["mcp-session-id"] = init.headers.get("mcp-session-id")!;
+        await init.text();
+        const post = async (body: string) => {
+          const r = await fetch(http.url, { method: "POST", headers, body });
+          const text = await r.text();
+          const data = text.startsWith("event:") ? text.split("\n").find((l) => l.startsWith("data: "))!.slice(6) : text;
+          return { status: r.status, body: data === "" ? undefined : (JSON.parse(data) as Record<string, unknown>) };
+        };
+        expect(await post('{"jsonrpc":"1.0","id":5,"method":"ping"}')).toMatchObject({ status: 400, body: { id: 5, error: { code: -32600 } } });
+        expect(await post('{"jsonrpc":"2.0","id":"s","method":42}')).toMatchObject({ status: 400, body: { id: "s", error: { code: -32600 } } });
+        expect(await post('{"jsonrpc":"2.0","id":6,"method":"ping"')).toMatchObject({ status: 400, body: { id: null, error: { code: -32700 } } });
+        expect(await post('[{"jsonrpc":"2.0","id":7,"method":"ping"}]')).toMatchObject({ status: 400, body: { id: null, error: { code: -32600 } } });
+        expect(await post("[]")).toMatchObject({ status: 400, body: { id: null, error: { code: -32600 } } });
+        const huge = JSON.stringify({ jsonrpc: "2.0", id: 8, method: "ping", params: { pad: "z".repeat(5 * 1024 * 1024) } });
+        expect(await post(huge)).toMatchObject({ status: 413, body: { id: null, error: { code: -32600 } } });
+        expect(await post('\uFEFF{"jsonrpc":"2.0","id":9,"method":"ping"}')).toMatchObject({ status: 200, body: { id: 9, result: {} } });
+      } finally {
+        await http.close();
+      }
+    });
+  }
 });

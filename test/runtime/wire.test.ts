@@ -118,6 +118,13 @@ describe("the task on the wire", () => {
     expect(() => checkTaskIdHeader(ext, { requestInfo: { headers: {} } }, { taskId: "t1" })).toThrow(expect.objectContaining({ errorName: "headerMismatch" }));
   });
 
+  it("a task id that is no string is left to the params check (-32602), not answered as a header mismatch", async () => {
+    const ext = makePlan(await descriptorOf("ext-tasks-2026-07-28"));
+    expect(() => checkTaskIdHeader(ext, { requestInfo: { headers: { "mcp-name": "5" } } }, { taskId: 5 })).not.toThrow();
+    expect(() => checkTaskIdHeader(ext, { requestInfo: { headers: { "mcp-name": "t1" } } }, {})).not.toThrow();
+    expect(() => checkTaskIdHeader(ext, { requestInfo: { headers: {} } }, { taskId: null })).not.toThrow();
+  });
+
   it("isoTime formats like Date, remembered", () => {
     for (const ms of [0, 1, 1_700_000_000_123, 1_700_000_000_123]) expect(isoTime(ms)).toBe(new Date(ms).toISOString());
   });

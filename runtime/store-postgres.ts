@@ -1,0 +1,704 @@
+// Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).
+// Do not edit a copy: it is replaced whenever the spec is regenerated.
+/// <reference types="node" />
+// A durable task store on PostgreSQL (the pg driver, version 8), shared by
+// several server processes. The driver is loaded only when a store is opened,
+// and typed here by the little of it that is used: a project that never opens a
+// PostgreSQL store neither installs nor type-checks against pg.
+//
+// Layout: in one schema of the database (default "mcp_tasks"), one row per live
+// task, one row per task remembered as expired, and a one-row table holding the
+// schema version, migrated forward by the store under an advisory lock (several
+// processes may start at once). Pages of a requestor's tasks read the (owner,
+// seq) index, expiry the expires_at index: both cost what they return.
+//
+// Deadlines are absolute (epoch ms). Every process sweeps them, in batches of
+// SWEEP_BATCH rows locked with SKIP LOCKED (two processes never take the same
+// task), and a task is removed only if its deadline, as the row holds it at
+// that moment, has passed: a process whose timer was armed for an old deadline
+// never removes a task another process extended (compare and set on the row).
+//
+// Changes are announced on a LISTEN/NOTIFY channel of the schema (`watch`), so
+// a process running a task learns when another cancels it, answers it or moves
+// it (see store-events.ts).
+//
+// Everything stored is data: records go in as bound parameters, strings and
+// nested values as JSON text (JSON escapes what PostgreSQL text cannot hold, a
+// NUL character, and keeps every string exactly), and come out through
+// JSON.parse; nothing stored is ever evaluated, and the store installs no
+// function or trigger in the database.
+
+import { randomUUID } from "node:crypto";
+import type { TaskChange, TaskChangeListener, TaskLookup, TaskPatch, TaskRecord, TaskStore } from "./store.js";
+
+/** A query result, as the store reads it. */
+export interface PgResult {
+  rows: Record<string, unknown>[];
+  rowCount: number | null;
+}
+
+/** The part of a pg client (pooled or not) the store uses. */
+export interface PgClient {
+  query(text: string, values?: unknown[]): Promise<PgResult>;
+}
+
+/** A pooled client: released after use (an error destroys it). */
+export interface PgPoolClient extends PgClient {
+  release(err?: Error | boolean): void;
+}
+
+/** The part of a pg Pool the store uses. */
+export interface PgPool extends PgClient {
+  connect(): Promise<PgPoolClient>;
+  end(): Promise<void>;
+  on(event: "error", listener: (err: Error) => void): unknown;
+}
+
+/** The part of a pg Client (a dedicated connection, for LISTEN) the store uses. */
+export interface PgListenClient extends PgClient {
+  connect(): Promise<void>;
+  end(): Promise<void>;
+  on(event: "notification", listener: (msg: { channel: string; payload?: string }) => void): unknown;
+  on(event: "error" | "end", listener: (err?: Error) => void): unknown;
+}
+
+/** The pg module (its default export), as the store calls it. */
+export interface PgDriver {
+  Pool: new (config: Record<string, unknown>) => PgPool;
+  Client: new (config: Record<string, unknown>) => PgListenClient;
+}
+
+export interface PostgresTaskStoreOptions {
+  /**
+   * The schema holding the store's tables (created if missing). Default
+   * "mcp_tasks". Letters, digits and underscores, starting with a letter or an
+   * underscore, at most 48 characters. Stores on different schemas of one
+   * database are independent.
+   */
+  schema?: string;
+  /**
+   * How long a task whose retention elapsed is remembered as "expired" before it
+   * is forgotten entirely. Default 10 minutes. The moment of forgetting is
+   * stored with the task.
+   */
+  rememberExpiredMs?: number;
+  /**
+   * A clock (epoch ms) for tests. Without one, expiry follows a timer (see
+   * sweepIntervalMs). With one, every lookup reads it and applies the
+   * deadlines that have passed.
+   */
+  now?: () => number;
+  /**
+   * The longest time between two sweeps of the deadlines (ms). Default 30 s.
+   * A process learns of the deadlines it set itself and, while it watches, of
+   * the ones others set; this bounds how late a deadline set by a process that
+   * stopped is applied.
+   */
+  sweepIntervalMs?: number;
+  /** Connections in the store's pool (default 10); watching adds one more, for LISTEN. */
+  poolSize?: number;
+  /** The pg module, for a caller that loads the driver itself (a bundle, a test). */
+  driver?: PgDriver;
+}
+
+/** The schema version this store writes. */
+export const POSTGRES_SCHEMA_VERSION = 1;
+
+/** Marks a schema as a task store's (the meta table's `app` column). */
+const APPLICATION = "mcp-task-gen task store";
+
+/**
+ * The migrations, in order: entry i takes the schema from version i to i + 1,
+ * with `$S` standing for the quoted schema name. A new version is a new entry
+ * at the end; an entry is never edited once released.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE $S.tasks (
+    -- Creation order, from a sequence: a number is never handed out twice.
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    task_id TEXT NOT NULL UNIQUE,   -- strings are JSON text, like every value here
+    owner TEXT NOT NULL,
+    status TEXT NOT NULL,
+    method TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    created_at BIGINT NOT NULL,     -- epoch ms, like every time here
+    updated_at BIGINT NOT NULL,
+    terminal_at BIGINT,
+    keep_alive BIGINT,
+    poll_frequency BIGINT NOT NULL,
+    expires_at BIGINT,              -- absolute: retention keeps counting across restarts
+    pending_inputs INTEGER NOT NULL,
+    status_message TEXT,
+    error TEXT,
+    result TEXT,
+    input_requests TEXT,
+    fields TEXT
+  );
+  CREATE INDEX tasks_owner_seq ON $S.tasks (owner, seq);
+  CREATE INDEX tasks_expires_at ON $S.tasks (expires_at) WHERE expires_at IS NOT NULL;
+  CREATE INDEX tasks_status_seq ON $S.tasks (status, seq);
+  -- Tasks whose retention elapsed: their ids stay taken until forget_at.
+  CREATE TABLE $S.expired (
+    task_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    forget_at BIGINT NOT NULL
+  );
+  CREATE INDEX expired_forget_at ON $S.expired (forget_at);
+  -- Messages between processes about a task (publish): kept a while, then swept.
+  CREATE TABLE $S.messages (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    task_id TEXT NOT NULL,
+    body TEXT NOT NULL,              -- JSON text
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX messages_created_at ON $S.messages (created_at);
+  `,
+];
+
+// The largest delay setTimeout accepts.
+const MAX_TIMER = 2_147_483_647;
+/** Tasks moved to "expired" (or forgotten) per statement: a long backlog never holds a connection long. */
+export const SWEEP_BATCH = 1000;
+/** How long a published message stays readable (ms): its receivers read it as soon as they are told. */
+const MESSAGE_TTL = 600_000;
+/** The package the store loads (a name in a variable: bundlers and type-checkers leave it alone). */
+const DRIVER = "pg";
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
+
+const COLUMNS: readonly (readonly [keyof TaskPatch, string, "json" | "plain"])[] = [
+  ["status", "status", "json"],
+  ["updatedAt", "updated_at", "plain"],
+  ["terminalAt", "terminal_at", "plain"],
+  ["keepAlive", "keep_alive", "plain"],
+  ["pollFrequency", "poll_frequency", "plain"],
+  ["expiresAt", "expires_at", "plain"],
+  ["pendingInputs", "pending_inputs", "plain"],
+  ["statusMessage", "status_message", "json"],
+  ["error", "error", "json"],
+  ["result", "result", "json"],
+  ["inputRequests", "input_requests", "json"],
+  ["fields", "fields", "json"],
+];
+
+/** BIGINT comes back as a string (pg keeps 64 bits exact); epoch ms and sequence numbers fit a double. */
+function num(v: unknown): number {
+  return typeof v === "number" ? v : Number(v);
+}
+
+function numOrNull(v: unknown): number | null {
+  return v === null || v === undefined ? null : num(v);
+}
+
+function parse<T>(v: unknown): T {
+  return JSON.parse(v as string) as T;
+}
+
+function toRecord(r: Record<string, unknown>): TaskRecord {
+  const rec: TaskRecord = {
+    taskId: parse<string>(r.task_id),
+    owner: parse<string>(r.owner),
+    status: parse<string>(r.status),
+    method: parse<string>(r.method),
+    requestId: parse<string | number>(r.request_id),
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+    terminalAt: numOrNull(r.terminal_at),
+    keepAlive: numOrNull(r.keep_alive),
+    pollFrequency: num(r.poll_frequency),
+    expiresAt: numOrNull(r.expires_at),
+    pendingInputs: num(r.pending_inputs),
+    seq: num(r.seq),
+  };
+  if (r.status_message !== null) rec.statusMessage = parse<string>(r.status_message);
+  if (r.error !== null) rec.error = parse<NonNullable<TaskRecord["error"]>>(r.error);
+  if (r.result !== null) rec.result = parse<NonNullable<TaskRecord["result"]>>(r.result);
+  if (r.input_requests !== null) rec.inputRequests = parse<NonNullable<TaskRecord["inputRequests"]>>(r.input_requests);
+  if (r.fields !== null) rec.fields = parse<NonNullable<TaskRecord["fields"]>>(r.fields);
+  return rec;
+}
+
+/** JSON text of a stored value (undefined stays absent: SQL NULL). */
+function json(v: unknown): string | null {
+  return v === undefined ? null : JSON.stringify(v);
+}
+
+/** Loads pg, or explains how to install it. */
+async function loadDriver(): Promise<PgDriver> {
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(DRIVER)) as { default?: unknown };
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
+      throw new Error("PostgresTaskStore needs the pg package, version 8: npm install pg@8", { cause: e });
+    }
+    throw e;
+  }
+  const driver = (mod.default ?? mod) as Partial<PgDriver>;
+  if (typeof driver.Pool !== "function" || typeof driver.Client !== "function") throw new Error("pg did not load as expected (no Pool or Client)");
+  return driver as PgDriver;
+}
+
+/** The connection string without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparsable connection string)";
+  }
+}
+
+/** The schema brought to POSTGRES_SCHEMA_VERSION (refuses a schema it does not know), in one transaction. */
+async function migrate(pool: PgPool, schema: string): Promise<void> {
+  const S = `"${schema}"`;
+  const client = await pool.connect();
+  let failed: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    // Processes starting at once migrate one after the other.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`mcp-task-gen:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${S}`);
+    const meta = await client.query("SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'store_meta'", [schema]);
+    let version = 0;
+    if (meta.rows.length === 0) {
+      const tables = await client.query("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1", [schema]);
+      if (num(tables.rows[0]!.n) > 0) throw new Error(`schema ${schema} holds tables but is not a task store: choose another schema for the tasks`);
+      await client.query(`CREATE TABLE ${S}.store_meta (id INTEGER PRIMARY KEY CHECK (id = 1), app TEXT NOT NULL, version INTEGER NOT NULL)`);
+      await client.query(`INSERT INTO ${S}.store_meta (id, app, version) VALUES (1, $1, 0)`, [APPLICATION]);
+    } else {
+      const row = (await client.query(`SELECT app, version FROM ${S}.store_meta WHERE id = 1`)).rows[0];
+      if (row === undefined || row.app !== APPLICATION) throw new Error(`schema ${schema} is not a task store: choose another schema for the tasks`);
+      version = num(row.version);
+    }
+    if (version > MIGRATIONS.length) {
+      throw new Error(`schema ${schema} holds task store schema version ${version}, newer than this runtime's ${MIGRATIONS.length}: regenerate with a newer mcp-task-gen`);
+    }
+    for (let v = version; v < MIGRATIONS.length; v++) await client.query(MIGRATIONS[v]!.replaceAll("$S", S));
+    if (version !== MIGRATIONS.length) await client.query(`UPDATE ${S}.store_meta SET version = $1 WHERE id = 1`, [MIGRATIONS.length]);
+    await client.query("COMMIT");
+  } catch (e) {
+    failed = e instanceof Error ? e : new Error(String(e));
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw e;
+  } finally {
+    client.release(failed);
+  }
+}
+
+/**
+ * The PostgreSQL task store. Open it with `PostgresTaskStore.open(url)`; any
+ * number of processes may open stores on the same database and schema at once.
+ *
+ * Records cross the interface as fresh objects, nested values included.
+ */
+export class PostgresTaskStore implements TaskStore {
+  /** The tasks outlive the process. */
+  readonly durable = true;
+  /** Several processes serve the same tasks: a starting one cannot tell which unfinished tasks are orphans. */
+  readonly shared = true;
+  /** Names this store in the change events it causes (TaskChange.origin). */
+  readonly origin = randomUUID();
+  /** The schema of the tables. */
+  readonly schema: string;
+
+  /**
+   * Opens a store on the database at `url` (a postgres:// connection string),
+   * creates or migrates its schema, applies the deadlines that passed, and arms
+   * its timer.
+   */
+  static async open(url: string, options: PostgresTaskStoreOptions = {}): Promise<PostgresTaskStore> {
+    const schema = options.schema ?? "mcp_tasks";
+    if (!SCHEMA_NAME.test(schema)) {
+      throw new Error(`not a schema name for the task store: ${JSON.stringify(schema)} (letters, digits and underscores, at most 48)`);
+    }
+    if (typeof url !== "string" || url === "") throw new Error("PostgresTaskStore.open needs a connection string (postgres://user:password@host:port/database)");
+    const driver = options.driver ?? (await loadDriver());
+    const pool = new driver.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    // An idle connection the server dropped must not crash the process: the pool replaces it.
+    pool.on("error", () => undefined);
+    try {
+      await migrate(pool, schema);
+    } catch (e) {
+      await pool.end().catch(() => undefined);
+      throw new Error(`cannot open the PostgreSQL task store at ${redactUrl(url)}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+    const store = new PostgresTaskStore(pool, driver, url, schema, options);
+    await store.expireDue(Infinity);
+    store.arm();
+    return store;
+  }
+
+  private readonly pool: PgPool;
+  private readonly driver: PgDriver;
+  private readonly url: string;
+  private readonly rememberExpiredMs: number;
+  private readonly sweepIntervalMs: number;
+  private readonly now: () => number;
+  private readonly lookupsReadClock: boolean;
+  private readonly channel: string;
+  /** The earliest deadline known (an expiry or a forgetting), or earlier. -Infinity until the first sweep. */
+  private nextAt = -Infinity;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt = Infinity;
+  private closed = false;
+  /** The sweep under way: one at a time per store. */
+  private sweeping: Promise<boolean> | undefined;
+  private readonly listeners = new Set<TaskChangeListener>();
+  private listener: PgListenClient | undefined;
+  private listening: Promise<void> | undefined;
+  private reconnect: ReturnType<typeof setTimeout> | undefined;
+  private readonly sql: Record<"insert" | "get" | "getExpired" | "delete" | "deleteExpired" | "list" | "byStatus" | "expire" | "forget" | "next" | "publish" | "message" | "prune", string>;
+
+  private constructor(pool: PgPool, driver: PgDriver, url: string, schema: string, options: PostgresTaskStoreOptions) {
+    this.pool = pool;
+    this.driver = driver;
+    this.url = url;
+    this.schema = schema;
+    this.rememberExpiredMs = options.rememberExpiredMs ?? 600_000;
+    this.sweepIntervalMs = Math.max(10, options.sweepIntervalMs ?? 30_000);
+    this.now = options.now ?? Date.now;
+    this.lookupsReadClock = options.now !== undefined;
+    this.channel = `mcp_tasks_${schema}`;
+    const S = `"${schema}"`;
+    // Every change announces itself: taskId, status (absent once gone), deadline and who made it.
+    const notify = (row: string, kind: string, status: string) =>
+      `pg_notify('${this.channel}', json_build_object('taskId', ${row}.task_id, 'kind', '${kind}', 'status', ${status}, 'expiresAt', ${row}.expires_at, 'origin', $ORIGIN::text)::text)`;
+    const withNotify = (sql: string) => sql.replaceAll("$ORIGIN", `'${this.origin}'`);
+    this.sql = {
+      insert: withNotify(
+        `WITH ins AS (
+           INSERT INTO ${S}.tasks (task_id, owner, status, method, request_id, created_at, updated_at, terminal_at, keep_alive,
+             poll_frequency, expires_at, pending_inputs, status_message, error, result, input_requests, fields)
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17
+           WHERE NOT EXISTS (SELECT 1 FROM ${S}.expired WHERE task_id = $1)
+           ON CONFLICT (task_id) DO NOTHING
+           RETURNING *)
+         SELECT ins.*, ${notify("ins", "created", "ins.status")} AS notified FROM ins`,
+      ),
+      get: `SELECT * FROM ${S}.tasks WHERE task_id = $1`,
+      getExpired: `SELECT owner FROM ${S}.expired WHERE task_id = $1`,
+      delete: withNotify(
+        `WITH del AS (DELETE FROM ${S}.tasks WHERE task_id = $1 RETURNING task_id, expires_at)
+         SELECT ${notify("del", "deleted", "NULL")} AS notified FROM del`,
+      ),
+      deleteExpired: `DELETE FROM ${S}.expired WHERE task_id = $1`,
+      list: `SELECT * FROM ${S}.tasks WHERE owner = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      byStatus: `SELECT * FROM ${S}.tasks WHERE status = ANY($1::text[]) AND seq > $2 ORDER BY seq LIMIT $3`,
+      // The rows are locked (SKIP LOCKED: another process sweeping takes others), then deleted only
+      // where the deadline they hold now has passed: an extension committed meanwhile keeps its task.
+      expire: withNotify(
+        `WITH due AS (
+           SELECT seq FROM ${S}.tasks WHERE expires_at <= $1 ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED),
+         gone AS (
+           DELETE FROM ${S}.tasks t USING due WHERE t.seq = due.seq AND t.expires_at <= $1 RETURNING t.task_id, t.owner, t.expires_at),
+         kept AS (
+           INSERT INTO ${S}.expired (task_id, owner, forget_at) SELECT task_id, owner, expires_at + $2 FROM gone
+           ON CONFLICT (task_id) DO UPDATE SET owner = EXCLUDED.owner, forget_at = EXCLUDED.forget_at
+           RETURNING task_id)
+         SELECT (SELECT count(*) FROM due)::int AS taken, ${notify("gone", "expired", "NULL")} AS notified FROM gone`,
+      ),
+      forget: `WITH due AS (SELECT task_id FROM ${S}.expired WHERE forget_at <= $1 LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)
+         DELETE FROM ${S}.expired e USING due WHERE e.task_id = due.task_id AND e.forget_at <= $1`,
+      publish: withNotify(
+        `WITH m AS (INSERT INTO ${S}.messages (task_id, body, created_at) VALUES ($1, $2, $3) RETURNING id, task_id, NULL::bigint AS expires_at)
+         SELECT pg_notify('${this.channel}', json_build_object('taskId', m.task_id, 'kind', 'message', 'status', NULL, 'expiresAt', NULL,
+           'message', m.id, 'origin', $ORIGIN::text)::text) AS notified FROM m`,
+      ),
+      message: `SELECT body FROM ${S}.messages WHERE id = $1`,
+      prune: `DELETE FROM ${S}.messages WHERE id IN (SELECT id FROM ${S}.messages WHERE created_at <= $1 LIMIT ${SWEEP_BATCH})`,
+      next: `SELECT (SELECT min(expires_at) FROM ${S}.tasks WHERE expires_at IS NOT NULL) AS e, (SELECT min(forget_at) FROM ${S}.expired) AS f`,
+    };
+  }
+
+  /** The schema version of the store's tables. */
+  async schemaVersion(): Promise<number> {
+    const r = await this.pool.query(`SELECT version FROM "${this.schema}".store_meta WHERE id = 1`);
+    return num(r.rows[0]!.version);
+  }
+
+  async create(record: Omit<TaskRecord, "seq">): Promise<TaskRecord | undefined> {
+    const r = record;
+    const res = await this.pool.query(this.sql.insert, [
+      json(r.taskId),
+      json(r.owner),
+      json(r.status),
+      json(r.method),
+      json(r.requestId),
+      r.createdAt,
+      r.updatedAt,
+      r.terminalAt,
+      r.keepAlive,
+      r.pollFrequency,
+      r.expiresAt,
+      r.pendingInputs,
+      json(r.statusMessage),
+      json(r.error),
+      json(r.result),
+      json(r.inputRequests),
+      json(r.fields),
+    ]);
+    const row = res.rows[0];
+    if (row === undefined) return undefined;
+    const rec = toRecord(row);
+    if (rec.expiresAt !== null) this.deadline(rec.expiresAt);
+    return rec;
+  }
+
+  async get(taskId: string): Promise<TaskLookup> {
+    if (this.lookupsReadClock) await this.expireDue(Infinity);
+    const id = json(taskId);
+    const row = (await this.pool.query(this.sql.get, [id])).rows[0];
+    if (row) return { state: "live", record: toRecord(row) };
+    const gone = (await this.pool.query(this.sql.getExpired, [id])).rows[0];
+    if (gone) return { state: "expired", owner: parse<string>(gone.owner), taskId };
+    return undefined;
+  }
+
+  async update(taskId: string, expected: string, patch: TaskPatch): Promise<TaskRecord | undefined> {
+    const present = COLUMNS.filter(([key]) => patch[key] !== undefined);
+    // The SQL is built from the fixed column list above, never from the patch's keys or values.
+    const set = present.length === 0 ? "status = status" : present.map(([, col], i) => `${col} = $${i + 3}`).join(", ");
+    const S = `"${this.schema}"`;
+    const sql = `WITH upd AS (UPDATE ${S}.tasks SET ${set} WHERE task_id = $1 AND status = $2 RETURNING *)
+      SELECT upd.*, pg_notify('${this.channel}', json_build_object('taskId', upd.task_id, 'kind', 'updated', 'status', upd.status,
+        'expiresAt', upd.expires_at, 'origin', '${this.origin}'::text)::text) AS notified FROM upd`;
+    const values = present.map(([k, , kind]) => (kind === "json" ? json(patch[k]) : patch[k]));
+    const row = (await this.pool.query(sql, [json(taskId), json(expected), ...values])).rows[0];
+    if (row === undefined) return undefined;
+    const rec = toRecord(row);
+    if (rec.expiresAt !== null && patch.expiresAt !== undefined) this.deadline(rec.expiresAt);
+    return rec;
+  }
+
+  async delete(taskId: string): Promise<boolean> {
+    const id = json(taskId);
+    if (((await this.pool.query(this.sql.delete, [id])).rowCount ?? 0) > 0) return true;
+    return ((await this.pool.query(this.sql.deleteExpired, [id])).rowCount ?? 0) > 0;
+  }
+
+  async list(owner: string, afterSeq: number, limit: number): Promise<{ records: TaskRecord[]; hasMore: boolean }> {
+    if (this.lookupsReadClock) await this.expireDue(Infinity);
+    const rows = (await this.pool.query(this.sql.list, [json(owner), afterSeq, limit + 1])).rows;
+    const hasMore = rows.length > limit;
+    if (hasMore) rows.length = limit;
+    return { records: rows.map(toRecord), hasMore };
+  }
+
+  /** Up to `limit` live tasks of any owner whose status is one of `statuses`, created after `afterSeq`, in creation order. */
+  async listByStatus(statuses: readonly string[], afterSeq: number, limit: number): Promise<{ records: TaskRecord[]; hasMore: boolean }> {
+    if (statuses.length === 0) return { records: [], hasMore: false };
+    if (this.lookupsReadClock) await this.expireDue(Infinity);
+    const rows = (await this.pool.query(this.sql.byStatus, [statuses.map((s) => json(s)), afterSeq, limit + 1])).rows;
+    const hasMore = rows.length > limit;
+    if (hasMore) rows.length = limit;
+    return { records: rows.map(toRecord), hasMore };
+  }
+
+  /** Hands a message about a task to every store watching this schema (a change of kind "message"). */
+  async publish(taskId: string, message: Record<string, unknown>): Promise<void> {
+    await this.pool.query(this.sql.publish, [json(taskId), JSON.stringify(message), Date.now()]);
+  }
+
+  /**
+   * Calls `listener` on every change of a task made through any store on this
+   * schema (this one included: TaskChange.origin tells). Notifications missed
+   * while the LISTEN connection was down are reported as one change of kind
+   * "resync". Returns the function that stops the calls.
+   */
+  watch(listener: TaskChangeListener): () => void {
+    this.listeners.add(listener);
+    if (this.listening === undefined && !this.closed) void this.startListening(false);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Resolves once the LISTEN connection is up (changes made after that are announced to watchers). */
+  async ready(): Promise<void> {
+    if (this.listening === undefined && !this.closed) void this.startListening(false);
+    await this.listening;
+    if (this.listener === undefined && !this.closed) throw new Error("the task store's LISTEN connection is not up (it is being retried)");
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.reconnect) clearTimeout(this.reconnect);
+    this.reconnect = undefined;
+    this.timer = undefined;
+    await this.sweeping?.catch(() => undefined);
+    await this.listening?.catch(() => undefined);
+    const l = this.listener;
+    this.listener = undefined;
+    this.listeners.clear();
+    if (l) await l.end().catch(() => undefined);
+    await this.pool.end();
+  }
+
+  /** Opens the LISTEN connection (again after a loss); a failed attempt is retried. */
+  private startListening(again: boolean): Promise<void> {
+    const p = this.listen(again).then(
+      () => undefined,
+      () => this.retryListening(),
+    );
+    this.listening = p;
+    return p;
+  }
+
+  private retryListening(): void {
+    if (this.closed || this.reconnect !== undefined) return;
+    this.reconnect = setTimeout(() => {
+      this.reconnect = undefined;
+      void this.startListening(true);
+    }, 500);
+    this.reconnect.unref?.();
+  }
+
+  /** One LISTEN connection; once it is back after a loss, "resync" says what may have been missed. */
+  private async listen(again: boolean): Promise<void> {
+    const client = new this.driver.Client({ connectionString: this.url });
+    const lost = () => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      client.end().catch(() => undefined);
+      this.retryListening();
+    };
+    client.on("error", () => lost());
+    client.on("end", () => lost());
+    client.on("notification", (msg) => this.onNotification(msg.channel, msg.payload));
+    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${this.channel}"`);
+    } catch (e) {
+      if (this.listener === client) {
+        this.listener = undefined;
+        client.end().catch(() => undefined);
+      }
+      throw e;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    if (again) this.emit({ taskId: "", kind: "resync", origin: "" });
+  }
+
+  private onNotification(channel: string, payload: string | undefined): void {
+    if (channel !== this.channel || payload === undefined) return;
+    let change: TaskChange;
+    try {
+      const p = JSON.parse(payload) as { taskId: string; kind: TaskChange["kind"]; status: string | null; expiresAt: number | string | null; origin: string; message?: unknown };
+      change = { taskId: parse<string>(p.taskId), kind: p.kind, origin: p.origin, expiresAt: numOrNull(p.expiresAt) };
+      if (p.status !== null) change.status = parse<string>(p.status);
+      if (p.kind === "message") {
+        // The body is read from its table: a notification's payload is limited to 8000 bytes.
+        const id = num(p.message);
+        delete change.expiresAt;
+        this.pool.query(this.sql.message, [id]).then(
+          (r) => {
+            const body = r.rows[0]?.body;
+            if (typeof body === "string") this.emit({ ...change, message: JSON.parse(body) as Record<string, unknown> });
+          },
+          () => undefined,
+        );
+        return;
+      }
+    } catch {
+      return; // not one of the store's own messages
+    }
+    if (change.expiresAt !== null && change.expiresAt !== undefined && change.origin !== this.origin) this.deadline(change.expiresAt);
+    this.emit(change);
+  }
+
+  private emit(change: TaskChange): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(change);
+      } catch {
+        // A listener that throws must not stop the others.
+      }
+    }
+  }
+
+  /** Notes a new deadline and moves the timer earlier if it is. */
+  private deadline(at: number): void {
+    if (at < this.nextAt) {
+      this.nextAt = at;
+      this.arm();
+    }
+  }
+
+  /** Applies the deadlines that have passed, at most `batches` rounds of SWEEP_BATCH; true when all are applied. */
+  private expireDue(batches: number): Promise<boolean> {
+    if (this.closed) return Promise.resolve(true);
+    // One sweep at a time: a lookup arriving meanwhile waits for it, then looks for more.
+    const run = async (): Promise<boolean> => {
+      if (this.sweeping) await this.sweeping.catch(() => undefined);
+      if (this.closed) return true;
+      const now = this.now();
+      if (now < this.nextAt) return true;
+      for (let i = 0; i < batches; i++) {
+        const moved = await this.pool.query(this.sql.expire, [now, this.rememberExpiredMs]);
+        const taken = moved.rows.length === 0 ? 0 : num(moved.rows[0]!.taken);
+        const forgotten = (await this.pool.query(this.sql.forget, [now])).rowCount ?? 0;
+        if (i === 0) await this.pool.query(this.sql.prune, [Date.now() - MESSAGE_TTL]);
+        if (taken < SWEEP_BATCH && forgotten < SWEEP_BATCH) {
+          const next = (await this.pool.query(this.sql.next)).rows[0]!;
+          this.nextAt = Math.min(numOrNull(next.e) ?? Infinity, numOrNull(next.f) ?? Infinity);
+          return true;
+        }
+      }
+      return false;
+    };
+    const p = run();
+    this.sweeping = p;
+    void p.finally(() => {
+      if (this.sweeping === p) this.sweeping = undefined;
+    }).catch(() => undefined);
+    return p;
+  }
+
+  /** (Re)arms the single timer: the earliest deadline known, or the sweep interval, whichever comes first. */
+  private arm(): void {
+    if (this.closed) return;
+    const at = Math.min(this.nextAt, this.now() + this.sweepIntervalMs);
+    if (this.timer !== undefined && this.timerAt <= at) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.onTimer(), Math.min(MAX_TIMER, Math.max(0, at - this.now())));
+    this.timer.unref?.();
+  }
+
+  private onTimer(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    if (this.closed) return;
+    // Deadlines other processes set are found by the sweep itself (it reads the earliest from the table).
+    if (this.nextAt > this.now()) this.nextAt = -Infinity;
+    this.expireDue(1).then(
+      (done) => {
+        if (this.closed) return;
+        if (!done) {
+          this.timer = setTimeout(() => this.onTimer(), 0);
+          this.timer.unref?.();
+          this.timerAt = -Infinity;
+          return;
+        }
+        this.arm();
+      },
+      () => {
+        // The database is unreachable for now: try again in a while (the sweep reads the deadlines afresh).
+        if (this.closed) return;
+        this.nextAt = -Infinity;
+        this.timerAt = this.now() + Math.min(this.sweepIntervalMs, 1000);
+        this.timer = setTimeout(() => this.onTimer(), Math.min(this.sweepIntervalMs, 1000));
+        this.timer.unref?.();
+      },
+    );
+  }
+}
