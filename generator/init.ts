@@ -152,6 +152,18 @@ export function importedPackages(files: readonly { path: string; contents: strin
   return [...found].sort();
 }
 
+/** The SQLite driver of the scaffold's default task store (runtime/store-sqlite.ts). */
+const SQLITE_DRIVER = "better-sqlite3";
+
+/**
+ * The scaffold's range of the SQLite driver: major version 12, the one the runtime's store is written
+ * against (a caret on the version this generator was tested with, when that is a 12.x).
+ */
+export function sqliteRange(tested: string): string {
+  const m = /^[\^~]?(12\.\d+\.\d+)$/.exec(tested);
+  return m ? `^${m[1]}` : "^12.0.0";
+}
+
 const NODE_BUILTINS = new Set(["crypto", "http", "https", "fs", "path", "url", "events", "stream", "os", "child_process", "util", "net", "buffer", "assert", "timers"]);
 
 /** The files of a new project. */
@@ -174,8 +186,13 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
 
   // Runtime dependencies: what the generated code imports, plus what the user-owned files import.
   const runtimeDeps = new Set([...importedPackages(compiled.files), "@modelcontextprotocol/sdk", "zod"]);
+  // The entry point's default task store is SQLite (the runtime loads the driver only when it opens one).
+  runtimeDeps.add(SQLITE_DRIVER);
   const dependencies = Object.fromEntries(
-    [...runtimeDeps].filter((d) => !NODE_BUILTINS.has(d)).sort().map((d) => [d, version(d, "*")]),
+    [...runtimeDeps]
+      .filter((d) => !NODE_BUILTINS.has(d))
+      .sort()
+      .map((d) => [d, d === SQLITE_DRIVER ? sqliteRange(version(d, "")) : version(d, "*")]),
   );
   const devDependencies = {
     "@types/node": version("@types/node", "^20.0.0"),

@@ -24,7 +24,39 @@ export function distIsStale(): boolean {
   });
 }
 
-export default function setup(): void {
+/**
+ * A throwaway PostgreSQL cluster for the PostgreSQL store's tests, unless MCP_TASK_GEN_PG_URL names one
+ * already (CI starts its own). Without PostgreSQL's server binaries nothing starts, and those tests fail
+ * saying how to get one: they never skip.
+ */
+function startPostgres(): (() => void) | undefined {
+  if (process.env.MCP_TASK_GEN_PG_URL) return undefined;
+  let out: string;
+  try {
+    out = execFileSync("bash", [join(root, "scripts", "pg-test-cluster.sh"), "start"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    return undefined;
+  }
+  const vars = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
+  if (!vars.MCP_TASK_GEN_PG_URL || !vars.MCP_TASK_GEN_PG_DIR) return undefined;
+  process.env.MCP_TASK_GEN_PG_URL = vars.MCP_TASK_GEN_PG_URL;
+  process.env.MCP_TASK_GEN_PG_DIR = vars.MCP_TASK_GEN_PG_DIR;
+  return () => {
+    try {
+      execFileSync("bash", [join(root, "scripts", "pg-test-cluster.sh"), "stop", vars.MCP_TASK_GEN_PG_DIR!], { cwd: root, stdio: "ignore" });
+    } catch {
+      // Already gone.
+    }
+  };
+}
+
+export default function setup(): (() => void) | undefined {
+  const stopPostgres = startPostgres();
+  build();
+  return stopPostgres;
+}
+
+function build(): void {
   const precompiled = join(root, "dist", "generator", "emit", "templates.precompiled.cjs");
   if (!distIsStale() && existsSync(precompiled)) return;
   // What `npm run build` does: tsc, then the templates precompiled (a template edited since is compiled at run time).

@@ -85,7 +85,9 @@ describe("mcp-task-gen init (seed spec, stdio)", () => {
     expect(json(join(seed, "mcp-task-gen.config.json"))).toEqual({ spec: "sep-1686-draft", out: "src/tasks", handlers: "src/handlers" });
     const pkg = json(join(seed, "package.json"));
     expect(pkg.scripts.generate).toBe("mcp-task-gen");
-    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "zod"]);
+    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "better-sqlite3", "zod"]);
+    // The default task store's driver: major 12, the one the runtime's SQLite store is written against.
+    expect(pkg.dependencies["better-sqlite3"]).toMatch(/^\^12\./);
     // This checkout, linked: the package is on no registry. The generated code needs nothing of it at run time.
     expect(pkg.devDependencies["mcp-task-gen"]).toBe(`file:${relative(seed, ROOT).split(sep).join("/")}`);
     expect(existsSync(join(seed, "src/tasks/runtime/server.ts"))).toBe(true);
@@ -96,8 +98,9 @@ describe("mcp-task-gen init (seed spec, stdio)", () => {
 
   it("builds and passes its own tests, the example tool run as a task through the generated client", async () => {
     const r = must(await npm(seed, ["test"]), "npm test");
-    expect(summary(r.stdout + r.stderr)).toEqual({ pass: 5, fail: 0, skipped: 0 });
+    expect(summary(r.stdout + r.stderr)).toEqual({ pass: 6, fail: 0, skipped: 0 });
     expect(r.stdout).toContain("runs the example tool as a task through the generated client");
+    expect(r.stdout).toContain("a task and its result outlive a restart of the server (the SQLite task store)");
   });
 
   it("`npm run generate` (the installed mcp-task-gen, from the config) finds everything up to date", async () => {
@@ -122,7 +125,7 @@ describe("other specs and transports (sharing the install)", () => {
     expect(r.stdout).toContain("a Streamable HTTP MCP server for spec mcp-2025-11-25");
     expect(readFileSync(join(dir, "src/handlers/echo.ts"), "utf8")).toContain(`taskSupport: "optional",`);
     const t = must(await npm(dir, ["test"]), "npm test");
-    expect(summary(t.stdout + t.stderr)).toEqual({ pass: 4, fail: 0, skipped: 0 });
+    expect(summary(t.stdout + t.stderr)).toEqual({ pass: 5, fail: 0, skipped: 0 });
   });
 
   it("ext-tasks-2026-07-28 (per-request lifecycle) over stateless HTTP: builds and passes its own tests", async () => {
@@ -132,7 +135,7 @@ describe("other specs and transports (sharing the install)", () => {
     expect(Object.keys(json(join(dir, "package.json")).dependencies)).toContain("@modelcontextprotocol/server");
     expect(readFileSync(join(dir, "src/server.ts"), "utf8")).toContain("serveStatelessHttp");
     const t = must(await npm(dir, ["test"]), "npm test");
-    expect(summary(t.stdout + t.stderr)).toEqual({ pass: 4, fail: 0, skipped: 0 });
+    expect(summary(t.stdout + t.stderr)).toEqual({ pass: 5, fail: 0, skipped: 0 });
   });
 
   it("a spec file (not a built-in name) is copied into the project and named in the config", async () => {
