@@ -3,7 +3,8 @@
  *
  *   tsx bench/run.ts [--quick] [--out FILE.md] [--json FILE.json] [--only a,b]
  *
- * Areas: validators, transitions, generator, store, e2e. `--quick` is a smoke
+ * Areas: validators, transitions, generator, store, stores (SQLite and the
+ * in-memory stores; PostgreSQL when MCP_TASK_GEN_PG_URL is set), e2e, load. `--quick` is a smoke
  * run (a few hundred ms per case) for CI; its figures are rough. Nothing here
  * asserts on a timing: a missed target is reported, never thrown.
  */
@@ -14,14 +15,16 @@ import { settingsFor } from "./harness.js";
 import { ROOT } from "./messages.js";
 import { machine, markdown, type Report, type Section } from "./report.js";
 
-const AREAS = ["validators", "transitions", "generator", "store", "e2e"] as const;
+const AREAS = ["validators", "transitions", "generator", "store", "stores", "e2e", "load"] as const;
 type Area = (typeof AREAS)[number];
 const TITLES: Record<Area, string> = {
   validators: "Validators",
   transitions: "Transitions",
   generator: "The generator",
   store: "Task store",
+  stores: "Task stores (durable and in memory)",
   e2e: "End to end",
+  load: "Load",
 };
 
 function parseArgs(argv: string[]) {
@@ -59,8 +62,12 @@ async function area(name: Area, specs: string[], quick: boolean): Promise<Sectio
       return (await import("./generator.js")).runGenerator(specs, s);
     case "store":
       return (await import("./store.js")).runStore(s);
+    case "stores":
+      return (await import("./stores.js")).runStores(s);
     case "e2e":
       return (await import("./e2e.js")).runE2e(s);
+    case "load":
+      return (await import("./load.js")).runLoad(quick);
   }
 }
 

@@ -13,7 +13,7 @@ import { ROOT, tempDirs } from "./helpers/cli.js";
 const dirs = tempDirs("mcp-task-gen-bench-");
 afterAll(() => dirs.cleanup());
 
-const AREAS = ["validators", "transitions", "generator", "store", "e2e"];
+const AREAS = ["validators", "transitions", "generator", "store", "stores", "e2e", "load"];
 const STATUSES = ["met", "missed", "not measured yet", "n/a"];
 
 describe("npm run bench -- --quick", () => {

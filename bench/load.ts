@@ -1,0 +1,255 @@
+/**
+ * Load: many working tasks held by one server, and how it still answers. For each built-in spec,
+ * the demo server (`npm run demo -- <spec>`, stdio, in-memory store) is started as a child process
+ * and sent raw JSON-RPC lines: N task-augmented `slow_compute` calls that keep working for an hour,
+ * then sequential liveness requests (ping; server/discover where the lifecycle is per request).
+ * Reported: the child's resident set (VmRSS from /proc) before and after, per working task, and the
+ * liveness round-trip percentiles while the tasks work. Figures only: nothing here asserts.
+ *
+ *   tsx bench/load.ts [--tasks N] [--pings N] [--spec name]     (also area "load" of bench/run.ts)
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Section, Table, TargetResult } from "./report.js";
+
+const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
+const SPECS = ["sep-1686-draft", "mcp-2025-11-25", "ext-tasks-2026-07-28"];
+const PV = "2026-07-28";
+const RSS_BAR_MB = 300;
+const P99_BAR_MS = 50;
+// Limits out of the way: this measures holding tasks, not refusing them.
+const OPTIONS = {
+  maxKeepAlive: 86_400_000,
+  limits: { maxConcurrentPerRequestor: 1e9, createPerMinute: 1e9, pollPerMinute: 1e9, resultPerMinute: 1e9, listPerMinute: 1e9 },
+};
+
+type Msg = Record<string, any>;
+
+interface LoadFigures {
+  spec: string;
+  tasks: number;
+  rssIdleMb: number;
+  rssLoadedMb: number;
+  perTaskKb: number;
+  pingP50Ms: number;
+  pingP99Ms: number;
+  pingMaxMs: number;
+  createSeconds: number;
+}
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+class Child {
+  readonly proc: ChildProcess;
+  private buf = "";
+  private waiters = new Map<string | number, (m: Msg) => void>();
+  /** Task creations acknowledged by notification (the request is answered only when the task ends). */
+  created = 0;
+
+  constructor(spec: string) {
+    this.proc = spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts", "demo-server.ts"), spec], {
+      cwd: ROOT,
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify(OPTIONS) },
+    });
+    this.proc.stdout!.setEncoding("utf8");
+    this.proc.stdout!.on("data", (d: string) => {
+      this.buf += d;
+      for (let nl = this.buf.indexOf("\n"); nl !== -1; nl = this.buf.indexOf("\n")) {
+        const line = this.buf.slice(0, nl);
+        this.buf = this.buf.slice(nl + 1);
+        const m = JSON.parse(line) as Msg;
+        if (m.method === "notifications/tasks/created") this.created++;
+        const w = m.id === undefined ? undefined : this.waiters.get(m.id);
+        if (w) {
+          this.waiters.delete(m.id);
+          w(m);
+        }
+      }
+    });
+    this.proc.stderr!.resume();
+  }
+
+  ready(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let err = "";
+      this.proc.stderr!.setEncoding("utf8");
+      this.proc.stderr!.on("data", (d: string) => {
+        if (err.length < 20_000) err += d;
+        if (err.includes('"serving on stdio"')) resolve();
+      });
+      this.proc.once("exit", (code) => reject(new Error(`demo server exited ${code}: ${err.slice(-1000)}`)));
+    });
+  }
+
+  write(m: Msg): void {
+    this.proc.stdin!.write(JSON.stringify(m) + "\n");
+  }
+
+  call(m: Msg): Promise<Msg> {
+    return new Promise((resolve) => {
+      this.waiters.set(m.id, resolve);
+      this.write(m);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.proc.exitCode !== null) return;
+    const exited = new Promise((r) => this.proc.once("exit", r));
+    this.proc.kill("SIGTERM");
+    await exited;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function measureLoad(spec: string, tasks: number, pings: number): Promise<LoadFigures> {
+  const ext = spec === "ext-tasks-2026-07-28";
+  const meta: Msg = ext
+    ? {
+        "io.modelcontextprotocol/protocolVersion": PV,
+        "io.modelcontextprotocol/clientInfo": { name: "load", version: "0" },
+        "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+      }
+    : {};
+  const liveness = ext ? "server/discover" : "ping";
+  const child = new Child(spec);
+  try {
+    await child.ready();
+    if (!ext) {
+      await child.call({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "load", version: "0" } } });
+      child.write({ jsonrpc: "2.0", method: "notifications/initialized" });
+    }
+    // Warm: the code paths loaded, then the idle footprint.
+    for (let i = 0; i < 50; i++) await child.call({ jsonrpc: "2.0", id: `warm-${i}`, method: liveness, params: { _meta: meta } });
+    await sleep(300);
+    const pid = child.proc.pid!;
+    const rssIdleMb = rssMb(pid);
+    const t0 = performance.now();
+    const BATCH = 500;
+    for (let start = 0; start < tasks; start += BATCH) {
+      const pending: Promise<Msg>[] = [];
+      for (let i = start; i < Math.min(tasks, start + BATCH); i++) {
+        const params: Msg = { name: "slow_compute", arguments: { seconds: 3600 }, _meta: { ...meta } };
+        if (spec === "sep-1686-draft") params._meta["modelcontextprotocol.io/task"] = { taskId: `load-${i}` };
+        if (spec === "mcp-2025-11-25") params.task = { ttl: 86_400_000 };
+        const m = { jsonrpc: "2.0", id: `t-${i}`, method: "tools/call", params };
+        // The seed answers the request when the task ends: its creation is acknowledged by notification.
+        if (spec === "sep-1686-draft") child.write(m);
+        else pending.push(child.call(m));
+      }
+      const answers = await Promise.all(pending);
+      const refused = answers.find((a) => "error" in a);
+      if (refused) throw new Error(`${spec}: a task was refused: ${JSON.stringify(refused.error)}`);
+      if (spec === "sep-1686-draft") while (child.created < Math.min(tasks, start + BATCH)) await sleep(5);
+    }
+    const createSeconds = (performance.now() - t0) / 1000;
+    await sleep(500);
+    const times: number[] = [];
+    for (let i = 0; i < pings; i++) {
+      const s = performance.now();
+      await child.call({ jsonrpc: "2.0", id: `p-${i}`, method: liveness, params: { _meta: meta } });
+      times.push(performance.now() - s);
+    }
+    const rssLoadedMb = rssMb(pid);
+    times.sort((a, b) => a - b);
+    return {
+      spec,
+      tasks,
+      rssIdleMb,
+      rssLoadedMb,
+      perTaskKb: ((rssLoadedMb - rssIdleMb) * 1024) / tasks,
+      pingP50Ms: quantile(times, 0.5),
+      pingP99Ms: quantile(times, 0.99),
+      pingMaxMs: times[times.length - 1]!,
+      createSeconds,
+    };
+  } finally {
+    await child.close();
+  }
+}
+
+const f1 = (n: number) => (Math.round(n * 10) / 10).toFixed(1);
+const f2 = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
+
+export async function runLoad(quick: boolean, specs: readonly string[] = SPECS): Promise<Section> {
+  const tasks = quick ? 500 : 10_000;
+  const pings = quick ? 100 : 2_000;
+  const results: LoadFigures[] = [];
+  for (const spec of specs) {
+    process.stderr.write(`bench: load ${spec} (${tasks} tasks)...\n`);
+    results.push(await measureLoad(spec, tasks, pings));
+  }
+  const table: Table = {
+    title: `${tasks} working tasks held by the demo server over stdio (in-memory store)`,
+    columns: ["spec", "RSS idle (MB)", "RSS with the tasks (MB)", "per working task (KB)", "liveness p50 (ms)", "p99 (ms)", "max (ms)", "creating them (s)"],
+    rows: results.map((r) => [r.spec, f1(r.rssIdleMb), f1(r.rssLoadedMb), f1(r.perTaskKb), f2(r.pingP50Ms), f2(r.pingP99Ms), f2(r.pingMaxMs), f1(r.createSeconds)]),
+  };
+  const targets: TargetResult[] = [];
+  if (!quick) {
+    for (const r of results) {
+      targets.push({
+        target: `RSS with ${r.tasks} working tasks (${r.spec})`,
+        bar: `< ${RSS_BAR_MB} MB`,
+        measured: `${f1(r.rssLoadedMb)} MB`,
+        status: r.rssLoadedMb < RSS_BAR_MB ? "met" : "missed",
+      });
+      targets.push({
+        target: `liveness p99 over stdio with ${r.tasks} working tasks (${r.spec})`,
+        bar: `< ${P99_BAR_MS} ms`,
+        measured: `${f2(r.pingP99Ms)} ms`,
+        status: r.pingP99Ms < P99_BAR_MS ? "met" : "missed",
+      });
+    }
+  }
+  const figures: Record<string, number> = {};
+  for (const r of results) {
+    figures[`load.${r.spec}.rssMb`] = Math.round(r.rssLoadedMb * 10) / 10;
+    figures[`load.${r.spec}.perTaskKb`] = Math.round(r.perTaskKb * 10) / 10;
+    figures[`load.${r.spec}.pingP99Ms`] = Math.round(r.pingP99Ms * 100) / 100;
+  }
+  return {
+    id: "load",
+    title: "Load",
+    method:
+      `The demo server of each spec (\`npm run demo -- <spec>\`, stdio, in-memory store, limits raised) in a child process, ` +
+      `driven with raw JSON-RPC lines: ${tasks} task-augmented \`slow_compute\` calls that keep working for an hour ` +
+      `(sent 500 at a time), then ${pings} sequential liveness requests (ping; \`server/discover\` for the per-request lifecycle) ` +
+      `while the tasks work. RSS is the child's VmRSS (/proc) after 50 warm-up requests and again after the liveness requests. ` +
+      "`tsx bench/load.ts` runs it alone.",
+    tables: [table],
+    targets,
+    notes: [],
+    figures,
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const argv = process.argv.slice(2);
+  const arg = (name: string) => {
+    const i = argv.indexOf(name);
+    return i === -1 ? undefined : argv[i + 1];
+  };
+  const tasks = Number(arg("--tasks") ?? 10_000);
+  const pings = Number(arg("--pings") ?? 2_000);
+  const specs = arg("--spec") ? [arg("--spec")!] : SPECS;
+  (async () => {
+    for (const spec of specs) {
+      const r = await measureLoad(spec, tasks, pings);
+      process.stdout.write(
+        `${spec}: ${tasks} working tasks; RSS ${f1(r.rssIdleMb)} -> ${f1(r.rssLoadedMb)} MB (${f1(r.perTaskKb)} KB/task); ` +
+          `liveness p50 ${f2(r.pingP50Ms)} ms, p99 ${f2(r.pingP99Ms)} ms, max ${f2(r.pingMaxMs)} ms; created in ${f1(r.createSeconds)} s\n`,
+      );
+    }
+  })().catch((e) => {
+    process.stderr.write(`load: ${e?.stack ?? e}\n`);
+    process.exit(1);
+  });
+}
