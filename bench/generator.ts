@@ -223,14 +223,9 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
         why:
           cold.median <= 10
             ? undefined
-            : `CPU profile of a cold generate (${SDK_SPEC}, both threads): ${dominated}. Formatting the rendered TypeScript files with prettier in a cold JIT is the bulk. ` +
-              "It runs on a format worker started first thing, which loads prettier (its core and the babel and estree plugins only) and warms it up " +
-              "while the main thread loads, checks and renders (about 400 ms), then formats each file as it is rendered: the wall time is about " +
-              "that plus the worker's prettier work on the spec's own data files (types, guards, validators: the larger the spec, the larger they are; " +
-              "guards.ts alone is about a third of it), which node's own background threads (GC, JIT) compete with on 2 cores. " +
-              "Not formatted by prettier: the runtime (copied verbatim) and the README (printed directly by the generator, generator/formatter.ts tidyMarkdown, " +
-              "to the same bytes). Measured and not kept: warming the worker up until the files come (slower), a bundled CLI and a larger young generation for the worker (no gain beyond the noise). " +
-              "The lever left: printing the TypeScript data files in prettier's style directly (generator/emit), so that a generate needs no prettier at all",
+            : `CPU profile of a cold generate (${SDK_SPEC}): ${dominated}. A generate runs no prettier: the emitters and templates print ` +
+              "TypeScript one statement or entry per line, laid out by brace depth (generator/formatter.ts tidyStatements), the README is printed " +
+              "directly (tidyMarkdown) and the runtime is copied verbatim; what is left is loading the compiler, checking the spec and rendering",
       });
       targets.push({
         target: `no-change regenerate ÷ node -e 0 (${spec})`,
@@ -250,8 +245,8 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
         status: vsTz.median <= 1 ? "met" : "missed",
         why:
           vsTz.median <= 1
-            ? `ts-to-zod writes one unformatted file; we write ${files} formatted ones (zod schemas only: ${fmtRatio(zo)})`
-            : `we compile and format ${files} files, ts-to-zod writes one unformatted file: prettier dominates (${prettierShare !== undefined ? `${(prettierShare * 100).toFixed(0)}% of a cold generate` : "see the profile"}); ` +
+            ? `ts-to-zod writes one unformatted file; we write ${files} laid-out ones (zod schemas only: ${fmtRatio(zo)})`
+            : `we compile and lay out ${files} files, ts-to-zod writes one unformatted file${prettierShare !== undefined ? ` (prettier: ${(prettierShare * 100).toFixed(0)}% of a cold generate)` : ""}; ` +
               `producing only the zod schemas, as ts-to-zod does, takes ${fmtRatio(zo)} of ts-to-zod`,
       });
     }

@@ -6,7 +6,7 @@
 import { check } from "./check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { EMITTERS, renderTemplate, type Emitter, type VirtualFile } from "./emit/index.js";
-import { formatInProcess, tidyMarkdown, type Formatter } from "./formatter.js";
+import { formatInProcess, tidyMarkdown, tidyStatements, type Formatter } from "./formatter.js";
 import { lower, type IR } from "./ir.js";
 import { load, type SourceFile } from "./load.js";
 import { MANIFEST_FILE, sha256, type Manifest } from "./manifest.js";
@@ -70,12 +70,16 @@ export async function emit(ir: IR, opts: CompileOptions = {}): Promise<VirtualFi
   const format: Formatter = opts.format === false ? async (f) => f : (opts.formatter ?? formatInProcess);
   const tidy = (f: VirtualFile): Promise<VirtualFile> =>
     opts.format === false ? Promise.resolve(f) : Promise.resolve({ path: f.path, contents: tidyMarkdown(f.contents) });
+  // TypeScript is printed one statement or entry per line by the emitters and templates, and laid out
+  // here by brace depth (tidyStatements): a generate runs no prettier at all.
+  const lay = (f: VirtualFile): Promise<VirtualFile> =>
+    opts.format === false ? Promise.resolve(f) : Promise.resolve({ path: f.path, contents: tidyStatements(f.contents) });
   const pending: Promise<VirtualFile>[] = [];
   try {
     for (const e of selected)
       for (const f of e.emit(ir, env))
         pending.push(
-          f.verbatim ? Promise.resolve({ path: f.path, contents: f.contents }) : f.path.endsWith(".md") ? tidy(f) : format(f),
+          f.verbatim ? Promise.resolve({ path: f.path, contents: f.contents }) : f.path.endsWith(".md") ? tidy(f) : f.path.endsWith(".ts") ? lay(f) : format(f),
         );
   } catch (error) {
     for (const p of pending) p.catch(() => {});

@@ -78,6 +78,39 @@ function literal(v: unknown, key: string): string | undefined {
   return `{${parts.join(",")}}`;
 }
 
+/**
+ * `jsValue`, laid out for reading: an object or array that does not fit on a short line gets an entry
+ * per line (generated files are laid out by brace depth, formatter.ts tidyStatements, not by prettier).
+ * Strings go through jsString, keys through jsKey: the same escaping path as jsValue.
+ */
+export function jsLiteral(v: unknown): string {
+  return pretty(v, "") ?? "undefined";
+}
+
+/** An object or array longer than this is written an entry per line. */
+const INLINE_MAX = 100;
+
+function pretty(v: unknown, key: string): string | undefined {
+  if (v !== null && typeof v === "object" && typeof (v as { toJSON?: unknown }).toJSON === "function") {
+    v = (v as { toJSON(k: string): unknown }).toJSON(key);
+  }
+  if (v === null || typeof v !== "object") return literal(v, key);
+  const parts: string[] = [];
+  const open = Array.isArray(v) ? "[" : "{";
+  const close = Array.isArray(v) ? "]" : "}";
+  if (Array.isArray(v)) v.forEach((x, i) => parts.push(pretty(x, String(i)) ?? "null"));
+  else {
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      const lit = pretty(x, k);
+      if (lit !== undefined) parts.push(`${jsKey(k)}: ${lit}`);
+    }
+  }
+  if (parts.length === 0) return `${open}${close}`;
+  const flat = Array.isArray(v) ? `[${parts.join(", ")}]` : `{ ${parts.join(", ")} }`;
+  if (flat.length <= INLINE_MAX && !flat.includes("\n")) return flat;
+  return `${open}\n${parts.join(",\n")},\n${close}`;
+}
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A key of an object literal or a member of an object type: bare when it is an identifier. */

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
+import { tidyStatements } from "../formatter.js";
 import { collectRefs, topoOrder, type IR, type IRType, type IRTypeDecl } from "../ir.js";
 import {
   access,
@@ -26,7 +27,7 @@ import {
   type GuardContext,
   type ZodContext,
 } from "./render.js";
-import { jsString, jsValue, lineComment, mdCode, mdText, shellWord, templateText } from "./escape.js";
+import { jsLiteral, jsString, jsValue, lineComment, mdCode, mdText, shellWord, templateText } from "./escape.js";
 import { RUNTIME_EMITTERS } from "./runtime.js";
 import { contractEmitter } from "./contract.js";
 
@@ -138,7 +139,7 @@ let precompiled: Precompiled | null | undefined;
 function withHelpers(h: HandlebarsEnv): HandlebarsEnv {
   // Spec text reaches templates only through these (see escape.ts); `{{{x}}}` is for generated code.
   const args = (a: unknown[]) => a.slice(0, -1); // the last argument is Handlebars' options
-  h.registerHelper("json", (v: unknown) => (v === undefined ? "" : jsValue(v)));
+  h.registerHelper("json", (v: unknown) => (v === undefined ? "" : jsLiteral(v)));
   h.registerHelper("str", (...a: unknown[]) => jsString(args(a).map(String).join("")));
   h.registerHelper("comment", (...a: unknown[]) => lineComment(args(a).map(String).join("")));
   h.registerHelper("md", (s: unknown) => mdText(String(s ?? "")));
@@ -294,7 +295,8 @@ const typesEmitter: Emitter = {
         .filter((m) => m.kind === "notification")
         .map((m) => ({ method: m.method, paramsType: m.paramsOptional ? `${m.paramsName} | undefined` : m.paramsName })),
     });
-    return [{ path: "types.ts", contents }];
+    // Declarations one per line: laid out here, so the file skips prettier.
+    return [{ path: "types.ts", contents: tidyStatements(contents), verbatim: true }];
   },
 };
 
@@ -327,7 +329,8 @@ const guardsEmitter: Emitter = {
     const extra = needsResultObject
       ? `\nfunction isResultObject(v: unknown): v is Record<string, unknown> {\n  return typeof v === "object" && v !== null && !Array.isArray(v);\n}\n`
       : "";
-    return [{ path: "guards.ts", contents: contents + extra }];
+    // One short statement per line: laid out here, so the file skips prettier (most of a cold generate's formatting time).
+    return [{ path: "guards.ts", contents: tidyStatements(contents + extra), verbatim: true }];
   },
 };
 
@@ -367,7 +370,8 @@ const validatorsEmitter: Emitter = {
         })),
       notifications: methods.filter((m) => m.kind === "notification").map((m) => ({ method: m.method, params: paramsSchema(m) })),
     });
-    return [{ path: "validators.ts", contents }];
+    // A field per line: laid out here, so the file skips prettier.
+    return [{ path: "validators.ts", contents: tidyStatements(contents), verbatim: true }];
   },
 };
 

@@ -198,7 +198,8 @@ function zodBase(t: IRType, ctx: ZodContext): string {
     case "object": {
       const fields = t.fields.map((f) => `${prop(f.name)}: ${zodExpr(f.type, ctx)}${f.optional ? ".optional()" : ""}`);
       const fn = t.strict ? "z.strictObject" : "z.looseObject";
-      return `${fn}({${fields.join(", ")}})`;
+      // A field per line: validators.ts is laid out by brace depth (formatter.ts tidyStatements), not by prettier.
+      return fields.length === 0 ? `${fn}({})` : `${fn}({\n${fields.join(",\n")},\n})`;
     }
   }
 }
@@ -254,7 +255,8 @@ export function guardStmts(t: IRType, v: string, ctx: GuardContext, depth = 0): 
 }
 
 function cond(c: string) {
-  return `if (!(${c})) return false;`;
+  // A lone call or name needs no parentheses of its own.
+  return /^[\w$.]+(?:\([\w$.]*\))?$/.test(c) ? `if (!${c}) return false;` : `if (!(${c})) return false;`;
 }
 
 function guardBase(t: IRType, v: string, ctx: GuardContext, depth: number): string {

@@ -54,19 +54,10 @@ export const DESCRIPTOR: TaskSpecDescriptor<T.TaskStatus> = {
       httpStatus: 400,
       dataField: "requiredCapabilities",
     },
-    headerMismatch: {
-      code: -32020,
-      message: "Header mismatch: {header}",
-      context: { header: "" },
-      httpStatus: 400,
-    },
+    headerMismatch: { code: -32020, message: "Header mismatch: {header}", context: { header: "" }, httpStatus: 400 },
     methodNotFound: { code: -32601, message: "Method not found", context: {}, httpStatus: 404 },
     rateLimited: { code: -31010, message: "Rate limit exceeded: {operation}", context: { operation: "" } },
-    concurrencyLimitReached: {
-      code: -31011,
-      message: "Too many concurrent tasks (limit {limit})",
-      context: { limit: 0 },
-    },
+    concurrencyLimitReached: { code: -31011, message: "Too many concurrent tasks (limit {limit})", context: { limit: 0 } },
   },
   methods: [
     { method: "tasks/get", kind: "request", from: "client", operation: "get" },

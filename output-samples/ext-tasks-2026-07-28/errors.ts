@@ -27,25 +27,13 @@ export const taskErrors = {
    * Code -32602: "Failed to retrieve task: Task not found"
    */
   taskNotFound: (): TaskProtocolError =>
-    new TaskProtocolError(
-      "taskNotFound",
-      -32602,
-      `Failed to retrieve task: Task not found`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("taskNotFound", -32602, `Failed to retrieve task: Task not found`, undefined, undefined),
   /**
    * The task's TTL has elapsed.
    * Code -32602: "Failed to retrieve task: Task has expired"
    */
   taskExpired: (): TaskProtocolError =>
-    new TaskProtocolError(
-      "taskExpired",
-      -32602,
-      `Failed to retrieve task: Task has expired`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("taskExpired", -32602, `Failed to retrieve task: Task has expired`, undefined, undefined),
   /**
    * An internal error of the server.
    * Code -32603: "Internal error"
@@ -57,13 +45,7 @@ export const taskErrors = {
    * Code -32021: "Missing required client capability"
    */
   missingRequiredClientCapability: (data?: T.MissingRequiredClientCapabilityData): TaskProtocolError =>
-    new TaskProtocolError(
-      "missingRequiredClientCapability",
-      -32021,
-      `Missing required client capability`,
-      data,
-      400,
-    ),
+    new TaskProtocolError("missingRequiredClientCapability", -32021, `Missing required client capability`, data, 400),
   /**
    * Over Streamable HTTP, a required header is missing, malformed or differs from the body (here: `Mcp-Name` must equal params.taskId on tasks/get, tasks/update and tasks/cancel).
    * Code -32020: "Header mismatch: {header}"
@@ -81,25 +63,13 @@ export const taskErrors = {
    * Code -31010: "Rate limit exceeded: {operation}"
    */
   rateLimited: (ctx: { operation: string }): TaskProtocolError =>
-    new TaskProtocolError(
-      "rateLimited",
-      -31010,
-      `Rate limit exceeded: ${String(ctx.operation)}`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("rateLimited", -31010, `Rate limit exceeded: ${String(ctx.operation)}`, undefined, undefined),
   /**
    * Application-specific code (outside -32768..-32000): the client already has the maximum number of concurrent tasks.
    * Code -31011: "Too many concurrent tasks (limit {limit})"
    */
   concurrencyLimitReached: (ctx: { limit: number }): TaskProtocolError =>
-    new TaskProtocolError(
-      "concurrencyLimitReached",
-      -31011,
-      `Too many concurrent tasks (limit ${String(ctx.limit)})`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("concurrencyLimitReached", -31011, `Too many concurrent tasks (limit ${String(ctx.limit)})`, undefined, undefined),
 } as const;
 
 export type TaskErrorName = keyof typeof taskErrors;

@@ -10,14 +10,7 @@ export const URI_RE = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
 export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export function isTaskStatus(v: unknown): v is T.TaskStatus {
-  if (!(
-    v === "working" ||
-    v === "input_required" ||
-    v === "completed" ||
-    v === "failed" ||
-    v === "cancelled"
-  ))
-    return false;
+  if (!(v === "working" || v === "input_required" || v === "completed" || v === "failed" || v === "cancelled")) return false;
   return true;
 }
 
@@ -66,9 +59,7 @@ export function isTasksExtensionCapability(v: unknown): v is T.TasksExtensionCap
   return true;
 }
 
-export function isMissingRequiredClientCapabilityData(
-  v: unknown,
-): v is T.MissingRequiredClientCapabilityData {
+export function isMissingRequiredClientCapabilityData(v: unknown): v is T.MissingRequiredClientCapabilityData {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
   const o0 = v as Record<string, unknown>;
   const o0f0 = o0.requiredCapabilities;
@@ -156,17 +147,10 @@ export function isListRootsRequest(v: unknown): v is T.ListRootsRequest {
 export function isInputRequest(v: unknown): v is T.InputRequest {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
   switch ((v as Record<string, unknown>)["method"]) {
-    case "sampling/createMessage":
-      if (!isCreateMessageRequest(v)) return false;
-      break;
-    case "roots/list":
-      if (!isListRootsRequest(v)) return false;
-      break;
-    case "elicitation/create":
-      if (!isElicitRequest(v)) return false;
-      break;
-    default:
-      return false;
+    case "sampling/createMessage": if (!isCreateMessageRequest(v)) return false; break;
+    case "roots/list": if (!isListRootsRequest(v)) return false; break;
+    case "elicitation/create": if (!isElicitRequest(v)) return false; break;
+    default: return false;
   }
   return true;
 }
@@ -407,23 +391,12 @@ export function isCancelledTask(v: unknown): v is T.CancelledTask {
 export function isDetailedTask(v: unknown): v is T.DetailedTask {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
   switch ((v as Record<string, unknown>)["status"]) {
-    case "working":
-      if (!isWorkingTask(v)) return false;
-      break;
-    case "input_required":
-      if (!isInputRequiredTask(v)) return false;
-      break;
-    case "completed":
-      if (!isCompletedTask(v)) return false;
-      break;
-    case "failed":
-      if (!isFailedTask(v)) return false;
-      break;
-    case "cancelled":
-      if (!isCancelledTask(v)) return false;
-      break;
-    default:
-      return false;
+    case "working": if (!isWorkingTask(v)) return false; break;
+    case "input_required": if (!isInputRequiredTask(v)) return false; break;
+    case "completed": if (!isCompletedTask(v)) return false; break;
+    case "failed": if (!isFailedTask(v)) return false; break;
+    case "cancelled": if (!isCancelledTask(v)) return false; break;
+    default: return false;
   }
   return true;
 }
@@ -475,23 +448,12 @@ export function isGetTaskRequestParams(v: unknown): v is T.GetTaskRequestParams 
 export function isGetTaskResult(v: unknown): v is T.GetTaskResult {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
   switch ((v as Record<string, unknown>)["status"]) {
-    case "working":
-      if (!variant$7(v)) return false;
-      break;
-    case "input_required":
-      if (!variant$8(v)) return false;
-      break;
-    case "completed":
-      if (!variant$9(v)) return false;
-      break;
-    case "failed":
-      if (!variant$10(v)) return false;
-      break;
-    case "cancelled":
-      if (!variant$11(v)) return false;
-      break;
-    default:
-      return false;
+    case "working": if (!variant$7(v)) return false; break;
+    case "input_required": if (!variant$8(v)) return false; break;
+    case "completed": if (!variant$9(v)) return false; break;
+    case "failed": if (!variant$10(v)) return false; break;
+    case "cancelled": if (!variant$11(v)) return false; break;
+    default: return false;
   }
   return true;
 }
@@ -549,23 +511,12 @@ export function isCancelTaskResult(v: unknown): v is T.CancelTaskResult {
 export function isTaskStatusNotificationParams(v: unknown): v is T.TaskStatusNotificationParams {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
   switch ((v as Record<string, unknown>)["status"]) {
-    case "working":
-      if (!variant$12(v)) return false;
-      break;
-    case "input_required":
-      if (!variant$13(v)) return false;
-      break;
-    case "completed":
-      if (!variant$14(v)) return false;
-      break;
-    case "failed":
-      if (!variant$15(v)) return false;
-      break;
-    case "cancelled":
-      if (!variant$16(v)) return false;
-      break;
-    default:
-      return false;
+    case "working": if (!variant$12(v)) return false; break;
+    case "input_required": if (!variant$13(v)) return false; break;
+    case "completed": if (!variant$14(v)) return false; break;
+    case "failed": if (!variant$15(v)) return false; break;
+    case "cancelled": if (!variant$16(v)) return false; break;
+    default: return false;
   }
   return true;
 }
@@ -584,9 +535,7 @@ export function isTaskSubscriptionNotifications(v: unknown): v is T.TaskSubscrip
   return true;
 }
 
-export function isTaskSubscriptionAcknowledgedNotifications(
-  v: unknown,
-): v is T.TaskSubscriptionAcknowledgedNotifications {
+export function isTaskSubscriptionAcknowledgedNotifications(v: unknown): v is T.TaskSubscriptionAcknowledgedNotifications {
   if (!(typeof v === "object" && v !== null && !Array.isArray(v))) return false;
   const o0 = v as Record<string, unknown>;
   const o0f0 = o0.taskIds;

@@ -12,8 +12,7 @@ export const SPEC = {
     protocolVersion: "2026-07-28",
     lifecycle: "per-request",
     status: "extension",
-    source:
-      "https://github.com/modelcontextprotocol/ext-tasks — specification/2026-07-28/tasks.md, schema/draft/schema.ts",
+    source: "https://github.com/modelcontextprotocol/ext-tasks — specification/2026-07-28/tasks.md, schema/draft/schema.ts",
   },
 } as const;
 

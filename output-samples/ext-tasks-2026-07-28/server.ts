@@ -58,8 +58,7 @@ export const STATUS = plan.status;
 /** The methods a requestor may augment with a task ("*" = any). */
 export const AUGMENTABLE: readonly string[] = DESCRIPTOR.behaviour.creation.requests.server;
 /** Each side's tasks capability, its gated methods and augmentable requests, as the spec declares them. */
-export const TASK_CAPABILITY: { readonly server: TaskCapabilityDecl; readonly client: TaskCapabilityDecl } =
-  DESCRIPTOR.behaviour.capabilities;
+export const TASK_CAPABILITY: { readonly server: TaskCapabilityDecl; readonly client: TaskCapabilityDecl } = DESCRIPTOR.behaviour.capabilities;
 /** The task support of a tool that declares none, where the spec has a per-tool switch. */
 export const DEFAULT_TOOL_TASK_SUPPORT = plan.toolSwitch?.default;
 
@@ -75,10 +74,8 @@ export const toWireTask = (rec: TaskRecord): Task => wire.toWireTask<Task>(plan,
 /** The task with what its status carries inlined. */
 export const toDetailedTask = (rec: TaskRecord): Task => wire.toDetailedTask<Task>(plan, rec);
 /** Marks a result as the request's own answer, where the spec declares a result type. */
-export const withResultType = <R,>(result: R): R => wire.withResultType(plan, result);
+export const withResultType = <R>(result: R): R => wire.withResultType(plan, result);
 /** Adds the related-task meta to a result, where the spec declares one. */
-export const withRelated = <R extends object>(result: R, taskId: string): R =>
-  wire.withRelated(plan, result, taskId);
+export const withRelated = <R extends object>(result: R, taskId: string): R => wire.withRelated(plan, result, taskId);
 /** Whether a request declares the client capability in its own `_meta`. */
-export const declaresClientCapability = (params: unknown): boolean =>
-  wire.declaresClientCapability(plan, params);
+export const declaresClientCapability = (params: unknown): boolean => wire.declaresClientCapability(plan, params);

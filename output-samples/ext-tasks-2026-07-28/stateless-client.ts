@@ -8,12 +8,7 @@
 import { DESCRIPTOR } from "./descriptor.js";
 import * as R from "./runtime/stateless-client.js";
 
-export type {
-  InputHandler,
-  InputRequest,
-  StatelessClientOptions,
-  StatelessRequestOptions,
-} from "./runtime/stateless-client.js";
+export type { InputHandler, InputRequest, StatelessClientOptions, StatelessRequestOptions } from "./runtime/stateless-client.js";
 export { encodeHeaderValue, mergeCapabilities } from "./runtime/stateless-client.js";
 
 /** The core protocol version this connection speaks. */

@@ -430,169 +430,164 @@ export interface GetTaskRequestParams {
 /**
  * The response to tasks/get: the DetailedTask variant for the current status, with `resultType: "complete"`.
  */
-export type GetTaskResult =
-  | {
-      /**
-       * The task identifier (stable, server-generated).
-       */
-      taskId: string;
-      status: "working";
-      /**
-       * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
-       */
-      statusMessage?: string;
-      /**
-       * ISO 8601 timestamp when the task was created.
-       */
-      createdAt: string;
-      /**
-       * ISO 8601 timestamp when the task was last updated.
-       */
-      lastUpdatedAt: string;
-      /**
-       * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
-       */
-      ttlMs: number | null;
-      /**
-       * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
-       */
-      pollIntervalMs?: number;
-      resultType: "complete";
-      _meta?: MetaObject;
-      [key: string]: unknown;
-    }
-  | {
-      /**
-       * The task identifier (stable, server-generated).
-       */
-      taskId: string;
-      status: "input_required";
-      /**
-       * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
-       */
-      statusMessage?: string;
-      /**
-       * ISO 8601 timestamp when the task was created.
-       */
-      createdAt: string;
-      /**
-       * ISO 8601 timestamp when the task was last updated.
-       */
-      lastUpdatedAt: string;
-      /**
-       * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
-       */
-      ttlMs: number | null;
-      /**
-       * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
-       */
-      pollIntervalMs?: number;
-      /**
-       * All outstanding server-to-client requests that must be fulfilled before the task can proceed.
-       */
-      inputRequests: InputRequests;
-      resultType: "complete";
-      _meta?: MetaObject;
-      [key: string]: unknown;
-    }
-  | {
-      /**
-       * The task identifier (stable, server-generated).
-       */
-      taskId: string;
-      status: "completed";
-      /**
-       * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
-       */
-      statusMessage?: string;
-      /**
-       * ISO 8601 timestamp when the task was created.
-       */
-      createdAt: string;
-      /**
-       * ISO 8601 timestamp when the task was last updated.
-       */
-      lastUpdatedAt: string;
-      /**
-       * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
-       */
-      ttlMs: number | null;
-      /**
-       * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
-       */
-      pollIntervalMs?: number;
-      /**
-       * The final result, shaped like the original request's result (e.g. CallToolResult).
-       */
-      result: JSONObject;
-      resultType: "complete";
-      _meta?: MetaObject;
-      [key: string]: unknown;
-    }
-  | {
-      /**
-       * The task identifier (stable, server-generated).
-       */
-      taskId: string;
-      status: "failed";
-      /**
-       * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
-       */
-      statusMessage?: string;
-      /**
-       * ISO 8601 timestamp when the task was created.
-       */
-      createdAt: string;
-      /**
-       * ISO 8601 timestamp when the task was last updated.
-       */
-      lastUpdatedAt: string;
-      /**
-       * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
-       */
-      ttlMs: number | null;
-      /**
-       * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
-       */
-      pollIntervalMs?: number;
-      /**
-       * The JSON-RPC error that made the task fail.
-       */
-      error: JSONRPCErrorObject;
-      resultType: "complete";
-      _meta?: MetaObject;
-      [key: string]: unknown;
-    }
-  | {
-      /**
-       * The task identifier (stable, server-generated).
-       */
-      taskId: string;
-      status: "cancelled";
-      /**
-       * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
-       */
-      statusMessage?: string;
-      /**
-       * ISO 8601 timestamp when the task was created.
-       */
-      createdAt: string;
-      /**
-       * ISO 8601 timestamp when the task was last updated.
-       */
-      lastUpdatedAt: string;
-      /**
-       * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
-       */
-      ttlMs: number | null;
-      /**
-       * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
-       */
-      pollIntervalMs?: number;
-      resultType: "complete";
-      _meta?: MetaObject;
-      [key: string]: unknown;
-    };
+export type GetTaskResult = {
+  /**
+   * The task identifier (stable, server-generated).
+   */
+  taskId: string;
+  status: "working";
+  /**
+   * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
+   */
+  statusMessage?: string;
+  /**
+   * ISO 8601 timestamp when the task was created.
+   */
+  createdAt: string;
+  /**
+   * ISO 8601 timestamp when the task was last updated.
+   */
+  lastUpdatedAt: string;
+  /**
+   * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
+   */
+  ttlMs: number | null;
+  /**
+   * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
+   */
+  pollIntervalMs?: number;
+  resultType: "complete";
+  _meta?: MetaObject;
+  [key: string]: unknown;
+} | {
+  /**
+   * The task identifier (stable, server-generated).
+   */
+  taskId: string;
+  status: "input_required";
+  /**
+   * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
+   */
+  statusMessage?: string;
+  /**
+   * ISO 8601 timestamp when the task was created.
+   */
+  createdAt: string;
+  /**
+   * ISO 8601 timestamp when the task was last updated.
+   */
+  lastUpdatedAt: string;
+  /**
+   * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
+   */
+  ttlMs: number | null;
+  /**
+   * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
+   */
+  pollIntervalMs?: number;
+  /**
+   * All outstanding server-to-client requests that must be fulfilled before the task can proceed.
+   */
+  inputRequests: InputRequests;
+  resultType: "complete";
+  _meta?: MetaObject;
+  [key: string]: unknown;
+} | {
+  /**
+   * The task identifier (stable, server-generated).
+   */
+  taskId: string;
+  status: "completed";
+  /**
+   * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
+   */
+  statusMessage?: string;
+  /**
+   * ISO 8601 timestamp when the task was created.
+   */
+  createdAt: string;
+  /**
+   * ISO 8601 timestamp when the task was last updated.
+   */
+  lastUpdatedAt: string;
+  /**
+   * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
+   */
+  ttlMs: number | null;
+  /**
+   * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
+   */
+  pollIntervalMs?: number;
+  /**
+   * The final result, shaped like the original request's result (e.g. CallToolResult).
+   */
+  result: JSONObject;
+  resultType: "complete";
+  _meta?: MetaObject;
+  [key: string]: unknown;
+} | {
+  /**
+   * The task identifier (stable, server-generated).
+   */
+  taskId: string;
+  status: "failed";
+  /**
+   * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
+   */
+  statusMessage?: string;
+  /**
+   * ISO 8601 timestamp when the task was created.
+   */
+  createdAt: string;
+  /**
+   * ISO 8601 timestamp when the task was last updated.
+   */
+  lastUpdatedAt: string;
+  /**
+   * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
+   */
+  ttlMs: number | null;
+  /**
+   * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
+   */
+  pollIntervalMs?: number;
+  /**
+   * The JSON-RPC error that made the task fail.
+   */
+  error: JSONRPCErrorObject;
+  resultType: "complete";
+  _meta?: MetaObject;
+  [key: string]: unknown;
+} | {
+  /**
+   * The task identifier (stable, server-generated).
+   */
+  taskId: string;
+  status: "cancelled";
+  /**
+   * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
+   */
+  statusMessage?: string;
+  /**
+   * ISO 8601 timestamp when the task was created.
+   */
+  createdAt: string;
+  /**
+   * ISO 8601 timestamp when the task was last updated.
+   */
+  lastUpdatedAt: string;
+  /**
+   * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
+   */
+  ttlMs: number | null;
+  /**
+   * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
+   */
+  pollIntervalMs?: number;
+  resultType: "complete";
+  _meta?: MetaObject;
+  [key: string]: unknown;
+};
 
 /**
  * Params of `tasks/update`.
@@ -641,164 +636,159 @@ export interface CancelTaskResult {
 /**
  * Params of `notifications/tasks`: the complete DetailedTask for the current status (NotificationParams & DetailedTask & { [key: string]: unknown }).
  */
-export type TaskStatusNotificationParams =
-  | {
-      /**
-       * The task identifier (stable, server-generated).
-       */
-      taskId: string;
-      status: "working";
-      /**
-       * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
-       */
-      statusMessage?: string;
-      /**
-       * ISO 8601 timestamp when the task was created.
-       */
-      createdAt: string;
-      /**
-       * ISO 8601 timestamp when the task was last updated.
-       */
-      lastUpdatedAt: string;
-      /**
-       * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
-       */
-      ttlMs: number | null;
-      /**
-       * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
-       */
-      pollIntervalMs?: number;
-      _meta?: MetaObject;
-      [key: string]: unknown;
-    }
-  | {
-      /**
-       * The task identifier (stable, server-generated).
-       */
-      taskId: string;
-      status: "input_required";
-      /**
-       * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
-       */
-      statusMessage?: string;
-      /**
-       * ISO 8601 timestamp when the task was created.
-       */
-      createdAt: string;
-      /**
-       * ISO 8601 timestamp when the task was last updated.
-       */
-      lastUpdatedAt: string;
-      /**
-       * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
-       */
-      ttlMs: number | null;
-      /**
-       * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
-       */
-      pollIntervalMs?: number;
-      /**
-       * All outstanding server-to-client requests that must be fulfilled before the task can proceed.
-       */
-      inputRequests: InputRequests;
-      _meta?: MetaObject;
-      [key: string]: unknown;
-    }
-  | {
-      /**
-       * The task identifier (stable, server-generated).
-       */
-      taskId: string;
-      status: "completed";
-      /**
-       * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
-       */
-      statusMessage?: string;
-      /**
-       * ISO 8601 timestamp when the task was created.
-       */
-      createdAt: string;
-      /**
-       * ISO 8601 timestamp when the task was last updated.
-       */
-      lastUpdatedAt: string;
-      /**
-       * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
-       */
-      ttlMs: number | null;
-      /**
-       * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
-       */
-      pollIntervalMs?: number;
-      /**
-       * The final result, shaped like the original request's result (e.g. CallToolResult).
-       */
-      result: JSONObject;
-      _meta?: MetaObject;
-      [key: string]: unknown;
-    }
-  | {
-      /**
-       * The task identifier (stable, server-generated).
-       */
-      taskId: string;
-      status: "failed";
-      /**
-       * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
-       */
-      statusMessage?: string;
-      /**
-       * ISO 8601 timestamp when the task was created.
-       */
-      createdAt: string;
-      /**
-       * ISO 8601 timestamp when the task was last updated.
-       */
-      lastUpdatedAt: string;
-      /**
-       * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
-       */
-      ttlMs: number | null;
-      /**
-       * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
-       */
-      pollIntervalMs?: number;
-      /**
-       * The JSON-RPC error that made the task fail.
-       */
-      error: JSONRPCErrorObject;
-      _meta?: MetaObject;
-      [key: string]: unknown;
-    }
-  | {
-      /**
-       * The task identifier (stable, server-generated).
-       */
-      taskId: string;
-      status: "cancelled";
-      /**
-       * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
-       */
-      statusMessage?: string;
-      /**
-       * ISO 8601 timestamp when the task was created.
-       */
-      createdAt: string;
-      /**
-       * ISO 8601 timestamp when the task was last updated.
-       */
-      lastUpdatedAt: string;
-      /**
-       * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
-       */
-      ttlMs: number | null;
-      /**
-       * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
-       */
-      pollIntervalMs?: number;
-      _meta?: MetaObject;
-      [key: string]: unknown;
-    };
+export type TaskStatusNotificationParams = {
+  /**
+   * The task identifier (stable, server-generated).
+   */
+  taskId: string;
+  status: "working";
+  /**
+   * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
+   */
+  statusMessage?: string;
+  /**
+   * ISO 8601 timestamp when the task was created.
+   */
+  createdAt: string;
+  /**
+   * ISO 8601 timestamp when the task was last updated.
+   */
+  lastUpdatedAt: string;
+  /**
+   * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
+   */
+  ttlMs: number | null;
+  /**
+   * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
+   */
+  pollIntervalMs?: number;
+  _meta?: MetaObject;
+  [key: string]: unknown;
+} | {
+  /**
+   * The task identifier (stable, server-generated).
+   */
+  taskId: string;
+  status: "input_required";
+  /**
+   * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
+   */
+  statusMessage?: string;
+  /**
+   * ISO 8601 timestamp when the task was created.
+   */
+  createdAt: string;
+  /**
+   * ISO 8601 timestamp when the task was last updated.
+   */
+  lastUpdatedAt: string;
+  /**
+   * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
+   */
+  ttlMs: number | null;
+  /**
+   * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
+   */
+  pollIntervalMs?: number;
+  /**
+   * All outstanding server-to-client requests that must be fulfilled before the task can proceed.
+   */
+  inputRequests: InputRequests;
+  _meta?: MetaObject;
+  [key: string]: unknown;
+} | {
+  /**
+   * The task identifier (stable, server-generated).
+   */
+  taskId: string;
+  status: "completed";
+  /**
+   * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
+   */
+  statusMessage?: string;
+  /**
+   * ISO 8601 timestamp when the task was created.
+   */
+  createdAt: string;
+  /**
+   * ISO 8601 timestamp when the task was last updated.
+   */
+  lastUpdatedAt: string;
+  /**
+   * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
+   */
+  ttlMs: number | null;
+  /**
+   * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
+   */
+  pollIntervalMs?: number;
+  /**
+   * The final result, shaped like the original request's result (e.g. CallToolResult).
+   */
+  result: JSONObject;
+  _meta?: MetaObject;
+  [key: string]: unknown;
+} | {
+  /**
+   * The task identifier (stable, server-generated).
+   */
+  taskId: string;
+  status: "failed";
+  /**
+   * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
+   */
+  statusMessage?: string;
+  /**
+   * ISO 8601 timestamp when the task was created.
+   */
+  createdAt: string;
+  /**
+   * ISO 8601 timestamp when the task was last updated.
+   */
+  lastUpdatedAt: string;
+  /**
+   * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
+   */
+  ttlMs: number | null;
+  /**
+   * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
+   */
+  pollIntervalMs?: number;
+  /**
+   * The JSON-RPC error that made the task fail.
+   */
+  error: JSONRPCErrorObject;
+  _meta?: MetaObject;
+  [key: string]: unknown;
+} | {
+  /**
+   * The task identifier (stable, server-generated).
+   */
+  taskId: string;
+  status: "cancelled";
+  /**
+   * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
+   */
+  statusMessage?: string;
+  /**
+   * ISO 8601 timestamp when the task was created.
+   */
+  createdAt: string;
+  /**
+   * ISO 8601 timestamp when the task was last updated.
+   */
+  lastUpdatedAt: string;
+  /**
+   * Time-to-live from creation in integer milliseconds, null for unlimited; may change over the task's lifetime.
+   */
+  ttlMs: number | null;
+  /**
+   * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
+   */
+  pollIntervalMs?: number;
+  _meta?: MetaObject;
+  [key: string]: unknown;
+};
 
 /**
  * Task fields of the `notifications` filter of a subscriptions/listen request.

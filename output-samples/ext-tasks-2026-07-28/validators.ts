@@ -9,13 +9,7 @@ import { DATE_TIME_RE, URI_RE } from "./guards.js";
 /**
  * The status of a task.
  */
-export const TaskStatusSchema = z.enum([
-  "working",
-  "input_required",
-  "completed",
-  "failed",
-  "cancelled",
-]) satisfies z.ZodType<T.TaskStatus>;
+export const TaskStatusSchema = z.enum(["working", "input_required", "completed", "failed", "cancelled"]) satisfies z.ZodType<T.TaskStatus>;
 
 /**
  * The contents of a `_meta` field (any keys, any JSON values).
@@ -46,9 +40,7 @@ export const ClientCapabilitiesSchema = z.looseObject({
 /**
  * The capability value of `io.modelcontextprotocol/tasks` (client and server): an empty object; no extension-specific settings are defined.
  */
-export const TasksExtensionCapabilitySchema = z.strictObject(
-  {},
-) satisfies z.ZodType<T.TasksExtensionCapability>;
+export const TasksExtensionCapabilitySchema = z.strictObject({}) satisfies z.ZodType<T.TasksExtensionCapability>;
 
 /**
  * The `data` of a -32021 error.
@@ -101,34 +93,27 @@ export const CreateMessageRequestSchema = z.looseObject({
  */
 export const ListRootsRequestSchema = z.looseObject({
   method: z.literal("roots/list"),
-  params: z.looseObject({ _meta: MetaObjectSchema.optional() }).optional(),
+  params: z.looseObject({
+    _meta: MetaObjectSchema.optional(),
+  }).optional(),
 }) satisfies z.ZodType<T.ListRootsRequest>;
 
 /**
  * A server-to-client request the client must fulfil.
  */
-export const InputRequestSchema = z.discriminatedUnion("method", [
-  CreateMessageRequestSchema,
-  ListRootsRequestSchema,
-  ElicitRequestSchema,
-]) satisfies z.ZodType<T.InputRequest>;
+export const InputRequestSchema = z.discriminatedUnion("method", [CreateMessageRequestSchema, ListRootsRequestSchema, ElicitRequestSchema]) satisfies z.ZodType<T.InputRequest>;
 
 /**
  * Outstanding server-to-client requests, keyed by server-assigned ids that are unique over the task's lifetime.
  */
-export const InputRequestsSchema = z.record(
-  z.string(),
-  InputRequestSchema,
-) satisfies z.ZodType<T.InputRequests>;
+export const InputRequestsSchema = z.record(z.string(), InputRequestSchema) satisfies z.ZodType<T.InputRequests>;
 
 /**
  * The client's answer to an elicitation request.
  */
 export const ElicitResultSchema = z.looseObject({
   action: z.enum(["accept", "decline", "cancel"]),
-  content: z
-    .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
-    .optional(),
+  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
 }) satisfies z.ZodType<T.ElicitResult>;
 
 /**
@@ -161,19 +146,12 @@ export const ListRootsResultSchema = z.looseObject({
 /**
  * The client's result for one input request.
  */
-export const InputResponseSchema = z.union([
-  CreateMessageResultSchema,
-  ListRootsResultSchema,
-  ElicitResultSchema,
-]) satisfies z.ZodType<T.InputResponse>;
+export const InputResponseSchema = z.union([CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema]) satisfies z.ZodType<T.InputResponse>;
 
 /**
  * Client results keyed like the InputRequests they answer.
  */
-export const InputResponsesSchema = z.record(
-  z.string(),
-  InputResponseSchema,
-) satisfies z.ZodType<T.InputResponses>;
+export const InputResponsesSchema = z.record(z.string(), InputResponseSchema) satisfies z.ZodType<T.InputResponses>;
 
 /**
  * A task in a normal working state.
@@ -246,13 +224,7 @@ export const CancelledTaskSchema = z.looseObject({
 /**
  * A task with its status-specific fields inlined.
  */
-export const DetailedTaskSchema = z.discriminatedUnion("status", [
-  WorkingTaskSchema,
-  InputRequiredTaskSchema,
-  CompletedTaskSchema,
-  FailedTaskSchema,
-  CancelledTaskSchema,
-]) satisfies z.ZodType<T.DetailedTask>;
+export const DetailedTaskSchema = z.discriminatedUnion("status", [WorkingTaskSchema, InputRequiredTaskSchema, CompletedTaskSchema, FailedTaskSchema, CancelledTaskSchema]) satisfies z.ZodType<T.DetailedTask>;
 
 /**
  * The flat result a server returns in lieu of the standard result when it processes a request as a task (Result & Task & { resultType: "task" }).
@@ -280,66 +252,60 @@ export const GetTaskRequestParamsSchema = z.looseObject({
 /**
  * The response to tasks/get: the DetailedTask variant for the current status, with `resultType: "complete"`.
  */
-export const GetTaskResultSchema = z.discriminatedUnion("status", [
-  z.looseObject({
-    taskId: z.string(),
-    status: z.literal("working"),
-    statusMessage: z.string().optional(),
-    createdAt: z.string().regex(DATE_TIME_RE),
-    lastUpdatedAt: z.string().regex(DATE_TIME_RE),
-    ttlMs: z.int().nullable(),
-    pollIntervalMs: z.int().optional(),
-    resultType: z.literal("complete"),
-    _meta: MetaObjectSchema.optional(),
-  }),
-  z.looseObject({
-    taskId: z.string(),
-    status: z.literal("input_required"),
-    statusMessage: z.string().optional(),
-    createdAt: z.string().regex(DATE_TIME_RE),
-    lastUpdatedAt: z.string().regex(DATE_TIME_RE),
-    ttlMs: z.int().nullable(),
-    pollIntervalMs: z.int().optional(),
-    inputRequests: InputRequestsSchema,
-    resultType: z.literal("complete"),
-    _meta: MetaObjectSchema.optional(),
-  }),
-  z.looseObject({
-    taskId: z.string(),
-    status: z.literal("completed"),
-    statusMessage: z.string().optional(),
-    createdAt: z.string().regex(DATE_TIME_RE),
-    lastUpdatedAt: z.string().regex(DATE_TIME_RE),
-    ttlMs: z.int().nullable(),
-    pollIntervalMs: z.int().optional(),
-    result: JSONObjectSchema,
-    resultType: z.literal("complete"),
-    _meta: MetaObjectSchema.optional(),
-  }),
-  z.looseObject({
-    taskId: z.string(),
-    status: z.literal("failed"),
-    statusMessage: z.string().optional(),
-    createdAt: z.string().regex(DATE_TIME_RE),
-    lastUpdatedAt: z.string().regex(DATE_TIME_RE),
-    ttlMs: z.int().nullable(),
-    pollIntervalMs: z.int().optional(),
-    error: JSONRPCErrorObjectSchema,
-    resultType: z.literal("complete"),
-    _meta: MetaObjectSchema.optional(),
-  }),
-  z.looseObject({
-    taskId: z.string(),
-    status: z.literal("cancelled"),
-    statusMessage: z.string().optional(),
-    createdAt: z.string().regex(DATE_TIME_RE),
-    lastUpdatedAt: z.string().regex(DATE_TIME_RE),
-    ttlMs: z.int().nullable(),
-    pollIntervalMs: z.int().optional(),
-    resultType: z.literal("complete"),
-    _meta: MetaObjectSchema.optional(),
-  }),
-]) satisfies z.ZodType<T.GetTaskResult>;
+export const GetTaskResultSchema = z.discriminatedUnion("status", [z.looseObject({
+  taskId: z.string(),
+  status: z.literal("working"),
+  statusMessage: z.string().optional(),
+  createdAt: z.string().regex(DATE_TIME_RE),
+  lastUpdatedAt: z.string().regex(DATE_TIME_RE),
+  ttlMs: z.int().nullable(),
+  pollIntervalMs: z.int().optional(),
+  resultType: z.literal("complete"),
+  _meta: MetaObjectSchema.optional(),
+}), z.looseObject({
+  taskId: z.string(),
+  status: z.literal("input_required"),
+  statusMessage: z.string().optional(),
+  createdAt: z.string().regex(DATE_TIME_RE),
+  lastUpdatedAt: z.string().regex(DATE_TIME_RE),
+  ttlMs: z.int().nullable(),
+  pollIntervalMs: z.int().optional(),
+  inputRequests: InputRequestsSchema,
+  resultType: z.literal("complete"),
+  _meta: MetaObjectSchema.optional(),
+}), z.looseObject({
+  taskId: z.string(),
+  status: z.literal("completed"),
+  statusMessage: z.string().optional(),
+  createdAt: z.string().regex(DATE_TIME_RE),
+  lastUpdatedAt: z.string().regex(DATE_TIME_RE),
+  ttlMs: z.int().nullable(),
+  pollIntervalMs: z.int().optional(),
+  result: JSONObjectSchema,
+  resultType: z.literal("complete"),
+  _meta: MetaObjectSchema.optional(),
+}), z.looseObject({
+  taskId: z.string(),
+  status: z.literal("failed"),
+  statusMessage: z.string().optional(),
+  createdAt: z.string().regex(DATE_TIME_RE),
+  lastUpdatedAt: z.string().regex(DATE_TIME_RE),
+  ttlMs: z.int().nullable(),
+  pollIntervalMs: z.int().optional(),
+  error: JSONRPCErrorObjectSchema,
+  resultType: z.literal("complete"),
+  _meta: MetaObjectSchema.optional(),
+}), z.looseObject({
+  taskId: z.string(),
+  status: z.literal("cancelled"),
+  statusMessage: z.string().optional(),
+  createdAt: z.string().regex(DATE_TIME_RE),
+  lastUpdatedAt: z.string().regex(DATE_TIME_RE),
+  ttlMs: z.int().nullable(),
+  pollIntervalMs: z.int().optional(),
+  resultType: z.literal("complete"),
+  _meta: MetaObjectSchema.optional(),
+})]) satisfies z.ZodType<T.GetTaskResult>;
 
 /**
  * Params of `tasks/update`.
@@ -377,61 +343,55 @@ export const CancelTaskResultSchema = z.looseObject({
 /**
  * Params of `notifications/tasks`: the complete DetailedTask for the current status (NotificationParams & DetailedTask & { [key: string]: unknown }).
  */
-export const TaskStatusNotificationParamsSchema = z.discriminatedUnion("status", [
-  z.looseObject({
-    taskId: z.string(),
-    status: z.literal("working"),
-    statusMessage: z.string().optional(),
-    createdAt: z.string().regex(DATE_TIME_RE),
-    lastUpdatedAt: z.string().regex(DATE_TIME_RE),
-    ttlMs: z.int().nullable(),
-    pollIntervalMs: z.int().optional(),
-    _meta: MetaObjectSchema.optional(),
-  }),
-  z.looseObject({
-    taskId: z.string(),
-    status: z.literal("input_required"),
-    statusMessage: z.string().optional(),
-    createdAt: z.string().regex(DATE_TIME_RE),
-    lastUpdatedAt: z.string().regex(DATE_TIME_RE),
-    ttlMs: z.int().nullable(),
-    pollIntervalMs: z.int().optional(),
-    inputRequests: InputRequestsSchema,
-    _meta: MetaObjectSchema.optional(),
-  }),
-  z.looseObject({
-    taskId: z.string(),
-    status: z.literal("completed"),
-    statusMessage: z.string().optional(),
-    createdAt: z.string().regex(DATE_TIME_RE),
-    lastUpdatedAt: z.string().regex(DATE_TIME_RE),
-    ttlMs: z.int().nullable(),
-    pollIntervalMs: z.int().optional(),
-    result: JSONObjectSchema,
-    _meta: MetaObjectSchema.optional(),
-  }),
-  z.looseObject({
-    taskId: z.string(),
-    status: z.literal("failed"),
-    statusMessage: z.string().optional(),
-    createdAt: z.string().regex(DATE_TIME_RE),
-    lastUpdatedAt: z.string().regex(DATE_TIME_RE),
-    ttlMs: z.int().nullable(),
-    pollIntervalMs: z.int().optional(),
-    error: JSONRPCErrorObjectSchema,
-    _meta: MetaObjectSchema.optional(),
-  }),
-  z.looseObject({
-    taskId: z.string(),
-    status: z.literal("cancelled"),
-    statusMessage: z.string().optional(),
-    createdAt: z.string().regex(DATE_TIME_RE),
-    lastUpdatedAt: z.string().regex(DATE_TIME_RE),
-    ttlMs: z.int().nullable(),
-    pollIntervalMs: z.int().optional(),
-    _meta: MetaObjectSchema.optional(),
-  }),
-]) satisfies z.ZodType<T.TaskStatusNotificationParams>;
+export const TaskStatusNotificationParamsSchema = z.discriminatedUnion("status", [z.looseObject({
+  taskId: z.string(),
+  status: z.literal("working"),
+  statusMessage: z.string().optional(),
+  createdAt: z.string().regex(DATE_TIME_RE),
+  lastUpdatedAt: z.string().regex(DATE_TIME_RE),
+  ttlMs: z.int().nullable(),
+  pollIntervalMs: z.int().optional(),
+  _meta: MetaObjectSchema.optional(),
+}), z.looseObject({
+  taskId: z.string(),
+  status: z.literal("input_required"),
+  statusMessage: z.string().optional(),
+  createdAt: z.string().regex(DATE_TIME_RE),
+  lastUpdatedAt: z.string().regex(DATE_TIME_RE),
+  ttlMs: z.int().nullable(),
+  pollIntervalMs: z.int().optional(),
+  inputRequests: InputRequestsSchema,
+  _meta: MetaObjectSchema.optional(),
+}), z.looseObject({
+  taskId: z.string(),
+  status: z.literal("completed"),
+  statusMessage: z.string().optional(),
+  createdAt: z.string().regex(DATE_TIME_RE),
+  lastUpdatedAt: z.string().regex(DATE_TIME_RE),
+  ttlMs: z.int().nullable(),
+  pollIntervalMs: z.int().optional(),
+  result: JSONObjectSchema,
+  _meta: MetaObjectSchema.optional(),
+}), z.looseObject({
+  taskId: z.string(),
+  status: z.literal("failed"),
+  statusMessage: z.string().optional(),
+  createdAt: z.string().regex(DATE_TIME_RE),
+  lastUpdatedAt: z.string().regex(DATE_TIME_RE),
+  ttlMs: z.int().nullable(),
+  pollIntervalMs: z.int().optional(),
+  error: JSONRPCErrorObjectSchema,
+  _meta: MetaObjectSchema.optional(),
+}), z.looseObject({
+  taskId: z.string(),
+  status: z.literal("cancelled"),
+  statusMessage: z.string().optional(),
+  createdAt: z.string().regex(DATE_TIME_RE),
+  lastUpdatedAt: z.string().regex(DATE_TIME_RE),
+  ttlMs: z.int().nullable(),
+  pollIntervalMs: z.int().optional(),
+  _meta: MetaObjectSchema.optional(),
+})]) satisfies z.ZodType<T.TaskStatusNotificationParams>;
 
 /**
  * Task fields of the `notifications` filter of a subscriptions/listen request.
@@ -486,11 +446,9 @@ export const notificationValidators = {
 export type ValidationResult<V> = { success: true; data: V } | { success: false; error: z.ZodError };
 
 // The dispatch tables seen by method name (also when a spec declares no request or notification).
-const requestTable: {
-  readonly [M in T.TaskRequestMethod]: { readonly params: z.ZodType; readonly result: z.ZodType };
-} = requestValidators;
-const notificationTable: { readonly [M in T.TaskNotificationMethod]: { readonly params: z.ZodType } } =
-  notificationValidators;
+const requestTable: { readonly [M in T.TaskRequestMethod]: { readonly params: z.ZodType; readonly result: z.ZodType } } =
+  requestValidators;
+const notificationTable: { readonly [M in T.TaskNotificationMethod]: { readonly params: z.ZodType } } = notificationValidators;
 
 /** Validate the params of a task request by method name. */
 export function validateRequestParams<M extends T.TaskRequestMethod>(
@@ -513,7 +471,5 @@ export function validateNotificationParams<M extends T.TaskNotificationMethod>(
   method: M,
   params: unknown,
 ): ValidationResult<T.TaskNotificationMap[M]["params"]> {
-  return notificationTable[method].params.safeParse(params) as ValidationResult<
-    T.TaskNotificationMap[M]["params"]
-  >;
+  return notificationTable[method].params.safeParse(params) as ValidationResult<T.TaskNotificationMap[M]["params"]>;
 }

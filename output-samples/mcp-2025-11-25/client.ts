@@ -52,6 +52,5 @@ export const withCapability = (meta: unknown): Record<string, unknown> => R.with
 /** The related-task `_meta` for a task (throws when the spec declares no related-task key). */
 export const relatedMeta = (taskId: string): Record<string, unknown> => R.relatedMeta(descriptor, taskId);
 /** The task a request or notification from the server relates to, if any. */
-export const relatedTaskId = (message: {
-  params?: { _meta?: Record<string, unknown> };
-}): string | undefined => R.relatedTaskId(descriptor, message);
+export const relatedTaskId = (message: { params?: { _meta?: Record<string, unknown> } }): string | undefined =>
+  R.relatedTaskId(descriptor, message);

@@ -64,17 +64,9 @@ export const DESCRIPTOR: TaskSpecDescriptor<T.TaskStatus> = {
       message: "Tool '{tool}' does not support task-augmented execution",
       context: { tool: "" },
     },
-    taskSupportRequired: {
-      code: -32601,
-      message: "Tool '{tool}' requires task-augmented execution",
-      context: { tool: "" },
-    },
+    taskSupportRequired: { code: -32601, message: "Tool '{tool}' requires task-augmented execution", context: { tool: "" } },
     rateLimited: { code: -32010, message: "Rate limit exceeded: {operation}", context: { operation: "" } },
-    concurrencyLimitReached: {
-      code: -32011,
-      message: "Too many concurrent tasks (limit {limit})",
-      context: { limit: 0 },
-    },
+    concurrencyLimitReached: { code: -32011, message: "Too many concurrent tasks (limit {limit})", context: { limit: 0 } },
   },
   methods: [
     { method: "tasks/get", kind: "request", from: "either", operation: "get" },

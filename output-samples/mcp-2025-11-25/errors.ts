@@ -30,25 +30,13 @@ export const taskErrors = {
    * Code -32602: "Failed to retrieve task: Task not found"
    */
   taskNotFound: (): TaskProtocolError =>
-    new TaskProtocolError(
-      "taskNotFound",
-      -32602,
-      `Failed to retrieve task: Task not found`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("taskNotFound", -32602, `Failed to retrieve task: Task not found`, undefined, undefined),
   /**
    * The task's ttl has elapsed.
    * Code -32602: "Failed to retrieve task: Task has expired"
    */
   taskExpired: (): TaskProtocolError =>
-    new TaskProtocolError(
-      "taskExpired",
-      -32602,
-      `Failed to retrieve task: Task has expired`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("taskExpired", -32602, `Failed to retrieve task: Task has expired`, undefined, undefined),
   /**
    * Invalid or nonexistent cursor in tasks/list.
    * Code -32602: "Invalid cursor"
@@ -60,13 +48,7 @@ export const taskErrors = {
    * Code -32602: "Cannot cancel task: already in terminal status '{status}'"
    */
   taskAlreadyTerminal: (ctx: { status: T.TaskStatus }): TaskProtocolError =>
-    new TaskProtocolError(
-      "taskAlreadyTerminal",
-      -32602,
-      `Cannot cancel task: already in terminal status '${String(ctx.status)}'`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("taskAlreadyTerminal", -32602, `Cannot cancel task: already in terminal status '${String(ctx.status)}'`, undefined, undefined),
   /**
    * An internal error of the receiver.
    * Code -32603: "Internal error"
@@ -78,73 +60,37 @@ export const taskErrors = {
    * Code -32603: "Task was cancelled: it has no result"
    */
   taskCancelled: (): TaskProtocolError =>
-    new TaskProtocolError(
-      "taskCancelled",
-      -32603,
-      `Task was cancelled: it has no result`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("taskCancelled", -32603, `Task was cancelled: it has no result`, undefined, undefined),
   /**
    * (MAY) A non-task-augmented request of a type the receiver only serves as a task (Invalid request).
    * Code -32600: "Task augmentation required for {method} requests"
    */
   taskAugmentationRequired: (ctx: { method: string }): TaskProtocolError =>
-    new TaskProtocolError(
-      "taskAugmentationRequired",
-      -32600,
-      `Task augmentation required for ${String(ctx.method)} requests`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("taskAugmentationRequired", -32600, `Task augmentation required for ${String(ctx.method)} requests`, undefined, undefined),
   /**
    * A task was asked of a tool whose execution.taskSupport is absent or "forbidden" (SHOULD, Method not found).
    * Code -32601: "Tool '{tool}' does not support task-augmented execution"
    */
   taskSupportForbidden: (ctx: { tool: string }): TaskProtocolError =>
-    new TaskProtocolError(
-      "taskSupportForbidden",
-      -32601,
-      `Tool '${String(ctx.tool)}' does not support task-augmented execution`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("taskSupportForbidden", -32601, `Tool '${String(ctx.tool)}' does not support task-augmented execution`, undefined, undefined),
   /**
    * A tool whose execution.taskSupport is "required" was called without a task (MUST, Method not found).
    * Code -32601: "Tool '{tool}' requires task-augmented execution"
    */
   taskSupportRequired: (ctx: { tool: string }): TaskProtocolError =>
-    new TaskProtocolError(
-      "taskSupportRequired",
-      -32601,
-      `Tool '${String(ctx.tool)}' requires task-augmented execution`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("taskSupportRequired", -32601, `Tool '${String(ctx.tool)}' requires task-augmented execution`, undefined, undefined),
   /**
    * Implementation-defined code (-32000..-32019): too many task operations (creation, polling, result retrieval, listing).
    * Code -32010: "Rate limit exceeded: {operation}"
    */
   rateLimited: (ctx: { operation: string }): TaskProtocolError =>
-    new TaskProtocolError(
-      "rateLimited",
-      -32010,
-      `Rate limit exceeded: ${String(ctx.operation)}`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("rateLimited", -32010, `Rate limit exceeded: ${String(ctx.operation)}`, undefined, undefined),
   /**
    * Implementation-defined code (-32000..-32019): the requestor already has the maximum number of concurrent tasks.
    * Code -32011: "Too many concurrent tasks (limit {limit})"
    */
   concurrencyLimitReached: (ctx: { limit: number }): TaskProtocolError =>
-    new TaskProtocolError(
-      "concurrencyLimitReached",
-      -32011,
-      `Too many concurrent tasks (limit ${String(ctx.limit)})`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("concurrencyLimitReached", -32011, `Too many concurrent tasks (limit ${String(ctx.limit)})`, undefined, undefined),
 } as const;
 
 export type TaskErrorName = keyof typeof taskErrors;

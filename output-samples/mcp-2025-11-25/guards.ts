@@ -10,14 +10,7 @@ export const URI_RE = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
 export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export function isTaskStatus(v: unknown): v is T.TaskStatus {
-  if (!(
-    v === "working" ||
-    v === "input_required" ||
-    v === "completed" ||
-    v === "failed" ||
-    v === "cancelled"
-  ))
-    return false;
+  if (!(v === "working" || v === "input_required" || v === "completed" || v === "failed" || v === "cancelled")) return false;
   return true;
 }
 

@@ -56,7 +56,8 @@ export type {
 export type { OperationContext };
 
 /** The params and result of each custom operation of spec mcp-2025-11-25 (answered by ServerHandlers). */
-export interface CustomOperations {}
+export interface CustomOperations {
+}
 
 /** The contract, as data. */
 export const CONTRACT = {
@@ -66,7 +67,7 @@ export const CONTRACT = {
   /** The members of ServerHandlers. */
   handlers: ["tools"],
   /** The input methods of HandlerContext. */
-  context: ["elicit", "sample"],
+  context: ["elicit","sample"],
   /** The spec-specific members of ToolDefinition. */
   tool: ["taskSupport"],
 } as const;

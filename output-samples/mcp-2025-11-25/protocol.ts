@@ -12,8 +12,7 @@ export const SPEC = {
     protocolVersion: "2025-11-25",
     lifecycle: "initialize",
     status: "experimental",
-    source:
-      "https://github.com/modelcontextprotocol/modelcontextprotocol — schema/2025-11-25/schema.ts, docs/specification/2025-11-25/basic/utilities/tasks.mdx",
+    source: "https://github.com/modelcontextprotocol/modelcontextprotocol — schema/2025-11-25/schema.ts, docs/specification/2025-11-25/basic/utilities/tasks.mdx",
   },
 } as const;
 
@@ -96,11 +95,7 @@ export const BEHAVIOUR = {
     },
     client: {
       path: ["tasks"],
-      value: {
-        list: {},
-        cancel: {},
-        requests: { sampling: { createMessage: {} }, elicitation: { create: {} } },
-      },
+      value: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
       type: "ClientTasksCapability",
       gates: { "tasks/list": ["list"], "tasks/cancel": ["cancel"] },
       augments: {

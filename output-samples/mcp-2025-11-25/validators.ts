@@ -9,13 +9,7 @@ import { DATE_TIME_RE } from "./guards.js";
 /**
  * The status of a task.
  */
-export const TaskStatusSchema = z.enum([
-  "working",
-  "input_required",
-  "completed",
-  "failed",
-  "cancelled",
-]) satisfies z.ZodType<T.TaskStatus>;
+export const TaskStatusSchema = z.enum(["working", "input_required", "completed", "failed", "cancelled"]) satisfies z.ZodType<T.TaskStatus>;
 
 /**
  * The contents of a `_meta` field (any keys, any JSON values).
@@ -165,9 +159,11 @@ export const ToolExecutionSchema = z.looseObject({
 export const ServerTasksCapabilitySchema = z.looseObject({
   list: z.looseObject({}).optional(),
   cancel: z.looseObject({}).optional(),
-  requests: z
-    .looseObject({ tools: z.looseObject({ call: z.looseObject({}).optional() }).optional() })
-    .optional(),
+  requests: z.looseObject({
+    tools: z.looseObject({
+      call: z.looseObject({}).optional(),
+    }).optional(),
+  }).optional(),
 }) satisfies z.ZodType<T.ServerTasksCapability>;
 
 /**
@@ -176,12 +172,14 @@ export const ServerTasksCapabilitySchema = z.looseObject({
 export const ClientTasksCapabilitySchema = z.looseObject({
   list: z.looseObject({}).optional(),
   cancel: z.looseObject({}).optional(),
-  requests: z
-    .looseObject({
-      sampling: z.looseObject({ createMessage: z.looseObject({}).optional() }).optional(),
-      elicitation: z.looseObject({ create: z.looseObject({}).optional() }).optional(),
-    })
-    .optional(),
+  requests: z.looseObject({
+    sampling: z.looseObject({
+      createMessage: z.looseObject({}).optional(),
+    }).optional(),
+    elicitation: z.looseObject({
+      create: z.looseObject({}).optional(),
+    }).optional(),
+  }).optional(),
 }) satisfies z.ZodType<T.ClientTasksCapability>;
 
 // ---------------------------------------------------------------------------
@@ -229,11 +227,9 @@ export const notificationValidators = {
 export type ValidationResult<V> = { success: true; data: V } | { success: false; error: z.ZodError };
 
 // The dispatch tables seen by method name (also when a spec declares no request or notification).
-const requestTable: {
-  readonly [M in T.TaskRequestMethod]: { readonly params: z.ZodType; readonly result: z.ZodType };
-} = requestValidators;
-const notificationTable: { readonly [M in T.TaskNotificationMethod]: { readonly params: z.ZodType } } =
-  notificationValidators;
+const requestTable: { readonly [M in T.TaskRequestMethod]: { readonly params: z.ZodType; readonly result: z.ZodType } } =
+  requestValidators;
+const notificationTable: { readonly [M in T.TaskNotificationMethod]: { readonly params: z.ZodType } } = notificationValidators;
 
 /** Validate the params of a task request by method name. */
 export function validateRequestParams<M extends T.TaskRequestMethod>(
@@ -256,7 +252,5 @@ export function validateNotificationParams<M extends T.TaskNotificationMethod>(
   method: M,
   params: unknown,
 ): ValidationResult<T.TaskNotificationMap[M]["params"]> {
-  return notificationTable[method].params.safeParse(params) as ValidationResult<
-    T.TaskNotificationMap[M]["params"]
-  >;
+  return notificationTable[method].params.safeParse(params) as ValidationResult<T.TaskNotificationMap[M]["params"]>;
 }

@@ -58,11 +58,7 @@ export const DESCRIPTOR: TaskSpecDescriptor<T.TaskStatus> = {
     invalidCursor: { code: -32602, message: "Invalid cursor", context: {} },
     internalError: { code: -32603, message: "Internal error", context: {} },
     rateLimited: { code: -32010, message: "Rate limit exceeded: {operation}", context: { operation: "" } },
-    concurrencyLimitReached: {
-      code: -32011,
-      message: "Too many concurrent tasks (limit {limit})",
-      context: { limit: 0 },
-    },
+    concurrencyLimitReached: { code: -32011, message: "Too many concurrent tasks (limit {limit})", context: { limit: 0 } },
     deletionRefused: { code: -32012, message: "Task deletion refused", context: {} },
   },
   methods: [

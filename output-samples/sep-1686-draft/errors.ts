@@ -28,49 +28,25 @@ export const taskErrors = {
    * Code -32602: "Failed to retrieve task: Task not found"
    */
   taskNotFound: (): TaskProtocolError =>
-    new TaskProtocolError(
-      "taskNotFound",
-      -32602,
-      `Failed to retrieve task: Task not found`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("taskNotFound", -32602, `Failed to retrieve task: Task not found`, undefined, undefined),
   /**
    * The task's keepAlive elapsed; the receiver still remembers it but no longer serves it.
    * Code -32602: "Failed to retrieve task: Task has expired"
    */
   taskExpired: (): TaskProtocolError =>
-    new TaskProtocolError(
-      "taskExpired",
-      -32602,
-      `Failed to retrieve task: Task has expired`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("taskExpired", -32602, `Failed to retrieve task: Task has expired`, undefined, undefined),
   /**
    * tasks/result on a task that is not completed.
    * Code -32602: "Cannot retrieve result: Task status is '{status}', not 'completed'"
    */
   resultNotReady: (ctx: { status: T.TaskStatus }): TaskProtocolError =>
-    new TaskProtocolError(
-      "resultNotReady",
-      -32602,
-      `Cannot retrieve result: Task status is '${String(ctx.status)}', not 'completed'`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("resultNotReady", -32602, `Cannot retrieve result: Task status is '${String(ctx.status)}', not 'completed'`, undefined, undefined),
   /**
    * A task-augmented request reuses a task id already bound to another task (only when the receiver checks uniqueness).
    * Code -32602: "Task ID already exists: {taskId}"
    */
   duplicateTaskId: (ctx: { taskId: string }): TaskProtocolError =>
-    new TaskProtocolError(
-      "duplicateTaskId",
-      -32602,
-      `Task ID already exists: ${String(ctx.taskId)}`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("duplicateTaskId", -32602, `Task ID already exists: ${String(ctx.taskId)}`, undefined, undefined),
   /**
    * Invalid or unknown cursor in tasks/list.
    * Code -32602: "Invalid cursor"
@@ -88,25 +64,13 @@ export const taskErrors = {
    * Code -32010: "Rate limit exceeded: {operation}"
    */
   rateLimited: (ctx: { operation: string }): TaskProtocolError =>
-    new TaskProtocolError(
-      "rateLimited",
-      -32010,
-      `Rate limit exceeded: ${String(ctx.operation)}`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("rateLimited", -32010, `Rate limit exceeded: ${String(ctx.operation)}`, undefined, undefined),
   /**
    * Implementation-defined code (-32000..-32019): the requestor already has the maximum number of concurrent tasks (section 8.2).
    * Code -32011: "Too many concurrent tasks (limit {limit})"
    */
   concurrencyLimitReached: (ctx: { limit: number }): TaskProtocolError =>
-    new TaskProtocolError(
-      "concurrencyLimitReached",
-      -32011,
-      `Too many concurrent tasks (limit ${String(ctx.limit)})`,
-      undefined,
-      undefined,
-    ),
+    new TaskProtocolError("concurrencyLimitReached", -32011, `Too many concurrent tasks (limit ${String(ctx.limit)})`, undefined, undefined),
   /**
    * Implementation-defined code (-32000..-32019): the receiver refuses to delete the task (e.g. it only deletes tasks in a terminal status, section 4.10).
    * Code -32012: "Task deletion refused"

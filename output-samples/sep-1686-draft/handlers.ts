@@ -60,17 +60,18 @@ export type {
 export type { OperationContext };
 
 /** The params and result of each custom operation of spec sep-1686-draft (answered by ServerHandlers). */
-export interface CustomOperations {}
+export interface CustomOperations {
+}
 
 /** The contract, as data. */
 export const CONTRACT = {
   spec: "sep-1686-draft",
   /** Requests that may run as tasks. */
-  taskRequests: ["tools/call", "resources/read", "prompts/get"],
+  taskRequests: ["tools/call","resources/read","prompts/get"],
   /** The members of ServerHandlers. */
-  handlers: ["tools", "listResources", "readResource", "listPrompts", "getPrompt"],
+  handlers: ["tools","listResources","readResource","listPrompts","getPrompt"],
   /** The input methods of HandlerContext. */
-  context: ["elicit", "sample"],
+  context: ["elicit","sample"],
   /** The spec-specific members of ToolDefinition. */
   tool: [],
 } as const;
@@ -172,15 +173,13 @@ export function installHandlers(server: Server, runtime: TaskRuntime, handlers: 
     ReadResourceRequestSchema,
     runtime.handle("resources/read", (request: ReadResourceRequest, ctx) =>
       handlers.readResource(request, handlerContext(ctx)),
-    ),
-  );
-  server.registerCapabilities({ prompts: {} });
-  server.setRequestHandler(ListPromptsRequestSchema, (request) => handlers.listPrompts(request));
-  server.setRequestHandler(
-    GetPromptRequestSchema,
-    runtime.handle("prompts/get", (request: GetPromptRequest, ctx) =>
-      handlers.getPrompt(request, handlerContext(ctx)),
-    ),
-  );
-  return server;
+  ),
+);
+server.registerCapabilities({ prompts: {} });
+server.setRequestHandler(ListPromptsRequestSchema, (request) => handlers.listPrompts(request));
+server.setRequestHandler(
+  GetPromptRequestSchema,
+  runtime.handle("prompts/get", (request: GetPromptRequest, ctx) => handlers.getPrompt(request, handlerContext(ctx))),
+);
+return server;
 }

@@ -11,8 +11,7 @@ export const SPEC = {
     revision: "2025-10-20",
     lifecycle: "initialize",
     status: "draft (never shipped as written)",
-    source:
-      "SEP-1686 draft of 2025-10-20 (sep-1686-draft-2025-10-20.zh.txt); https://github.com/modelcontextprotocol/modelcontextprotocol/pull/1686",
+    source: "SEP-1686 draft of 2025-10-20 (sep-1686-draft-2025-10-20.zh.txt); https://github.com/modelcontextprotocol/modelcontextprotocol/pull/1686",
   },
 } as const;
 
@@ -29,12 +28,7 @@ export const BEHAVIOUR = {
     meta: "task",
     decidedBy: "requestor",
     retentionField: "keepAlive",
-    taskId: {
-      assignedBy: "requestor",
-      field: "taskId",
-      unguessable: false,
-      duplicateError: "duplicateTaskId",
-    },
+    taskId: { assignedBy: "requestor", field: "taskId", unguessable: false, duplicateError: "duplicateTaskId" },
     requests: { server: ["*"], client: ["*"] },
     toolSwitch: false,
     ack: { mode: "notification", notification: "notifications/tasks/created" },

@@ -5,47 +5,34 @@
 import type { TaskStatus } from "./types.js";
 
 /** Every status, in declaration order. */
-export const STATES = [
-  "submitted",
-  "working",
-  "input_required",
-  "completed",
-  "failed",
-  "cancelled",
-  "unknown",
-] as const satisfies readonly TaskStatus[];
+export const STATES = ["submitted", "working", "input_required", "completed", "failed", "cancelled", "unknown", ] as const satisfies readonly TaskStatus[];
 
 /** The status every task starts in. */
 export const INITIAL_STATE = "submitted" as const satisfies TaskStatus;
 
 /** Statuses no transition leaves. */
-export const TERMINAL_STATES = [
-  "completed",
-  "failed",
-  "cancelled",
-  "unknown",
-] as const satisfies readonly TaskStatus[];
+export const TERMINAL_STATES = ["completed", "failed", "cancelled", "unknown", ] as const satisfies readonly TaskStatus[];
 
 /** Where the runtime moves a task for each role (the first status declared with it; role → status). */
 export const STATE_ROLES = {
-  queued: "submitted",
-  running: "working",
-  input_required: "input_required",
-  completed: "completed",
-  failed: "failed",
-  cancelled: "cancelled",
-  unknown: "unknown",
+  "queued": "submitted",
+  "running": "working",
+  "input_required": "input_required",
+  "completed": "completed",
+  "failed": "failed",
+  "cancelled": "cancelled",
+  "unknown": "unknown",
 } as const satisfies Record<string, TaskStatus>;
 
 /** The transition table: status → the statuses it may move to. */
 export const TRANSITIONS = {
-  submitted: ["working", "input_required", "completed", "failed", "cancelled", "unknown"],
-  working: ["input_required", "completed", "failed", "cancelled", "unknown"],
-  input_required: ["working", "completed", "failed", "cancelled", "unknown"],
-  completed: [],
-  failed: [],
-  cancelled: [],
-  unknown: [],
+  "submitted": ["working", "input_required", "completed", "failed", "cancelled", "unknown", ],
+  "working": ["input_required", "completed", "failed", "cancelled", "unknown", ],
+  "input_required": ["working", "completed", "failed", "cancelled", "unknown", ],
+  "completed": [],
+  "failed": [],
+  "cancelled": [],
+  "unknown": [],
 } as const satisfies Record<TaskStatus, readonly TaskStatus[]>;
 
 /** What the guards of the table read. */
@@ -70,13 +57,13 @@ export const TRANSITION_GUARDS: Readonly<Record<string, keyof typeof GUARDS>> = 
 
 // A flat lookup: one property read per check.
 const ALLOWED: Readonly<Record<string, Readonly<Record<string, 0 | 1 | 2>>>> = {
-  submitted: { working: 1, input_required: 1, completed: 1, failed: 1, cancelled: 1, unknown: 1 },
-  working: { input_required: 1, completed: 1, failed: 1, cancelled: 1, unknown: 1 },
-  input_required: { working: 2, completed: 1, failed: 1, cancelled: 1, unknown: 1 },
-  completed: {},
-  failed: {},
-  cancelled: {},
-  unknown: {},
+  "submitted": { "working": 1, "input_required": 1, "completed": 1, "failed": 1, "cancelled": 1, "unknown": 1,  },
+  "working": { "input_required": 1, "completed": 1, "failed": 1, "cancelled": 1, "unknown": 1,  },
+  "input_required": { "working": 2, "completed": 1, "failed": 1, "cancelled": 1, "unknown": 1,  },
+  "completed": {  },
+  "failed": {  },
+  "cancelled": {  },
+  "unknown": {  },
 };
 
 export function isStatus(value: unknown): value is TaskStatus {
@@ -109,8 +96,8 @@ export class IllegalTransitionError extends Error {
   constructor(from: TaskStatus, to: TaskStatus, guard?: string) {
     super(
       guard === undefined
-        ? `illegal task transition: ${from} -> ${to}`
-        : `task transition ${from} -> ${to} refused: guard ${guard} does not hold`,
+      ? `illegal task transition: ${from} -> ${to}`
+      : `task transition ${from} -> ${to} refused: guard ${guard} does not hold`,
     );
     this.name = "IllegalTransitionError";
     this.from = from;
@@ -123,14 +110,9 @@ export class IllegalTransitionError extends Error {
 export function assertTransition(from: TaskStatus, to: TaskStatus, ctx?: TransitionContext): void {
   if (!canTransition(from, to, ctx)) {
     const row = ALLOWED[from];
-    throw new IllegalTransitionError(
-      from,
-      to,
-      row !== undefined && row[to] === 2 ? TRANSITION_GUARDS[`${from}->${to}`] : undefined,
-    );
+    throw new IllegalTransitionError(from, to, row !== undefined && row[to] === 2 ? TRANSITION_GUARDS[`${from}->${to}`] : undefined);
   }
 }
 
 /** The state diagram, in Mermaid. */
-export const STATE_DIAGRAM =
-  "stateDiagram-v2\n  [*] --> submitted\n  submitted --> working\n  submitted --> input_required\n  submitted --> completed\n  submitted --> failed\n  submitted --> cancelled\n  submitted --> unknown\n  working --> input_required\n  working --> completed\n  working --> failed\n  working --> cancelled\n  working --> unknown\n  input_required --> working: [noPendingInput]\n  input_required --> completed\n  input_required --> failed\n  input_required --> cancelled\n  input_required --> unknown\n  completed --> [*]\n  failed --> [*]\n  cancelled --> [*]\n  unknown --> [*]";
+export const STATE_DIAGRAM = "stateDiagram-v2\n  [*] --> submitted\n  submitted --> working\n  submitted --> input_required\n  submitted --> completed\n  submitted --> failed\n  submitted --> cancelled\n  submitted --> unknown\n  working --> input_required\n  working --> completed\n  working --> failed\n  working --> cancelled\n  working --> unknown\n  input_required --> working: [noPendingInput]\n  input_required --> completed\n  input_required --> failed\n  input_required --> cancelled\n  input_required --> unknown\n  completed --> [*]\n  failed --> [*]\n  cancelled --> [*]\n  unknown --> [*]";

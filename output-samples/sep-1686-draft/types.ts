@@ -5,8 +5,7 @@
 /**
  * The status of a task.
  */
-export type TaskStatus =
-  "submitted" | "working" | "input_required" | "completed" | "failed" | "cancelled" | "unknown";
+export type TaskStatus = "submitted" | "working" | "input_required" | "completed" | "failed" | "cancelled" | "unknown";
 
 /**
  * The contents of a `_meta` field (any keys, any JSON values).

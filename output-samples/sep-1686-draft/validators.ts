@@ -8,15 +8,7 @@ import type * as T from "./types.js";
 /**
  * The status of a task.
  */
-export const TaskStatusSchema = z.enum([
-  "submitted",
-  "working",
-  "input_required",
-  "completed",
-  "failed",
-  "cancelled",
-  "unknown",
-]) satisfies z.ZodType<T.TaskStatus>;
+export const TaskStatusSchema = z.enum(["submitted", "working", "input_required", "completed", "failed", "cancelled", "unknown"]) satisfies z.ZodType<T.TaskStatus>;
 
 /**
  * The contents of a `_meta` field (any keys, any JSON values).
@@ -120,7 +112,9 @@ export const DeleteTaskResultSchema = z.looseObject({
  * Params of `notifications/tasks/created`: empty except for the related-task meta key, which carries the task id.
  */
 export const TaskCreatedNotificationParamsSchema = z.looseObject({
-  _meta: z.looseObject({ "modelcontextprotocol.io/related-task": RelatedTaskMetadataSchema }),
+  _meta: z.looseObject({
+    "modelcontextprotocol.io/related-task": RelatedTaskMetadataSchema,
+  }),
 }) satisfies z.ZodType<T.TaskCreatedNotificationParams>;
 
 // ---------------------------------------------------------------------------
@@ -168,11 +162,9 @@ export const notificationValidators = {
 export type ValidationResult<V> = { success: true; data: V } | { success: false; error: z.ZodError };
 
 // The dispatch tables seen by method name (also when a spec declares no request or notification).
-const requestTable: {
-  readonly [M in T.TaskRequestMethod]: { readonly params: z.ZodType; readonly result: z.ZodType };
-} = requestValidators;
-const notificationTable: { readonly [M in T.TaskNotificationMethod]: { readonly params: z.ZodType } } =
-  notificationValidators;
+const requestTable: { readonly [M in T.TaskRequestMethod]: { readonly params: z.ZodType; readonly result: z.ZodType } } =
+  requestValidators;
+const notificationTable: { readonly [M in T.TaskNotificationMethod]: { readonly params: z.ZodType } } = notificationValidators;
 
 /** Validate the params of a task request by method name. */
 export function validateRequestParams<M extends T.TaskRequestMethod>(
@@ -195,7 +187,5 @@ export function validateNotificationParams<M extends T.TaskNotificationMethod>(
   method: M,
   params: unknown,
 ): ValidationResult<T.TaskNotificationMap[M]["params"]> {
-  return notificationTable[method].params.safeParse(params) as ValidationResult<
-    T.TaskNotificationMap[M]["params"]
-  >;
+  return notificationTable[method].params.safeParse(params) as ValidationResult<T.TaskNotificationMap[M]["params"]>;
 }
