@@ -106,6 +106,15 @@ describe("planUserFileUpdates", () => {
     expect(back).toBe(seedClass);
   });
 
+  it("adds a typed stub for each custom operation of a spec of one's own", async () => {
+    const { text, report } = await update(empty, "test/fixtures/specs/jobs.yaml");
+    expect(report.warnings).toEqual([]);
+    expect(text).toMatch(/^import \{ .*type CustomOperations.*type OperationContext.* \} from "\.\.\/tasks\/handlers\.js";$/m);
+    expect(text).toContain('  async jobsNote(params: CustomOperations["jobs/note"]["params"], _ctx: OperationContext): Promise<CustomOperations["jobs/note"]["result"]> {');
+    expect(text).toContain('throw notImplemented("jobsNote", JSON.stringify(params));');
+    expect((await update(text, "test/fixtures/specs/jobs.yaml")).report.updates).toEqual([]);
+  });
+
   it("handles a one-line class body", async () => {
     const { text } = await update(`import type { ServerHandlers } from "../tasks/handlers.js";\nexport class H implements ServerHandlers {}\n`, V2025);
     expect(text).toBe(
