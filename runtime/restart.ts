@@ -16,9 +16,9 @@ export const RESTART_MESSAGE = "The server restarted before the task finished";
 
 /**
  * Ends every live task whose status is not terminal and that this runtime is
- * not running itself. Returns the tasks it ended.
+ * not running itself (and that `only` accepts, where given). Returns the tasks it ended.
  */
-export async function settleUnfinished<S extends string>(host: TaskHost<S>): Promise<TaskRecord[]> {
+export async function settleUnfinished<S extends string>(host: TaskHost<S>, only?: (record: TaskRecord) => boolean): Promise<TaskRecord[]> {
   const plan = host.plan;
   const d = plan.descriptor;
   const machine = d.machine;
@@ -33,7 +33,7 @@ export async function settleUnfinished<S extends string>(host: TaskHost<S>): Pro
   const internal = internalError(plan);
   const from = new Map<string, S>();
   const settled = await settleTasks(host.store, unfinished, (rec) => {
-    if (host.active(rec.taskId) !== undefined) return undefined;
+    if (host.active(rec.taskId) !== undefined || (only !== undefined && !only(rec))) return undefined;
     const status = rec.status as S;
     let to = candidates.find((t) => machine.canTransition(status, t, ctx));
     if (to === undefined) {

@@ -134,6 +134,12 @@ export interface TaskServerOptions<S extends string = string> {
    * not shared (a shared store's unfinished tasks may be another live process's).
    */
   settleOnStart?: boolean;
+  /**
+   * On a shared store that keeps leases (`heartbeat`): how long a process may go unseen before the
+   * others end the tasks it was running, as after a restart (ms). It renews its lease three times in
+   * that span. Default 30 s.
+   */
+  runnerLeaseMs?: number;
 }
 
 /** What a custom operation's handler may do: read and move the requestor's own tasks. */
@@ -286,6 +292,9 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
    * nothing to settle); serve requests after it. No task is created before it resolves.
    */
   readonly ready: Promise<void>;
+  /** This process's name in a shared store's leases (the runner of the tasks it creates). */
+  readonly runner: string = randomUUID();
+  private leaseTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(descriptor: TaskSpecDescriptor<S>, options: TaskServerOptions<S> = {}) {
     checkRuntimeVersion(descriptor);
@@ -331,6 +340,30 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
           (e: unknown) => this.log({ level: "error", msg: "could not settle the tasks left unfinished by a restart", error: String(e) }),
         )
       : Promise.resolve();
+    this.startLease(options.runnerLeaseMs ?? 30_000);
+  }
+
+  /**
+   * On a shared store with leases: this process renews its own and ends the unfinished tasks of
+   * processes whose lease ran out (they were killed or lost), as a restart would.
+   */
+  private startLease(leaseMs: number): void {
+    const store = this.store;
+    if (store.shared !== true || store.heartbeat === undefined || store.liveRunners === undefined) return;
+    const heartbeat = store.heartbeat.bind(store);
+    const liveRunners = store.liveRunners.bind(store);
+    const runner = this.runner;
+    const tick = async () => {
+      await heartbeat(runner);
+      const live = await liveRunners(Date.now() - leaseMs);
+      live.add(runner);
+      await settleUnfinished(this.host, (rec) => rec.runner !== undefined && !live.has(rec.runner));
+    };
+    const run = () =>
+      void tick().catch((e: unknown) => this.log({ level: "warn", msg: "could not renew the lease or settle stopped processes' tasks", error: String(e) }));
+    run();
+    this.leaseTimer = setInterval(run, Math.max(50, Math.floor(leaseMs / 3)));
+    this.leaseTimer.unref?.();
   }
 
   /** The spec's declared behaviour this runtime follows. */
@@ -600,6 +633,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
 
   /** Stops the running work and the store's timers. */
   async close(): Promise<void> {
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
     for (const a of this.active.values()) a.controller.abort(new Error("server closing"));
     await this.store.close();
   }
@@ -983,6 +1017,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       pollFrequency: this.options.pollFrequency ?? plan.polling.default,
       expiresAt: fromTerminal || keepAlive === null || expiryEvent ? null : now + keepAlive,
       pendingInputs: 0,
+      // On a shared store with leases: who runs the work, so the others can settle it if this process dies.
+      ...(this.leaseTimer === undefined ? {} : { runner: this.runner }),
     });
     if (!record) {
       this.concurrency.release(owner);

@@ -102,7 +102,7 @@ export interface PostgresTaskStoreOptions {
 }
 
 /** The schema version this store writes. */
-export const POSTGRES_SCHEMA_VERSION = 1;
+export const POSTGRES_SCHEMA_VERSION = 2;
 
 /** Marks a schema as a task store's (the meta table's `app` column). */
 const APPLICATION = "mcp-task-gen task store";
@@ -154,6 +154,14 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX messages_created_at ON $S.messages (created_at);
   `,
+  // Which process runs a task's work, and when each process was last seen alive (its lease).
+  `
+  ALTER TABLE $S.tasks ADD COLUMN runner TEXT;
+  CREATE TABLE $S.runners (
+    runner TEXT PRIMARY KEY,
+    seen_at BIGINT NOT NULL
+  );
+  `,
 ];
 
 // The largest delay setTimeout accepts.
@@ -179,6 +187,7 @@ const COLUMNS: readonly (readonly [keyof TaskPatch, string, "json" | "plain"])[]
   ["result", "result", "json"],
   ["inputRequests", "input_requests", "json"],
   ["fields", "fields", "json"],
+  ["runner", "runner", "json"],
 ];
 
 /** BIGINT comes back as a string (pg keeps 64 bits exact); epoch ms and sequence numbers fit a double. */
@@ -215,6 +224,7 @@ function toRecord(r: Record<string, unknown>): TaskRecord {
   if (r.result !== null) rec.result = parse<NonNullable<TaskRecord["result"]>>(r.result);
   if (r.input_requests !== null) rec.inputRequests = parse<NonNullable<TaskRecord["inputRequests"]>>(r.input_requests);
   if (r.fields !== null) rec.fields = parse<NonNullable<TaskRecord["fields"]>>(r.fields);
+  if (r.runner !== null && r.runner !== undefined) rec.runner = parse<string>(r.runner);
   return rec;
 }
 
@@ -350,7 +360,7 @@ export class PostgresTaskStore implements TaskStore {
   private listener: PgListenClient | undefined;
   private listening: Promise<void> | undefined;
   private reconnect: ReturnType<typeof setTimeout> | undefined;
-  private readonly sql: Record<"insert" | "get" | "getExpired" | "delete" | "deleteExpired" | "list" | "byStatus" | "expire" | "forget" | "next" | "publish" | "message" | "prune", string>;
+  private readonly sql: Record<"insert" | "get" | "getExpired" | "delete" | "deleteExpired" | "list" | "byStatus" | "expire" | "forget" | "next" | "publish" | "message" | "prune" | "heartbeat" | "live", string>;
 
   private constructor(pool: PgPool, driver: PgDriver, url: string, schema: string, options: PostgresTaskStoreOptions) {
     this.pool = pool;
@@ -371,8 +381,8 @@ export class PostgresTaskStore implements TaskStore {
       insert: withNotify(
         `WITH ins AS (
            INSERT INTO ${S}.tasks (task_id, owner, status, method, request_id, created_at, updated_at, terminal_at, keep_alive,
-             poll_frequency, expires_at, pending_inputs, status_message, error, result, input_requests, fields)
-           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17
+             poll_frequency, expires_at, pending_inputs, status_message, error, result, input_requests, fields, runner)
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18
            WHERE NOT EXISTS (SELECT 1 FROM ${S}.expired WHERE task_id = $1)
            ON CONFLICT (task_id) DO NOTHING
            RETURNING *)
@@ -408,6 +418,8 @@ export class PostgresTaskStore implements TaskStore {
            'message', m.id, 'origin', $ORIGIN::text)::text) AS notified FROM m`,
       ),
       message: `SELECT body FROM ${S}.messages WHERE id = $1`,
+      heartbeat: `INSERT INTO ${S}.runners (runner, seen_at) VALUES ($1, $2) ON CONFLICT (runner) DO UPDATE SET seen_at = GREATEST(${S}.runners.seen_at, EXCLUDED.seen_at)`,
+      live: `SELECT runner FROM ${S}.runners WHERE seen_at >= $1`,
       prune: `DELETE FROM ${S}.messages WHERE id IN (SELECT id FROM ${S}.messages WHERE created_at <= $1 LIMIT ${SWEEP_BATCH})`,
       next: `SELECT (SELECT min(expires_at) FROM ${S}.tasks WHERE expires_at IS NOT NULL) AS e, (SELECT min(forget_at) FROM ${S}.expired) AS f`,
     };
@@ -439,6 +451,7 @@ export class PostgresTaskStore implements TaskStore {
       json(r.result),
       json(r.inputRequests),
       json(r.fields),
+      json(r.runner),
     ]);
     const row = res.rows[0];
     if (row === undefined) return undefined;
@@ -495,6 +508,17 @@ export class PostgresTaskStore implements TaskStore {
     const hasMore = rows.length > limit;
     if (hasMore) rows.length = limit;
     return { records: rows.map(toRecord), hasMore };
+  }
+
+  /** Records that `runner` is alive now (its lease, read by `liveRunners`). */
+  async heartbeat(runner: string): Promise<void> {
+    await this.pool.query(this.sql.heartbeat, [json(runner), this.now()]);
+  }
+
+  /** The runners seen alive at or after `since`. */
+  async liveRunners(since: number): Promise<Set<string>> {
+    const rows = (await this.pool.query(this.sql.live, [since])).rows as { runner: string }[];
+    return new Set(rows.map((r) => parse<string>(r.runner)));
   }
 
   /** Hands a message about a task to every store watching this schema (a change of kind "message"). */

@@ -45,6 +45,8 @@ export interface TaskRecord {
   inputRequests?: Record<string, { method: string; params?: Record<string, unknown> }>;
   /** The task's own fields (those the spec declares and no behaviour fills), as the work set them. */
   fields?: Record<string, unknown>;
+  /** On a store several processes share: the process running the task's work (see `heartbeat`). */
+  runner?: string;
   /** Creation order, assigned by the store. */
   seq: number;
 }
@@ -94,6 +96,13 @@ export interface TaskStore {
    * one is running, so it settles none unless told to. Absent: false.
    */
   readonly shared?: boolean;
+  /**
+   * For a shared store: records that process `runner` is alive now. With `liveRunners`, it lets the
+   * processes that are still alive settle the unfinished tasks of one that stopped (its lease ran out).
+   */
+  heartbeat?(runner: string): Promise<void>;
+  /** For a shared store: the runners whose last heartbeat is at or after `since` (epoch ms). */
+  liveRunners?(since: number): Promise<Set<string>>;
   /**
    * For a store several processes share: calls `listener` on every change of a
    * task made through any of them, so the process running a task's work learns

@@ -39,14 +39,14 @@ afterAll(async () => {
 
 const any = z.record(z.string(), z.unknown());
 
-function startDemo(spec: string, schema: string) {
+function startDemo(spec: string, schema: string, options: Record<string, unknown> = {}) {
   const child = spawn(process.execPath, ["--import", "tsx", demo, spec, "--http", "0", "--store", `postgres:${pgUrl()}`], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ pollFrequency: 50, storeSchema: schema }) },
+    env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ pollFrequency: 50, storeSchema: schema, ...options }) },
   });
   children.push(child);
-  return httpChild(child, `demo server (${spec})`);
+  return Object.assign(httpChild(child, `demo server (${spec})`), { child });
 }
 
 /** A requestor's session with one server process, through the generated client. */
@@ -251,4 +251,40 @@ describe("two demo servers on one PostgreSQL database (sep-1686-draft)", () => {
     for await (const page of b.listTasks()) for (const t of page.tasks) listed.push((t as unknown as { taskId: string }).taskId);
     expect(listed).toContain(taskId);
   });
+});
+
+describe("a killed process on a shared PostgreSQL store (mcp-2025-11-25)", () => {
+  const schema = freshSchema("lease");
+  schemas.push(schema);
+
+  it("the live process ends the tasks the killed one was running, once its lease ran out, as a restart would", async () => {
+    // Short leases: a process renews its own every 200 ms and is given up after 600 ms unseen.
+    const one = startDemo("mcp-2025-11-25", schema, { runnerLeaseMs: 600 });
+    const two = startDemo("mcp-2025-11-25", schema, { runnerLeaseMs: 600 });
+    try {
+      const a = await connect(await one.url);
+      const b = await connect(await two.url);
+      const started = await a.tasks.start({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 60 } } }, any);
+      if (!("task" in started)) throw new Error("slow_compute answered without a task");
+      const taskId = (started.task as unknown as { taskId: string }).taskId;
+      // A task the live process runs itself is never touched: after several lease periods it still works.
+      const own = await b.tasks.start({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 60 } } }, any);
+      if (!("task" in own)) throw new Error("slow_compute answered without a task");
+      const ownId = (own.task as unknown as { taskId: string }).taskId;
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(((await b.tasks.getTask(taskId)) as unknown as Record<string, unknown>).status).toBe("working");
+      one.child.kill("SIGKILL");
+      const ended = await eventually(async () => {
+        const t = (await b.tasks.getTask(taskId)) as unknown as Record<string, unknown>;
+        return t.status === "working" ? undefined : t;
+      }, "the killed process's task ended", 15_000);
+      expect(ended).toMatchObject({ taskId, status: "failed", statusMessage: "The server restarted before the task finished" });
+      expect(((await b.tasks.getTask(ownId)) as unknown as Record<string, unknown>).status).toBe("working");
+      await b.tasks.cancelTask(ownId);
+    } finally {
+      // A process killed already has exited (with a signal, so no exit code).
+      if (one.child.exitCode === null && one.child.signalCode === null) await one.stop();
+      await two.stop();
+    }
+  }, 60_000);
 });

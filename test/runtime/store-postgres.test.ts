@@ -48,7 +48,7 @@ describe("PostgresTaskStore schema", () => {
     const meta = await query(`SELECT id, app, version FROM "${schema}".store_meta`);
     expect(meta.rows).toEqual([{ id: 1, app: "mcp-task-gen task store", version: POSTGRES_SCHEMA_VERSION }]);
     const tables = await query("SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename", [schema]);
-    expect(tables.rows.map((r) => r.tablename)).toEqual(["expired", "messages", "store_meta", "tasks"]);
+    expect(tables.rows.map((r) => r.tablename)).toEqual(["expired", "messages", "runners", "store_meta", "tasks"]);
   });
 
   it("keeps the tasks when reopened, continuing the sequence after the newest number ever handed out", async () => {
