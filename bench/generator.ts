@@ -79,8 +79,8 @@ function category(url: string, fn: string): string {
 }
 
 /**
- * Self time by category over every thread's profile (the main thread and the format worker each
- * write one), idle time left out: the CPU the run spent, which the two threads share.
+ * Self time by category over every thread's profile (each thread writes one), idle time left out:
+ * the CPU the run spent.
  */
 function profileShares(dir: string): { cat: string; ms: number; share: number }[] {
   const acc = new Map<string, number>();
@@ -268,7 +268,7 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
     });
     if (shares.length) {
       tables.push({
-        title: `What a cold generate spends its CPU on (${SDK_SPEC}, node --cpu-prof, self time by package, main thread and format worker together, idle left out)`,
+        title: `What a cold generate spends its CPU on (${SDK_SPEC}, node --cpu-prof, self time by package, every thread together, idle left out)`,
         columns: ["where", "ms", "share"],
         rows: shares.slice(0, 10).map((x) => [x.cat, fmtNum(x.ms), `${(x.share * 100).toFixed(1)}%`]),
         note: "The profiler slows the run down; the shares, not the milliseconds, are the point. The two threads run at the same time, so the sum exceeds the wall time.",

@@ -12,7 +12,6 @@ import { existsSync, readFileSync, watch as fsWatch, writeFileSync } from "node:
 import { join, relative, resolve } from "node:path";
 import { CODES, formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
 import { findConfig, print, probe, probeHandlers, recorder, stdIo, type Command } from "./fastpath.js";
-import type { Formatter } from "./formatter.js";
 import { apply, conflictMessage, drift, forceable, plan } from "./fsout.js";
 import type { CompileResult } from "./pipeline.js";
 import { builtinSpecs, DEFAULT_OUT, DEFAULT_SPEC, resolveSpec } from "./specs.js";
@@ -40,11 +39,6 @@ interface Io {
   err: (s: string) => void;
   cwd: string;
   color: boolean;
-}
-
-export interface MainOptions {
-  /** How to run prettier: bin/mcp-task-gen.js passes its format worker (formatter.ts). Default: in this thread. */
-  formatter?: Formatter;
 }
 
 const defaultIo = (): Io => stdIo();
@@ -103,12 +97,12 @@ function printDiagnostics(io: Io, diags: readonly Diagnostic[]) {
   for (const d of diags) io.err(formatDiagnostic(d, { color: io.color }));
 }
 
-async function compileSpec(io: Io, spec: string, formatter?: Formatter): Promise<{ result?: CompileResult; name: string }> {
+async function compileSpec(io: Io, spec: string): Promise<{ result?: CompileResult; name: string }> {
   const r = resolveOrThrow(spec, io.cwd);
   // What this spec compiles to, for the fast path of later runs (whatever this run then does with it).
   const record = recorder(io.cwd, r.source);
   const { compile } = await import("./pipeline.js");
-  const result = await compile(r.source, { formatter });
+  const result = await compile(r.source);
   record(result);
   return { result, name: spec };
 }
@@ -128,14 +122,14 @@ interface GenerateOpts {
   quiet?: boolean;
 }
 
-async function generate(io: Io, o: GenerateOpts, formatter?: Formatter): Promise<number> {
+async function generate(io: Io, o: GenerateOpts): Promise<number> {
   // Known to be up to date: print what the full run would, compile nothing (fastpath.ts).
   const fast = o.dryRun ? undefined : probe(io, "generate", o, { warnAsError: o.warnAsError });
   if (fast) {
     print(io, fast);
     return 0;
   }
-  const { result } = await compileSpec(io, o.spec, formatter);
+  const { result } = await compileSpec(io, o.spec);
   printDiagnostics(io, result!.diagnostics);
   if (!result!.files || hasErrors(result!.diagnostics, o.warnAsError)) {
     io.err(`mcp-task-gen: ${o.spec}: ${summarize(result!.diagnostics)}; nothing written`);
@@ -197,13 +191,13 @@ async function syncHandlers(io: Io, t: { spec: string; out: string; handlers: st
   return (await import("./project.js")).syncHandlers(io, t, opts);
 }
 
-async function checkCmd(io: Io, o: { spec: string; out: string; warnAsError?: boolean }, formatter?: Formatter): Promise<number> {
+async function checkCmd(io: Io, o: { spec: string; out: string; warnAsError?: boolean }): Promise<number> {
   const fast = probe(io, "check", o, { warnAsError: o.warnAsError });
   if (fast) {
     print(io, fast);
     return 0;
   }
-  const { result } = await compileSpec(io, o.spec, formatter);
+  const { result } = await compileSpec(io, o.spec);
   printDiagnostics(io, result!.diagnostics);
   if (!result!.files || hasErrors(result!.diagnostics, o.warnAsError)) {
     io.err(`mcp-task-gen: ${o.spec}: ${summarize(result!.diagnostics)}`);
@@ -244,7 +238,7 @@ async function validateCmd(io: Io, o: { spec: string; warnAsError?: boolean; jso
 }
 
 /** The default command: the config file's targets, else the default spec into ./mcp-tasks/. */
-async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean }, formatter?: Formatter): Promise<number> {
+async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean }): Promise<number> {
   const cfg = await readConfig(io.cwd);
   if (cfg && "error" in cfg) {
     io.err(cfg.error);
@@ -254,7 +248,7 @@ async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean }, 
   if (cfg) io.out(`mcp-task-gen: using ${cfg.file}`);
   let code = 0;
   for (const t of targets) {
-    const c = await generate(io, { spec: t.spec, out: t.out, force: a.force, warnAsError: a.warnAsError }, formatter);
+    const c = await generate(io, { spec: t.spec, out: t.out, force: a.force, warnAsError: a.warnAsError });
     // A target with user-owned handler files: keep them in step with the contract (generator/project.ts).
     code = Math.max(code, c === 0 && t.handlers ? await syncHandlers(io, { ...t, handlers: t.handlers }) : c);
   }
@@ -262,14 +256,14 @@ async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean }, 
 }
 
 /** generate, then the handler files when --handlers names them. */
-function generateCmd(io: Io, o: GenerateOpts & { handlers?: string; watch?: boolean }, formatter?: Formatter): Promise<number> {
+function generateCmd(io: Io, o: GenerateOpts & { handlers?: string; watch?: boolean }): Promise<number> {
   const { handlers, watch, ...g } = o;
   if (handlers !== undefined && !watch) {
-    return generate(io, g, formatter).then(async (c) =>
+    return generate(io, g).then(async (c) =>
       c === 0 ? syncHandlers(io, { spec: g.spec, out: g.out, handlers }, { dryRun: g.dryRun, quiet: g.quiet }) : c,
     );
   }
-  return watch ? watchCmd(io, g, formatter) : generate(io, g, formatter);
+  return watch ? watchCmd(io, g) : generate(io, g);
 }
 
 /** A command's exit code; a user's mistake (a usage error, an unreadable spec file) is reported, never thrown. */
@@ -293,31 +287,31 @@ async function settle(io: Io, p: Promise<number>): Promise<number> {
  * Runs a command in one of the plain forms that fastpath.ts's parseCommand
  * reads, exactly as main() runs it after yargs parsed the same arguments.
  */
-export function runCommand(cmd: Command, io: Io = defaultIo(), opts: MainOptions = {}): Promise<number> {
+export function runCommand(cmd: Command, io: Io = defaultIo()): Promise<number> {
   switch (cmd.kind) {
     case "config":
-      return settle(io, configCmd(io, { force: cmd.force, warnAsError: cmd.warnAsError }, opts.formatter));
+      return settle(io, configCmd(io, { force: cmd.force, warnAsError: cmd.warnAsError }));
     case "generate":
       return settle(
         io,
-        generateCmd(io, { ...cmd.target, force: cmd.force, quiet: cmd.quiet, warnAsError: cmd.warnAsError, dryRun: false, watch: false }, opts.formatter),
+        generateCmd(io, { ...cmd.target, force: cmd.force, quiet: cmd.quiet, warnAsError: cmd.warnAsError, dryRun: false, watch: false }),
       );
     case "check":
-      return settle(io, checkCmd(io, { spec: cmd.target.spec, out: cmd.target.out, warnAsError: cmd.warnAsError }, opts.formatter));
+      return settle(io, checkCmd(io, { spec: cmd.target.spec, out: cmd.target.out, warnAsError: cmd.warnAsError }));
   }
 }
 
-async function watchCmd(io: Io, o: GenerateOpts, formatter?: Formatter): Promise<number> {
+async function watchCmd(io: Io, o: GenerateOpts): Promise<number> {
   const r = resolveOrThrow(o.spec, io.cwd);
   const path = resolve(io.cwd, r.source.file);
-  await generate(io, o, formatter);
+  await generate(io, o);
   io.out(`mcp-task-gen: watching ${r.source.file} (Ctrl-C to stop)`);
   let timer: NodeJS.Timeout | undefined;
   let running = Promise.resolve(0);
   fsWatch(path, () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      running = running.then(() => generate(io, o, formatter).catch((e) => (io.err(String(e)), 1)));
+      running = running.then(() => generate(io, o).catch((e) => (io.err(String(e)), 1)));
     }, 100);
   });
   return new Promise<number>(() => {});
@@ -327,10 +321,9 @@ async function watchCmd(io: Io, o: GenerateOpts, formatter?: Formatter): Promise
 // Entry
 // ---------------------------------------------------------------------------
 
-export async function main(argv?: string[], io: Io = defaultIo(), opts: MainOptions = {}): Promise<number> {
+export async function main(argv?: string[], io: Io = defaultIo()): Promise<number> {
   const { default: yargs } = await import("yargs");
   argv ??= (await import("yargs/helpers")).hideBin(process.argv);
-  const { formatter } = opts;
   let exit = 0;
   const run = (p: Promise<number>) =>
     settle(io, p).then((code) => {
@@ -355,7 +348,7 @@ export async function main(argv?: string[], io: Io = defaultIo(), opts: MainOpti
           force: { type: "boolean", default: false, describe: "Overwrite generated files edited by hand (never files mcp-task-gen did not write)" },
           ...common,
         }),
-      (a) => run(configCmd(io, { force: a.force, warnAsError: a["warn-as-error"] }, formatter)),
+      (a) => run(configCmd(io, { force: a.force, warnAsError: a["warn-as-error"] })),
     )
     .command(
       "generate",
@@ -379,7 +372,6 @@ export async function main(argv?: string[], io: Io = defaultIo(), opts: MainOpti
           generateCmd(
             io,
             { spec: a.spec, out: a.out, dryRun: a["dry-run"], force: a.force, quiet: a.quiet, warnAsError: a["warn-as-error"], handlers: a.handlers, watch: a.watch },
-            formatter,
           ),
         ),
     )
@@ -387,7 +379,7 @@ export async function main(argv?: string[], io: Io = defaultIo(), opts: MainOpti
       "check",
       "Exit 0 when a directory holds exactly what generate would write (for CI), else list the drift and exit 1",
       (y) => y.options({ spec: { ...specOpt, default: DEFAULT_SPEC }, out: { ...outOpt, default: DEFAULT_OUT }, ...common }),
-      (a) => run(checkCmd(io, { spec: a.spec, out: a.out, warnAsError: a["warn-as-error"] }, formatter)),
+      (a) => run(checkCmd(io, { spec: a.spec, out: a.out, warnAsError: a["warn-as-error"] })),
     )
     .command(
       "validate <spec>",

@@ -463,13 +463,6 @@ async function readConfigPlain(cwd: string): Promise<{ targets: Target[]; file: 
   return t ? { targets: [t], file } : undefined;
 }
 
-/** Whether a command may compile a spec (bin/mcp-task-gen.js then starts the format worker at once; it may be wrong). */
-export function compiles(argv: readonly string[]): boolean {
-  if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-v")) return false;
-  const command = argv[0];
-  return command === undefined || command.startsWith("-") || command === "generate" || command === "check";
-}
-
 /**
  * The whole command when every one of its targets is up to date: prints what
  * the full run would and returns its exit code (0); undefined (having printed

@@ -1,34 +1,17 @@
 /**
- * Formatting the generated files: a function from a virtual file to a
- * virtual file, the last step of the pure core (pipeline.ts).
+ * Laying out the generated files, the last step of the pure core (pipeline.ts),
+ * without prettier: a cold prettier (loading it, then its parsers and printers
+ * before the JIT has warmed up) was most of a generate.
  *
- * TypeScript goes through prettier. Markdown the generator prints itself
- * (tidyMarkdown): its README is tables, one-line paragraphs and a JSON block,
- * whose layout is simple to print directly, while prettier's markdown parser
- * would be a second cold parser and printer to load and run in every generate.
+ * TypeScript: the emitters and templates print one statement or entry per line
+ * (objects that do not fit a short line get an entry per line, escape.ts
+ * jsLiteral), and tidyStatements indents it by brace depth. Markdown (the
+ * generated README: tables, one-line paragraphs and a JSON block) is printed by
+ * tidyMarkdown, to the bytes prettier would print.
  *
- * In a cold process prettier is most of a generate (loading it, then running
- * its parser and printers before the JIT has warmed up). So the CLI starts a
- * format worker (a thread) first thing: it loads prettier and warms it up
- * while the main thread loads, checks and renders the spec, and formats each
- * file as soon as it is rendered. It runs the same prettier with the same
- * options, so the bytes are the same as formatting in-process, which stays the
- * default of compile/emit. Both load only prettier's core and the two plugins
- * TypeScript needs (babel, estree), not prettier's full entry point, which
- * also loads its config resolution and every language's definitions.
- *
- * Only the worker loads prettier. Having the main thread format some files
- * too, once it has rendered them all, was measured slower on 2 cores: a second
- * cold prettier (loading and JIT-compiling it again) costs more than it takes
- * off the worker, as node's own background threads (GC, JIT) already use part
- * of the second core.
- *
- * The worker never keeps the process alive: it is unref'd whenever it has no
- * file in flight, and close() terminates it. Any failure of the worker (it
- * cannot start, it dies, a file fails there) has the file formatted
- * in-process instead, which reproduces any error exactly as before.
+ * Prettier stays for `init`'s scaffold (formatInProcess), whose files are
+ * written once and then belong to the user.
  */
-import { Worker } from "node:worker_threads";
 import type { Options, Plugin } from "prettier";
 import type { VirtualFile } from "./emit/index.js";
 
@@ -274,85 +257,11 @@ function printJson(v: unknown, indent: string, prefix: number): string {
   return JSON.stringify(v);
 }
 
-// ---------------------------------------------------------------------------
-// The format worker
-// ---------------------------------------------------------------------------
-
-export interface FormatWorker {
-  format: Formatter;
-  /** Terminates the worker; files still in flight are formatted in-process. */
-  close(): Promise<void>;
-}
-
-interface Job {
-  file: VirtualFile;
-  resolve: (f: VirtualFile) => void;
-  reject: (e: unknown) => void;
-}
-
 /**
- * Starts a worker thread that loads and warms up prettier at once, and
- * returns a formatter that has it format each file.
- */
-export function startFormatWorker(): FormatWorker {
-  const inFlight = new Map<number, Job>();
-  let nextId = 0;
-  let worker: Worker | undefined;
-
-  const here = (job: Job) => void formatInProcess(job.file).then(job.resolve, job.reject);
-
-  const gone = () => {
-    worker = undefined;
-    const jobs = [...inFlight.values()];
-    inFlight.clear();
-    for (const job of jobs) here(job);
-  };
-
-  try {
-    const w = new Worker(new URL("./format-worker.js", import.meta.url));
-    w.on("message", (m: { id: number; contents?: string; failed?: boolean }) => {
-      const job = inFlight.get(m.id);
-      if (!job) return;
-      inFlight.delete(m.id);
-      if (inFlight.size === 0) w.unref();
-      // A file that failed there is formatted here: the same error, or the same bytes.
-      if (m.failed || typeof m.contents !== "string") here(job);
-      else job.resolve({ path: job.file.path, contents: m.contents });
-    });
-    w.on("error", () => worker === w && gone());
-    w.on("exit", () => worker === w && gone());
-    w.unref();
-    worker = w;
-  } catch {
-    worker = undefined;
-  }
-
-  return {
-    format(file) {
-      if (!parserFor(file.path)) return Promise.resolve(file);
-      return new Promise<VirtualFile>((resolve, reject) => {
-        const job: Job = { file, resolve, reject };
-        if (!worker) return here(job);
-        const id = nextId++;
-        inFlight.set(id, job);
-        worker.ref();
-        worker.postMessage({ id, path: file.path, contents: file.contents });
-      });
-    },
-    async close() {
-      const w = worker;
-      gone();
-      await w?.terminate();
-    },
-  };
-}
-
-/**
- * Lays out TypeScript that the emitters print one statement per line (the fast guards): each line
- * indented by the braces open before it, trailing spaces dropped, runs of blank lines made one. It
- * changes whitespace at line starts only, so the code means the same; it replaces prettier for files
- * whose lines are already short statements, which a cold `generate` would otherwise spend most of its
- * formatting time on.
+ * Lays out TypeScript that the emitters print one statement or entry per line: each line indented
+ * by the braces open before it, trailing spaces dropped, runs of blank lines made one. It changes
+ * whitespace at line starts only, so the code means the same. It replaces prettier for generated files,
+ * which a cold `generate` would otherwise spend most of its time on.
  */
 export function tidyStatements(text: string): string {
   const out: string[] = [];

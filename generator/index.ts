@@ -2,7 +2,7 @@
  * mcp-task-gen's programmatic API: the pure core (no disk writes).
  */
 export { analyze, compile, emit, header, MANIFEST_FILE, type CompileOptions, type CompileResult, type Manifest, type VirtualFile } from "./pipeline.js";
-export { formatInProcess, startFormatWorker, type Formatter, type FormatWorker } from "./formatter.js";
+export { formatInProcess, type Formatter } from "./formatter.js";
 export { CODES, formatDiagnostic, hasErrors, type Code, type Diagnostic, type Location, type Severity } from "./diagnostics.js";
 export { SpecSchema, specJsonSchema, type Spec, type TypeExpr } from "./format.js";
 export { lower, type IR, type IRType } from "./ir.js";

@@ -1,12 +1,12 @@
 /**
  * The pure core: source text in, diagnostics and virtual files out.
- * load → check → lower → emit → format → manifest. Nothing here touches the disk
+ * load → check → lower → emit → lay out → manifest. Nothing here touches the disk
  * except reading the generator's own templates.
  */
 import { check } from "./check.js";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { EMITTERS, renderTemplate, type Emitter, type VirtualFile } from "./emit/index.js";
-import { formatInProcess, tidyMarkdown, tidyStatements, type Formatter } from "./formatter.js";
+import { tidyMarkdown, tidyStatements } from "./formatter.js";
 import { lower, type IR } from "./ir.js";
 import { load, type SourceFile } from "./load.js";
 import { MANIFEST_FILE, sha256, type Manifest } from "./manifest.js";
@@ -18,10 +18,8 @@ export { MANIFEST_FILE, sha256, type Manifest } from "./manifest.js";
 export interface CompileOptions {
   /** Run only these emitters (by name). Default: all. */
   emitters?: readonly string[];
-  /** Skip formatting: prettier and the Markdown printer (for tests of the raw output only). */
+  /** Skip the layout pass (tidyStatements, tidyMarkdown): for tests of the raw output only. */
   format?: boolean;
-  /** How to run prettier (the CLI passes its format worker, see formatter.ts). Default: in this thread. */
-  formatter?: Formatter;
 }
 
 export interface CompileResult {
@@ -65,27 +63,13 @@ export async function compile(source: SourceFile, opts: CompileOptions = {}): Pr
 export async function emit(ir: IR, opts: CompileOptions = {}): Promise<VirtualFile[]> {
   const env = { header: header(ir), render: renderTemplate };
   const selected: readonly Emitter[] = opts.emitters ? EMITTERS.filter((e) => opts.emitters!.includes(e.name)) : EMITTERS;
-  // Each file goes to the formatter as soon as it is rendered: a format worker starts on the first
-  // files while this thread renders the rest. Markdown is printed here (tidyMarkdown), not by prettier.
-  const format: Formatter = opts.format === false ? async (f) => f : (opts.formatter ?? formatInProcess);
-  const tidy = (f: VirtualFile): Promise<VirtualFile> =>
-    opts.format === false ? Promise.resolve(f) : Promise.resolve({ path: f.path, contents: tidyMarkdown(f.contents) });
-  // TypeScript is printed one statement or entry per line by the emitters and templates, and laid out
-  // here by brace depth (tidyStatements): a generate runs no prettier at all.
-  const lay = (f: VirtualFile): Promise<VirtualFile> =>
-    opts.format === false ? Promise.resolve(f) : Promise.resolve({ path: f.path, contents: tidyStatements(f.contents) });
-  const pending: Promise<VirtualFile>[] = [];
-  try {
-    for (const e of selected)
-      for (const f of e.emit(ir, env))
-        pending.push(
-          f.verbatim ? Promise.resolve({ path: f.path, contents: f.contents }) : f.path.endsWith(".md") ? tidy(f) : f.path.endsWith(".ts") ? lay(f) : format(f),
-        );
-  } catch (error) {
-    for (const p of pending) p.catch(() => {});
-    throw error;
-  }
-  const formatted = await Promise.all(pending);
+  // TypeScript is printed one statement or entry per line by the emitters and templates and indented here
+  // by brace depth; the README is printed by the generator: a generate runs no prettier at all.
+  const lay = (f: VirtualFile): VirtualFile =>
+    f.verbatim || opts.format === false
+      ? { path: f.path, contents: f.contents }
+      : { path: f.path, contents: f.path.endsWith(".md") ? tidyMarkdown(f.contents) : f.path.endsWith(".ts") ? tidyStatements(f.contents) : f.contents };
+  const formatted = selected.flatMap((e) => e.emit(ir, env)).map(lay);
   const files = formatted
     .map((f) => ({ path: f.path, contents: normalize(f.contents) }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -1,6 +1,6 @@
 /**
- * The no-change fast path (generator/fastpath.ts) and the format worker
- * (generator/formatter.ts), end to end through the built CLI.
+ * The no-change fast path (generator/fastpath.ts), end to end through the
+ * built CLI.
  *
  * Whether a run compiled is told by the modules it loaded (test/helpers/
  * trace-loads.mjs), never by timing: a run answered by the fast path loads
@@ -278,50 +278,5 @@ describe("config runs", () => {
     expect(edited.loaded).toContain("dist/generator/project.js");
     same(edited, await fullRun([], proj));
     fast(await cliTraced([], proj));
-  });
-});
-
-describe("the format worker", () => {
-  const formatterModule = () => import(join(ROOT, "dist", "generator", "formatter.js")) as Promise<typeof import("../generator/formatter.js")>;
-
-  it("formats every built-in spec to the same bytes as formatting in-process", async () => {
-    const { startFormatWorker } = await formatterModule();
-    for (const spec of builtinSpecs()) {
-      const r = resolveSpec(spec, ROOT);
-      if (!r.ok) throw new Error(r.message);
-      const inProcess = await compile(r.source);
-      const worker = startFormatWorker();
-      try {
-        const viaWorker = await compile(r.source, { formatter: worker.format });
-        expect(viaWorker.files).toEqual(inProcess.files);
-      } finally {
-        await worker.close();
-      }
-    }
-  });
-
-  it("files still queued when it is closed are formatted in-process", async () => {
-    const { startFormatWorker } = await formatterModule();
-    const r = resolveSpec(MINIMAL, ROOT);
-    if (!r.ok) throw new Error(r.message);
-    const { ir } = await compile(r.source, { format: false });
-    const expected = await emit(ir!);
-    const worker = startFormatWorker();
-    const pending = emit(ir!, { formatter: worker.format });
-    await worker.close();
-    expect(await pending).toEqual(expected);
-  });
-
-  it("does not keep a process alive when it is not closed", () => {
-    const script = [
-      `const { startFormatWorker } = await import(${JSON.stringify(join(ROOT, "dist", "generator", "formatter.js"))});`,
-      `const w = startFormatWorker();`,
-      `const f = await w.format({ path: "a.ts", contents: "const a   = 1" });`,
-      `process.stdout.write(f.contents);`,
-    ].join("\n");
-    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
-    expect(r.signal).toBeNull();
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toBe("const a = 1;\n");
   });
 });

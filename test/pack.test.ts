@@ -93,8 +93,7 @@ describe("the packed package", () => {
         "dist/generator/cli.js",
         "dist/generator/index.js",
         "dist/generator/index.d.ts",
-        // The format worker and the templates precompiled by `npm run build` (prepare).
-        "dist/generator/format-worker.js",
+        // The templates precompiled by `npm run build` (prepare).
         "dist/generator/emit/templates.precompiled.cjs",
         `spec/${DEFAULT_SPEC}.yaml`,
         "spec/mcp-task-spec.schema.json",

@@ -8,7 +8,6 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
-import { tidyStatements } from "../formatter.js";
 import { collectRefs, topoOrder, type IR, type IRType, type IRTypeDecl } from "../ir.js";
 import {
   access,
@@ -295,8 +294,7 @@ const typesEmitter: Emitter = {
         .filter((m) => m.kind === "notification")
         .map((m) => ({ method: m.method, paramsType: m.paramsOptional ? `${m.paramsName} | undefined` : m.paramsName })),
     });
-    // Declarations one per line: laid out here, so the file skips prettier.
-    return [{ path: "types.ts", contents: tidyStatements(contents), verbatim: true }];
+    return [{ path: "types.ts", contents }];
   },
 };
 
@@ -329,8 +327,7 @@ const guardsEmitter: Emitter = {
     const extra = needsResultObject
       ? `\nfunction isResultObject(v: unknown): v is Record<string, unknown> {\n  return typeof v === "object" && v !== null && !Array.isArray(v);\n}\n`
       : "";
-    // One short statement per line: laid out here, so the file skips prettier (most of a cold generate's formatting time).
-    return [{ path: "guards.ts", contents: tidyStatements(contents + extra), verbatim: true }];
+    return [{ path: "guards.ts", contents: contents + extra }];
   },
 };
 
@@ -370,8 +367,7 @@ const validatorsEmitter: Emitter = {
         })),
       notifications: methods.filter((m) => m.kind === "notification").map((m) => ({ method: m.method, params: paramsSchema(m) })),
     });
-    // A field per line: laid out here, so the file skips prettier.
-    return [{ path: "validators.ts", contents: tidyStatements(contents), verbatim: true }];
+    return [{ path: "validators.ts", contents }];
   },
 };
 
