@@ -16,6 +16,7 @@ import {
 import type { Loaded } from "./load.js";
 import { methodNames as generatedNames } from "./ir.js";
 import { methodOperations } from "./operations.js";
+import { managedTaskFields, namedTypeOf } from "./task-shape.js";
 import { reexportedModules, templateTopLevelNames } from "./emit/index.js";
 
 type Path = (string | number)[];
@@ -778,12 +779,7 @@ function semanticChecks(spec: Spec, report: Report): void {
       }
     }
     // A field no behaviour fills is the task's own: the work sets it, so a new task needs a value for it.
-    const managed = new Set<string>([idField, statusField, "createdAt", "lastUpdatedAt", "_meta"]);
-    if (b.retention) managed.add(b.retention.field);
-    if (b.polling) managed.add(b.polling.field);
-    for (const f of [b.outcomes.failureField, b.outcomes.statusMessageField, b.results.resultField, b.results.errorField]) if (f !== undefined) managed.add(f);
-    if (b.input && b.input.requestsField !== undefined) managed.add(b.input.requestsField);
-    if (b.resultType) managed.add(b.resultType.field);
+    const managed = managedTaskFields(b);
     const own = fieldsOf(spec, taskType);
     for (const [name, t] of Object.entries(own ?? {})) {
       const optional = typeof t === "string" ? t.endsWith("?") : t.optional === true || t.nullable === true || t.default !== undefined;
@@ -799,7 +795,7 @@ function semanticChecks(spec: Spec, report: Report): void {
   }
   if (cr.via === "param" && cr.paramType !== undefined) {
     const t = cr.paramType;
-    const name = typeof t === "string" ? /^([A-Z][A-Za-z0-9_]*)\??$/.exec(t)?.[1] : t.type === "ref" ? t.ref : undefined;
+    const name = namedTypeOf(t);
     const anyObject = t === "object" || t === "object?" || (typeof t !== "string" && t.type === "object" && t.fields === undefined);
     if (!anyObject && (name === undefined || !typeNames.has(name))) {
       report("MTG011", "error", "creation.paramType must name a type declared under `types` (or be `object`): its generated validator checks every task request", [...crP, "paramType"]);

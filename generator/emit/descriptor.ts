@@ -7,6 +7,7 @@
 import type { TypeExpr } from "../format.js";
 import type { IR, IRType } from "../ir.js";
 import type { Operation } from "../operations.js";
+import { managedTaskFields, namedTypeOf } from "../task-shape.js";
 
 export interface DescriptorData {
   spec: { id: string; sha256: string; protocol: { name: string; revision: string; protocolVersion?: string; lifecycle?: string } };
@@ -20,21 +21,9 @@ export interface DescriptorData {
   creationSchema?: string;
 }
 
-/** The task fields the runtime fills itself (id, status, times, retention, polling, outcomes, inlined results and input). */
-function managedFields(ir: IR): Set<string> {
-  const b = ir.behaviour;
-  const out = new Set<string>([b.taskIdField ?? "taskId", b.statusField ?? "status", "createdAt", "lastUpdatedAt", "_meta"]);
-  if (b.retention) out.add(b.retention.field);
-  if (b.polling) out.add(b.polling.field);
-  for (const f of [b.outcomes.failureField, b.outcomes.statusMessageField, b.results.resultField, b.results.errorField]) if (f !== undefined) out.add(f);
-  if (b.input && b.input.requestsField !== undefined) out.add(b.input.requestsField);
-  if (b.resultType) out.add(b.resultType.field);
-  return out;
-}
-
-/** The name of the declared type a spec type expression names directly (`Name`, `Name?`, a ref), if any. */
+/** The name of the declared type a spec type expression names directly, if any. */
 function namedExpr(ir: IR, t: TypeExpr | undefined): string | undefined {
-  const name = typeof t === "string" ? /^([A-Z][A-Za-z0-9_]*)\??$/.exec(t)?.[1] : t !== undefined && t.type === "ref" ? t.ref : undefined;
+  const name = namedTypeOf(t);
   return name !== undefined && ir.types.some((d) => d.name === name) ? name : undefined;
 }
 
@@ -80,7 +69,7 @@ export function descriptorData(ir: IR): DescriptorData {
   const p = ir.spec.protocol;
   const taskTypeName = objectFields(ir, ir.behaviour.taskType).length ? ir.behaviour.taskType : "Task";
   const taskFields = objectFields(ir, "Task").length ? objectFields(ir, "Task") : objectFields(ir, ir.behaviour.taskType);
-  const managed = managedFields(ir);
+  const managed = managedTaskFields(ir.behaviour);
   const taskExtras: Record<string, unknown> = {};
   for (const f of objectFieldDecls(ir, taskTypeName)) if (!managed.has(f.name)) taskExtras[f.name] = f.default === undefined ? null : f.default;
   const cr = ir.behaviour.creation;
