@@ -81,8 +81,6 @@ export type RuntimePlan<S extends string = string> = ReturnType<typeof makePlan<
 /** Derives the runtime's strategies from a descriptor. */
 export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
   const b: Behaviour = d.behaviour;
-  const requestMethod = (m: string | false | undefined) =>
-    m ? d.methods.find((x) => x.method === m && x.kind === "request")?.method : undefined;
   const roles = d.states.roles;
   const events = b.events ?? {};
   const input = b.input === false ? undefined : b.input;
@@ -120,11 +118,12 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
   const gateErrorName = clientCap?.missingError ?? b.creation.requiredTaskError;
   const methods = {
     get: operation("get"),
-    result: b.results.mode === "inline" ? undefined : (operation("result") ?? requestMethod(b.results.method)),
-    list: b.listing === false ? undefined : (operation("list") ?? requestMethod(b.listing.method)),
-    delete: operation("delete") ?? requestMethod(b.cancellation.deleteMethod),
-    cancel: b.cancellation.via === "method" ? (operation("cancel") ?? requestMethod(b.cancellation.method)) : undefined,
-    update: input?.via === "inline-poll" ? (operation("update") ?? requestMethod(input.updateMethod)) : undefined,
+    // Each method's operation is the spec's, or read from the behaviour that names it (the compiler does that).
+    result: b.results.mode === "inline" ? undefined : operation("result"),
+    list: b.listing === false ? undefined : operation("list"),
+    delete: operation("delete"),
+    cancel: b.cancellation.via === "method" ? operation("cancel") : undefined,
+    update: input?.via === "inline-poll" ? operation("update") : undefined,
   };
   /** Transition requests (e.g. pause, resume): the state each moves the addressed task to. */
   const transitions = new Map<string, S>(

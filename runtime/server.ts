@@ -1305,10 +1305,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     }
     const idField = plan.idField;
     if (method === methods.get) {
-      const p = this.params(method, params) as Record<string, string>;
-      const owner = this.ownerOf(extra);
-      this.rate(owner, "poll", this.limits.pollPerMinute, method);
-      const rec = await this.lookup(p[idField]!, owner, extra, method);
+      const { rec } = await this.addressed(method, params, extra, "poll", this.limits.pollPerMinute);
       const task = plan.results.mode === "inline" ? toDetailedTask<Record<string, unknown>>(plan, rec) : toWireTask<Record<string, unknown>>(plan, rec);
       // withRelated's and withResultType's answers, made in place: the task is a fresh object, and V8 is slow to copy one that then gains a key.
       if (plan.related.onGet) task._meta = { [plan.related.key!]: { taskId: wireTaskId(rec.taskId) } };
@@ -1317,10 +1314,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       return task as Result;
     }
     if (method === methods.result) {
-      const p = this.params(method, params) as Record<string, string>;
-      const owner = this.ownerOf(extra);
-      this.rate(owner, "result", this.limits.resultPerMinute, method);
-      const rec = await this.lookup(p[idField]!, owner, extra, method);
+      const { owner, rec } = await this.addressed(method, params, extra, "result", this.limits.resultPerMinute);
       if (plan.results.mode === "block-until-terminal") return awaitResult(this.host, rec, owner, extra, method, peer);
       return resultWhenCompleted(this.host, rec, owner, extra);
     }
@@ -1346,31 +1340,24 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       return result as Result;
     }
     if (method === methods.delete) {
-      const p = this.params(method, params) as Record<string, string>;
-      const owner = this.ownerOf(extra);
-      const rec = await this.lookup(p[idField]!, owner, extra, method);
+      const { owner, rec } = await this.addressed(method, params, extra);
       const deletable = this.options.deletableStatuses ?? b.cancellation.deletableStatuses ?? plan.terminal;
       return answerDelete(this.host, rec, owner, extra, method, deletable);
     }
     if (method === methods.cancel) {
-      const p = this.params(method, params) as Record<string, string>;
-      const owner = this.ownerOf(extra);
-      const rec = await this.lookup(p[idField]!, owner, extra, method);
+      const { rec } = await this.addressed(method, params, extra);
       return answerCancel(this.host, rec);
     }
     const to = plan.transitions.get(method);
     if (to !== undefined) {
-      const p = this.params(method, params) as Record<string, string>;
-      const owner = this.ownerOf(extra);
-      this.rate(owner, "poll", this.limits.pollPerMinute, method);
-      const rec = await this.lookup(p[idField]!, owner, extra, method);
+      const { owner, rec } = await this.addressed(method, params, extra, "poll", this.limits.pollPerMinute);
       // A task already there is refused like any move the table does not allow: the request changed nothing.
       const moved = rec.status === to ? undefined : await this.move(rec.taskId, to, {}, { pendingInputs: rec.pendingInputs }, true);
       if (moved === undefined) {
         const now = await this.store.get(rec.taskId);
         const from = now?.state === "live" ? now.record.status : rec.status;
         this.audit({ type: "denied", ...requestor(owner, extra), method, taskId: rec.taskId, reason: `no transition ${from} -> ${to}` });
-        throw invalidParams(`Task ${rec.taskId} cannot move from '${from}' to '${to}'`);
+        throw invalidParams(`Task ${wireTaskId(rec.taskId)} cannot move from '${from}' to '${to}'`);
       }
       return toWireTask<Record<string, unknown>>(plan, moved) as Result;
     }
@@ -1407,6 +1394,17 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       return withResultType(plan, {} as Result);
     }
     return undefined;
+  }
+
+  /**
+   * The task a task method addresses by its id field: the params checked, the requestor's rate counted
+   * in `bucket` where given, the task looked up as this requestor may see it.
+   */
+  private async addressed(method: string, params: unknown, extra: ServerExtra, bucket?: string, perMinute = 0): Promise<{ owner: string; rec: TaskRecord }> {
+    const p = this.params(method, params) as Record<string, string>;
+    const owner = this.ownerOf(extra);
+    if (bucket !== undefined) this.rate(owner, bucket, perMinute, method);
+    return { owner, rec: await this.lookup(p[this.plan.idField]!, owner, extra, method) };
   }
 
   /**

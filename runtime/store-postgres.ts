@@ -29,7 +29,7 @@
 // function or trigger in the database.
 
 import { randomUUID } from "node:crypto";
-import type { TaskChange, TaskChangeListener, TaskLookup, TaskPatch, TaskRecord, TaskStore } from "./store.js";
+import { loadDriverPackage, type TaskChange, type TaskChangeListener, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
 /** A query result, as the store reads it. */
 export interface PgResult {
@@ -235,17 +235,7 @@ function json(v: unknown): string | null {
 
 /** Loads pg, or explains how to install it. */
 async function loadDriver(): Promise<PgDriver> {
-  let mod: { default?: unknown };
-  try {
-    mod = (await import(DRIVER)) as { default?: unknown };
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
-      throw new Error("PostgresTaskStore needs the pg package, version 8: npm install pg@8", { cause: e });
-    }
-    throw e;
-  }
-  const driver = (mod.default ?? mod) as Partial<PgDriver>;
+  const driver = (await loadDriverPackage(DRIVER, "PostgresTaskStore", "the pg package, version 8", "pg@8")) as Partial<PgDriver>;
   if (typeof driver.Pool !== "function" || typeof driver.Client !== "function") throw new Error("pg did not load as expected (no Pool or Client)");
   return driver as PgDriver;
 }

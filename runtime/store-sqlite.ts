@@ -23,7 +23,7 @@
 // and come out through JSON.parse; no stored text is ever evaluated, and the
 // database file's own schema may not run functions (trusted_schema=OFF).
 
-import type { TaskLookup, TaskPatch, TaskRecord, TaskStore } from "./store.js";
+import { loadDriverPackage, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
 /** The part of a better-sqlite3 prepared statement the store uses. */
 export interface SqliteStatement {
@@ -191,17 +191,7 @@ function json(v: unknown): string | null {
 
 /** Loads better-sqlite3, or explains how to install it. */
 async function loadDriver(): Promise<SqliteDriver> {
-  let mod: { default?: unknown };
-  try {
-    mod = (await import(DRIVER)) as { default?: unknown };
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
-      throw new Error("SqliteTaskStore needs the better-sqlite3 package, version 12: npm install better-sqlite3@12", { cause: e });
-    }
-    throw e;
-  }
-  const driver = (mod.default ?? mod) as unknown;
+  const driver = await loadDriverPackage(DRIVER, "SqliteTaskStore", "the better-sqlite3 package, version 12", "better-sqlite3@12");
   if (typeof driver !== "function") throw new Error("better-sqlite3 did not load as a constructor");
   return driver as SqliteDriver;
 }

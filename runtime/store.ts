@@ -51,6 +51,22 @@ export interface TaskRecord {
   seq: number;
 }
 
+/**
+ * Loads a store's database driver, an optional package (its default export where it has one); where it
+ * is not installed, the error says which version to install (`needs`, e.g. "the pg package, version 8").
+ */
+export async function loadDriverPackage(name: string, store: string, needs: string, install: string): Promise<unknown> {
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(name)) as { default?: unknown };
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") throw new Error(`${store} needs ${needs}: npm install ${install}`, { cause: e });
+    throw e;
+  }
+  return mod.default ?? mod;
+}
+
 /** What a lookup finds: a live task, a task whose retention elapsed (still remembered), or nothing. */
 export type TaskLookup = { state: "live"; record: TaskRecord } | { state: "expired"; owner: string; taskId: string } | undefined;
 
