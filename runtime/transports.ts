@@ -141,6 +141,8 @@ export class TaskStdioServerTransport implements Transport {
   }
 }
 
+const hasOwnProto = (value: object): boolean => Object.prototype.hasOwnProperty.call(value, "__proto__");
+
 /**
  * Whether a parsed JSON value is a request or notification that JSONRPCMessageSchema accepts and
  * returns unchanged but for the order of keys: the schema allows no other keys in the envelope,
@@ -152,10 +154,11 @@ export function isPlainRequest(raw: unknown): raw is JSONRPCRequest | JSONRPCNot
   for (const key in raw) if (key !== "jsonrpc" && key !== "id" && key !== "method" && key !== "params") return false;
   if (raw.id !== undefined && typeof raw.id !== "string" && !Number.isSafeInteger(raw.id)) return false;
   if (raw.params === undefined) return true;
-  if (!isObject(raw.params)) return false;
+  // An own "__proto__" key (JSON.parse makes one) is dropped by the schema: left to it.
+  if (!isObject(raw.params) || hasOwnProto(raw.params)) return false;
   const meta = raw.params._meta;
   if (meta === undefined) return true;
-  if (!isObject(meta) || meta[RELATED_TASK_META_KEY] !== undefined) return false;
+  if (!isObject(meta) || meta[RELATED_TASK_META_KEY] !== undefined || hasOwnProto(meta)) return false;
   return meta.progressToken === undefined || typeof meta.progressToken === "string" || Number.isSafeInteger(meta.progressToken);
 }
 

@@ -105,6 +105,16 @@ describe("isPlainRequest", () => {
     expect(isPlainRequest({ jsonrpc: "2.0", id: 1, method: "x", params: [] })).toBe(false);
     expect(isPlainRequest({ jsonrpc: "2.0", id: 1, method: "x", params: { _meta: { "io.modelcontextprotocol/related-task": {} } } })).toBe(false);
   });
+
+  it("leaves an own __proto__ key in params or _meta to the schema, which drops it", () => {
+    expect(isPlainRequest(JSON.parse('{"jsonrpc":"2.0","method":"tasks/get","params":{"__proto__":false}}'))).toBe(false);
+    expect(isPlainRequest(JSON.parse('{"jsonrpc":"2.0","method":"x","params":{"_meta":{"__proto__":{"a":1}}}}'))).toBe(false);
+    const read = readMessage('{"jsonrpc":"2.0","method":"tasks/get","params":{"__proto__":{"polluted":1},"taskId":"t"}}');
+    expect(read).toEqual({ message: { jsonrpc: "2.0", method: "tasks/get", params: { taskId: "t" } } });
+    const params = (read as { message: { params: object } }).message.params;
+    expect(Object.prototype.hasOwnProperty.call(params, "__proto__")).toBe(false);
+    expect((params as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
 
 describe("serveStreamableHttp", () => {
