@@ -29,6 +29,7 @@
 // function or trigger in the database.
 
 import { randomUUID } from "node:crypto";
+import { TaskRows } from "./store-rows.js";
 import { loadDriverPackage, type TaskChange, type TaskChangeListener, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
 /** A query result, as the store reads it. */
@@ -174,21 +175,8 @@ const MESSAGE_TTL = 600_000;
 const DRIVER = "pg";
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 
-const COLUMNS: readonly (readonly [keyof TaskPatch, string, "json" | "plain"])[] = [
-  ["status", "status", "json"],
-  ["updatedAt", "updated_at", "plain"],
-  ["terminalAt", "terminal_at", "plain"],
-  ["keepAlive", "keep_alive", "plain"],
-  ["pollFrequency", "poll_frequency", "plain"],
-  ["expiresAt", "expires_at", "plain"],
-  ["pendingInputs", "pending_inputs", "plain"],
-  ["statusMessage", "status_message", "json"],
-  ["error", "error", "json"],
-  ["result", "result", "json"],
-  ["inputRequests", "input_requests", "json"],
-  ["fields", "fields", "json"],
-  ["runner", "runner", "json"],
-];
+/** The rows of the tasks table (strings as JSON text: TEXT cannot hold U+0000). */
+const ROWS = new TaskRows({ strings: "json" });
 
 /** BIGINT comes back as a string (pg keeps 64 bits exact); epoch ms and sequence numbers fit a double. */
 function num(v: unknown): number {
@@ -201,31 +189,6 @@ function numOrNull(v: unknown): number | null {
 
 function parse<T>(v: unknown): T {
   return JSON.parse(v as string) as T;
-}
-
-function toRecord(r: Record<string, unknown>): TaskRecord {
-  const rec: TaskRecord = {
-    taskId: parse<string>(r.task_id),
-    owner: parse<string>(r.owner),
-    status: parse<string>(r.status),
-    method: parse<string>(r.method),
-    requestId: parse<string | number>(r.request_id),
-    createdAt: num(r.created_at),
-    updatedAt: num(r.updated_at),
-    terminalAt: numOrNull(r.terminal_at),
-    keepAlive: numOrNull(r.keep_alive),
-    pollFrequency: num(r.poll_frequency),
-    expiresAt: numOrNull(r.expires_at),
-    pendingInputs: num(r.pending_inputs),
-    seq: num(r.seq),
-  };
-  if (r.status_message !== null) rec.statusMessage = parse<string>(r.status_message);
-  if (r.error !== null) rec.error = parse<NonNullable<TaskRecord["error"]>>(r.error);
-  if (r.result !== null) rec.result = parse<NonNullable<TaskRecord["result"]>>(r.result);
-  if (r.input_requests !== null) rec.inputRequests = parse<NonNullable<TaskRecord["inputRequests"]>>(r.input_requests);
-  if (r.fields !== null) rec.fields = parse<NonNullable<TaskRecord["fields"]>>(r.fields);
-  if (r.runner !== null && r.runner !== undefined) rec.runner = parse<string>(r.runner);
-  return rec;
 }
 
 /** JSON text of a stored value (undefined stays absent: SQL NULL). */
@@ -370,9 +333,8 @@ export class PostgresTaskStore implements TaskStore {
     this.sql = {
       insert: withNotify(
         `WITH ins AS (
-           INSERT INTO ${S}.tasks (task_id, owner, status, method, request_id, created_at, updated_at, terminal_at, keep_alive,
-             poll_frequency, expires_at, pending_inputs, status_message, error, result, input_requests, fields, runner)
-           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18
+           INSERT INTO ${S}.tasks (${ROWS.insertColumns.join(", ")})
+           SELECT ${ROWS.insertColumns.map((_, i) => `$${i + 1}`).join(", ")}
            WHERE NOT EXISTS (SELECT 1 FROM ${S}.expired WHERE task_id = $1)
            ON CONFLICT (task_id) DO NOTHING
            RETURNING *)
@@ -422,30 +384,10 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async create(record: Omit<TaskRecord, "seq">): Promise<TaskRecord | undefined> {
-    const r = record;
-    const res = await this.pool.query(this.sql.insert, [
-      json(r.taskId),
-      json(r.owner),
-      json(r.status),
-      json(r.method),
-      json(r.requestId),
-      r.createdAt,
-      r.updatedAt,
-      r.terminalAt,
-      r.keepAlive,
-      r.pollFrequency,
-      r.expiresAt,
-      r.pendingInputs,
-      json(r.statusMessage),
-      json(r.error),
-      json(r.result),
-      json(r.inputRequests),
-      json(r.fields),
-      json(r.runner),
-    ]);
+    const res = await this.pool.query(this.sql.insert, ROWS.insertValues(record));
     const row = res.rows[0];
     if (row === undefined) return undefined;
-    const rec = toRecord(row);
+    const rec = ROWS.toRecord(row);
     if (rec.expiresAt !== null) this.deadline(rec.expiresAt);
     return rec;
   }
@@ -454,24 +396,23 @@ export class PostgresTaskStore implements TaskStore {
     if (this.lookupsReadClock) await this.expireDue(Infinity);
     const id = json(taskId);
     const row = (await this.pool.query(this.sql.get, [id])).rows[0];
-    if (row) return { state: "live", record: toRecord(row) };
+    if (row) return { state: "live", record: ROWS.toRecord(row) };
     const gone = (await this.pool.query(this.sql.getExpired, [id])).rows[0];
     if (gone) return { state: "expired", owner: parse<string>(gone.owner), taskId };
     return undefined;
   }
 
   async update(taskId: string, expected: string, patch: TaskPatch): Promise<TaskRecord | undefined> {
-    const present = COLUMNS.filter(([key]) => patch[key] !== undefined);
-    // The SQL is built from the fixed column list above, never from the patch's keys or values.
-    const set = present.length === 0 ? "status = status" : present.map(([, col], i) => `${col} = $${i + 3}`).join(", ");
+    const { columns, values } = ROWS.patch(patch);
+    // The SQL is built from the store's fixed column list, never from the patch's keys or values.
+    const set = columns.length === 0 ? "status = status" : columns.map((col, i) => `${col} = $${i + 3}`).join(", ");
     const S = `"${this.schema}"`;
     const sql = `WITH upd AS (UPDATE ${S}.tasks SET ${set} WHERE task_id = $1 AND status = $2 RETURNING *)
       SELECT upd.*, pg_notify('${this.channel}', json_build_object('taskId', upd.task_id, 'kind', 'updated', 'status', upd.status,
         'expiresAt', upd.expires_at, 'origin', '${this.origin}'::text)::text) AS notified FROM upd`;
-    const values = present.map(([k, , kind]) => (kind === "json" ? json(patch[k]) : patch[k]));
     const row = (await this.pool.query(sql, [json(taskId), json(expected), ...values])).rows[0];
     if (row === undefined) return undefined;
-    const rec = toRecord(row);
+    const rec = ROWS.toRecord(row);
     if (rec.expiresAt !== null && patch.expiresAt !== undefined) this.deadline(rec.expiresAt);
     return rec;
   }
@@ -487,7 +428,7 @@ export class PostgresTaskStore implements TaskStore {
     const rows = (await this.pool.query(this.sql.list, [json(owner), afterSeq, limit + 1])).rows;
     const hasMore = rows.length > limit;
     if (hasMore) rows.length = limit;
-    return { records: rows.map(toRecord), hasMore };
+    return { records: rows.map((row) => ROWS.toRecord(row)), hasMore };
   }
 
   /** Up to `limit` live tasks of any owner whose status is one of `statuses`, created after `afterSeq`, in creation order. */
@@ -497,7 +438,7 @@ export class PostgresTaskStore implements TaskStore {
     const rows = (await this.pool.query(this.sql.byStatus, [statuses.map((s) => json(s)), afterSeq, limit + 1])).rows;
     const hasMore = rows.length > limit;
     if (hasMore) rows.length = limit;
-    return { records: rows.map(toRecord), hasMore };
+    return { records: rows.map((row) => ROWS.toRecord(row)), hasMore };
   }
 
   /** Records that `runner` is alive now (its lease, read by `liveRunners`). */

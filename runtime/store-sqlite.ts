@@ -23,6 +23,7 @@
 // and come out through JSON.parse; no stored text is ever evaluated, and the
 // database file's own schema may not run functions (trusted_schema=OFF).
 
+import { TaskRows } from "./store-rows.js";
 import { loadDriverPackage, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
 /** The part of a better-sqlite3 prepared statement the store uses. */
@@ -124,70 +125,11 @@ const SWEEP_BATCH = 1000;
 /** The package the store loads (a name in a variable: bundlers and type-checkers leave it alone). */
 const DRIVER = "better-sqlite3";
 
-const COLUMNS: readonly (readonly [keyof TaskPatch, string, "json" | "plain"])[] = [
-  ["status", "status", "plain"],
-  ["updatedAt", "updated_at", "plain"],
-  ["terminalAt", "terminal_at", "plain"],
-  ["keepAlive", "keep_alive", "plain"],
-  ["pollFrequency", "poll_frequency", "plain"],
-  ["expiresAt", "expires_at", "plain"],
-  ["pendingInputs", "pending_inputs", "plain"],
-  ["statusMessage", "status_message", "plain"],
-  ["error", "error", "json"],
-  ["result", "result", "json"],
-  ["inputRequests", "input_requests", "json"],
-  ["fields", "fields", "json"],
-];
+/** The rows of the tasks table (this store keeps no runner: one process owns the file). */
+const ROWS = new TaskRows({ strings: "plain", without: ["runner"] });
 
-interface Row {
-  seq: number;
-  task_id: string;
-  owner: string;
-  status: string;
-  method: string;
-  request_id: string;
-  created_at: number;
-  updated_at: number;
-  terminal_at: number | null;
-  keep_alive: number | null;
-  poll_frequency: number;
-  expires_at: number | null;
-  pending_inputs: number;
-  status_message: string | null;
-  error: string | null;
-  result: string | null;
-  input_requests: string | null;
-  fields: string | null;
-}
-
-function toRecord(r: Row): TaskRecord {
-  const rec: TaskRecord = {
-    taskId: r.task_id,
-    owner: r.owner,
-    status: r.status,
-    method: r.method,
-    requestId: JSON.parse(r.request_id) as string | number,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    terminalAt: r.terminal_at,
-    keepAlive: r.keep_alive,
-    pollFrequency: r.poll_frequency,
-    expiresAt: r.expires_at,
-    pendingInputs: r.pending_inputs,
-    seq: r.seq,
-  };
-  if (r.status_message !== null) rec.statusMessage = r.status_message;
-  if (r.error !== null) rec.error = JSON.parse(r.error) as NonNullable<TaskRecord["error"]>;
-  if (r.result !== null) rec.result = JSON.parse(r.result) as NonNullable<TaskRecord["result"]>;
-  if (r.input_requests !== null) rec.inputRequests = JSON.parse(r.input_requests) as NonNullable<TaskRecord["inputRequests"]>;
-  if (r.fields !== null && r.fields !== undefined) rec.fields = JSON.parse(r.fields) as NonNullable<TaskRecord["fields"]>;
-  return rec;
-}
-
-/** JSON text of a stored value (undefined stays absent: SQL NULL). */
-function json(v: unknown): string | null {
-  return v === undefined ? null : JSON.stringify(v);
-}
+/** A row of the tasks table, as better-sqlite3 returns it. */
+type Row = Record<string, unknown>;
 
 /** Loads better-sqlite3, or explains how to install it. */
 async function loadDriver(): Promise<SqliteDriver> {
@@ -297,9 +239,8 @@ export class SqliteTaskStore implements TaskStore {
     this.lookupsReadClock = options.now !== undefined;
     const isExpired = db.prepare("SELECT 1 FROM expired WHERE task_id = ?");
     const insert = db.prepare(
-      `INSERT INTO tasks (task_id, owner, status, method, request_id, created_at, updated_at, terminal_at, keep_alive,
-         poll_frequency, expires_at, pending_inputs, status_message, error, result, input_requests, fields)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO tasks (${ROWS.insertColumns.join(", ")})
+       VALUES (${ROWS.insertColumns.map(() => "?").join(", ")})
        ON CONFLICT (task_id) DO NOTHING
        RETURNING *`,
     );
@@ -311,25 +252,7 @@ export class SqliteTaskStore implements TaskStore {
     this.sql = {
       create: db.transaction((r: Omit<TaskRecord, "seq">) => {
         if (isExpired.get(r.taskId) !== undefined) return undefined;
-        return insert.get(
-          r.taskId,
-          r.owner,
-          r.status,
-          r.method,
-          JSON.stringify(r.requestId),
-          r.createdAt,
-          r.updatedAt,
-          r.terminalAt,
-          r.keepAlive,
-          r.pollFrequency,
-          r.expiresAt,
-          r.pendingInputs,
-          r.statusMessage ?? null,
-          json(r.error),
-          json(r.result),
-          json(r.inputRequests),
-          json(r.fields),
-        ) as Row | undefined;
+        return insert.get(...ROWS.insertValues(r)) as Row | undefined;
       }),
       get: db.prepare("SELECT * FROM tasks WHERE task_id = ?"),
       getExpired: db.prepare("SELECT owner FROM expired WHERE task_id = ?"),
@@ -362,34 +285,35 @@ export class SqliteTaskStore implements TaskStore {
   async create(record: Omit<TaskRecord, "seq">): Promise<TaskRecord | undefined> {
     const row = this.sql.create(record);
     if (row === undefined) return undefined;
-    if (row.expires_at !== null) this.deadline(row.expires_at);
-    return toRecord(row);
+    const created = ROWS.toRecord(row);
+    if (created.expiresAt !== null) this.deadline(created.expiresAt);
+    return created;
   }
 
   async get(taskId: string): Promise<TaskLookup> {
     if (this.lookupsReadClock) this.expireDue(Infinity);
     const row = this.sql.get.get(taskId) as Row | undefined;
-    if (row) return { state: "live", record: toRecord(row) };
+    if (row) return { state: "live", record: ROWS.toRecord(row) };
     const gone = this.sql.getExpired.get(taskId) as { owner: string } | undefined;
     if (gone) return { state: "expired", owner: gone.owner, taskId };
     return undefined;
   }
 
   async update(taskId: string, expected: string, patch: TaskPatch): Promise<TaskRecord | undefined> {
-    const present = COLUMNS.filter(([key]) => patch[key] !== undefined);
-    const key = present.map(([k]) => k).join(",");
+    const { columns, values } = ROWS.patch(patch);
+    const key = columns.join(",");
     let stmt = this.updates.get(key);
     if (!stmt) {
-      // The SQL is built from the fixed column list above, never from the patch's keys or values.
-      const set = present.length === 0 ? "status = status" : present.map(([, col]) => `${col} = ?`).join(", ");
+      // The SQL is built from the store's fixed column list, never from the patch's keys or values.
+      const set = columns.length === 0 ? "status = status" : columns.map((col) => `${col} = ?`).join(", ");
       stmt = this.db.prepare(`UPDATE tasks SET ${set} WHERE task_id = ? AND status = ? RETURNING *`);
       this.updates.set(key, stmt);
     }
-    const values = present.map(([k, , kind]) => (kind === "json" ? json(patch[k]) : patch[k]));
     const row = stmt.get(...values, taskId, expected) as Row | undefined;
     if (row === undefined) return undefined;
-    if (row.expires_at !== null && patch.expiresAt !== undefined) this.deadline(row.expires_at);
-    return toRecord(row);
+    const record = ROWS.toRecord(row);
+    if (record.expiresAt !== null && patch.expiresAt !== undefined) this.deadline(record.expiresAt);
+    return record;
   }
 
   async delete(taskId: string): Promise<boolean> {
@@ -402,7 +326,7 @@ export class SqliteTaskStore implements TaskStore {
     const rows = this.sql.list.all(owner, afterSeq, limit + 1) as Row[];
     const hasMore = rows.length > limit;
     if (hasMore) rows.length = limit;
-    return { records: rows.map(toRecord), hasMore };
+    return { records: rows.map((row) => ROWS.toRecord(row)), hasMore };
   }
 
   /**
@@ -416,7 +340,7 @@ export class SqliteTaskStore implements TaskStore {
     const rows = this.db.prepare(`SELECT * FROM tasks WHERE status IN (${marks}) AND seq > ? ORDER BY seq LIMIT ?`).all(...statuses, afterSeq, limit + 1) as Row[];
     const hasMore = rows.length > limit;
     if (hasMore) rows.length = limit;
-    return { records: rows.map(toRecord), hasMore };
+    return { records: rows.map((row) => ROWS.toRecord(row)), hasMore };
   }
 
   async close(): Promise<void> {

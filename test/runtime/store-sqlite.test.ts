@@ -255,7 +255,7 @@ describe("SqliteTaskStore's file", () => {
     const project = mkdtempSync(join(tmpdir(), "mtg-no-driver-"));
     try {
       mkdirSync(join(project, "runtime"));
-      for (const f of ["store.ts", "store-sqlite.ts"]) copyFileSync(join(ROOT, "runtime", f), join(project, "runtime", f));
+      for (const f of ["store.ts", "store-rows.ts", "store-sqlite.ts"]) copyFileSync(join(ROOT, "runtime", f), join(project, "runtime", f));
       writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
       writeFileSync(
         join(project, "main.ts"),
