@@ -991,12 +991,13 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       throw this.rateLimited("task creation");
     }
     const limit = this.limits.maxConcurrentPerRequestor;
-    if (!this.concurrency.reserve(owner, limit)) {
+    const overLimit = () => {
       this.audit({ ...audit, type: "denied", reason: "concurrent task limit" });
-      throw plan.error(plan.behaviour.limits.concurrencyError, { limit }, () =>
+      return plan.error(plan.behaviour.limits.concurrencyError, { limit }, () =>
         new TaskProtocolError("concurrencyLimitReached", -32011, `Too many concurrent tasks (limit ${limit})`),
       );
-    }
+    };
+    if (!this.concurrency.reserve(owner, limit)) throw overLimit();
     await this.ready;
     const wantedId = wanted.taskId ?? randomUUID();
     const keepAlive = this.grant(wanted.keepAlive);
@@ -1019,7 +1020,11 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       pendingInputs: 0,
       // On a shared store with leases: who runs the work, so the others can settle it if this process dies.
       ...(this.leaseTimer === undefined ? {} : { runner: this.runner }),
-    });
+    }, limit);
+    if (record === "limit") {
+      this.concurrency.release(owner);
+      throw overLimit();
+    }
     if (!record) {
       this.concurrency.release(owner);
       this.audit({ ...audit, type: "denied", taskId: wantedId, reason: "duplicate task id" });
@@ -1437,16 +1442,23 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
    * id is the requestor's own: where another requestor holds it, the task is stored under the id with
    * this requestor's scope (shown without it), so that the answer tells nothing of the other's task.
    */
-  private async createRecord(record: Omit<TaskRecord, "seq">): Promise<TaskRecord | undefined> {
-    if (!this.plan.creation.idFromRequestor) return this.store.create(record);
+  /**
+   * Stores a new task; "limit" when its requestor has `max` unfinished tasks. On a shared store
+   * that counts them (createBounded), the count covers every process; otherwise this process's
+   * own count, taken before, is the only one.
+   */
+  private async createRecord(record: Omit<TaskRecord, "seq">, max: number): Promise<TaskRecord | undefined | "limit"> {
+    const store = this.store;
+    const create = store.shared === true && store.createBounded !== undefined && Number.isFinite(max) ? (r: Omit<TaskRecord, "seq">) => store.createBounded!(r, max) : (r: Omit<TaskRecord, "seq">) => store.create(r);
+    if (!this.plan.creation.idFromRequestor) return create(record);
     const scoped = scopedTaskId(record.taskId, record.owner);
-    if ((await this.store.get(scoped)) !== undefined) return undefined;
-    const made = await this.store.create(record);
+    if ((await store.get(scoped)) !== undefined) return undefined;
+    const made = await create(record);
     if (made) return made;
-    const held = await this.store.get(record.taskId);
+    const held = await store.get(record.taskId);
     const heldBy = held === undefined ? undefined : held.state === "live" ? held.record.owner : held.owner;
     if (heldBy === undefined || heldBy === record.owner) return undefined;
-    return this.store.create({ ...record, taskId: scoped });
+    return create({ ...record, taskId: scoped });
   }
 
   /**

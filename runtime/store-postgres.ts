@@ -103,7 +103,7 @@ export interface PostgresTaskStoreOptions {
 }
 
 /** The schema version this store writes. */
-export const POSTGRES_SCHEMA_VERSION = 2;
+export const POSTGRES_SCHEMA_VERSION = 3;
 
 /** Marks a schema as a task store's (the meta table's `app` column). */
 const APPLICATION = "mcp-task-gen task store";
@@ -162,6 +162,10 @@ const MIGRATIONS: readonly string[] = [
     runner TEXT PRIMARY KEY,
     seen_at BIGINT NOT NULL
   );
+  `,
+  // A requestor's unfinished tasks, counted at each creation under a concurrency limit.
+  `
+  CREATE INDEX tasks_owner_unfinished ON $S.tasks (owner) WHERE terminal_at IS NULL;
   `,
 ];
 
@@ -313,7 +317,7 @@ export class PostgresTaskStore implements TaskStore {
   private listener: PgListenClient | undefined;
   private listening: Promise<void> | undefined;
   private reconnect: ReturnType<typeof setTimeout> | undefined;
-  private readonly sql: Record<"insert" | "get" | "getExpired" | "delete" | "deleteExpired" | "list" | "byStatus" | "expire" | "forget" | "next" | "publish" | "message" | "prune" | "heartbeat" | "live", string>;
+  private readonly sql: Record<"insert" | "get" | "unfinished" | "getExpired" | "delete" | "deleteExpired" | "list" | "byStatus" | "expire" | "forget" | "next" | "publish" | "message" | "prune" | "heartbeat" | "live", string>;
 
   private constructor(pool: PgPool, driver: PgDriver, url: string, schema: string, options: PostgresTaskStoreOptions) {
     this.pool = pool;
@@ -341,6 +345,7 @@ export class PostgresTaskStore implements TaskStore {
          SELECT ins.*, ${notify("ins", "created", "ins.status")} AS notified FROM ins`,
       ),
       get: `SELECT * FROM ${S}.tasks WHERE task_id = $1`,
+      unfinished: `SELECT count(*) AS n FROM ${S}.tasks WHERE owner = $1 AND terminal_at IS NULL`,
       getExpired: `SELECT owner FROM ${S}.expired WHERE task_id = $1`,
       delete: withNotify(
         `WITH del AS (DELETE FROM ${S}.tasks WHERE task_id = $1 RETURNING task_id, expires_at)
@@ -390,6 +395,35 @@ export class PostgresTaskStore implements TaskStore {
     const rec = ROWS.toRecord(row);
     if (rec.expiresAt !== null) this.deadline(rec.expiresAt);
     return rec;
+  }
+
+  async createBounded(record: Omit<TaskRecord, "seq">, max: number): Promise<TaskRecord | undefined | "limit"> {
+    const owner = json(record.owner);
+    const client = await this.pool.connect();
+    let failed: Error | undefined;
+    try {
+      await client.query("BEGIN");
+      // The owner's creations, in every process, one at a time until this transaction ends; each
+      // statement after the lock reads what the ones before it committed (READ COMMITTED).
+      await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`${this.schema}:${owner}`]);
+      const unfinished = (await client.query(this.sql.unfinished, [owner])).rows[0];
+      if (num(unfinished!.n) >= max) {
+        await client.query("ROLLBACK");
+        return "limit";
+      }
+      const row = (await client.query(this.sql.insert, ROWS.insertValues(record))).rows[0];
+      await client.query("COMMIT");
+      if (row === undefined) return undefined;
+      const rec = ROWS.toRecord(row);
+      if (rec.expiresAt !== null) this.deadline(rec.expiresAt);
+      return rec;
+    } catch (e) {
+      failed = e instanceof Error ? e : new Error(String(e));
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw e;
+    } finally {
+      client.release(failed);
+    }
   }
 
   async get(taskId: string): Promise<TaskLookup> {

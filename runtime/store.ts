@@ -82,6 +82,13 @@ export type TaskPatch = Partial<Omit<TaskRecord, "taskId" | "owner" | "seq" | "c
 export interface TaskStore {
   /** Adds a task; resolves to undefined when the id is already taken (live or remembered as expired). */
   create(record: Omit<TaskRecord, "seq">): Promise<TaskRecord | undefined>;
+  /**
+   * For a shared store: `create`, but only while the record's owner has fewer than `max` unfinished
+   * tasks (no terminal time) in the store, counted over every process and checked and inserted as one
+   * step, so that two processes creating at once cannot both take the last slot. "limit" when the
+   * owner has `max`. Absent: the runtime counts unfinished tasks per process.
+   */
+  createBounded?(record: Omit<TaskRecord, "seq">, max: number): Promise<TaskRecord | undefined | "limit">;
   get(taskId: string): Promise<TaskLookup>;
   /**
    * Applies `patch` only if the task is still in status `expected` (compare and

@@ -288,3 +288,37 @@ describe("a killed process on a shared PostgreSQL store (mcp-2025-11-25)", () =>
     }
   }, 60_000);
 });
+
+describe("a requestor's concurrency limit on a shared PostgreSQL store (mcp-2025-11-25)", () => {
+  const schema = freshSchema("limit");
+  schemas.push(schema);
+
+  it("counts the requestor's unfinished tasks in every process: the limit holds over both, and an ended task frees a slot", async () => {
+    const limits = { maxConcurrentPerRequestor: 2 };
+    const one = startDemo("mcp-2025-11-25", schema, { limits });
+    const two = startDemo("mcp-2025-11-25", schema, { limits });
+    try {
+      const a = await connect(await one.url);
+      const b = await connect(await two.url);
+      const start = (tasks: typeof a.tasks) => tasks.start({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 60 } } }, any);
+      const first = await start(a.tasks);
+      await start(b.tasks);
+      // Each process runs one task: neither is at the limit by its own count, both are by the store's.
+      const refused = await start(a.tasks).then(
+        () => undefined,
+        (e: unknown) => e as { code?: number; message?: string },
+      );
+      expect(refused).toMatchObject({ code: -32011 });
+      expect(refused?.message).toContain("Too many concurrent tasks (limit 2)");
+      await expect(start(b.tasks)).rejects.toMatchObject({ code: -32011 });
+      if (!("task" in first)) throw new Error("slow_compute answered without a task");
+      await b.tasks.cancelTask((first.task as unknown as { taskId: string }).taskId);
+      const third = await start(b.tasks);
+      expect("task" in third).toBe(true);
+      expect(one.stderr()).toContain('"reason":"concurrent task limit"');
+    } finally {
+      await one.stop();
+      await two.stop();
+    }
+  }, 60_000);
+});

@@ -63,6 +63,20 @@ describe("PostgresTaskStore schema", () => {
     expect((await b.create(task("t3", "alice")))!.seq).toBeGreaterThan(last.seq);
   });
 
+  it("brings a schema of version 2 to the current version, keeping its tasks", async () => {
+    const schema = newSchema();
+    const a = await open(schema);
+    await a.create(task("old", "alice", { result: { content: [] } }));
+    await a.close();
+    await query(`DROP INDEX "${schema}".tasks_owner_unfinished`);
+    await query(`UPDATE "${schema}".store_meta SET version = 2`);
+    const b = await open(schema);
+    expect(await b.schemaVersion()).toBe(POSTGRES_SCHEMA_VERSION);
+    expect(await b.get("old")).toMatchObject({ state: "live", record: { owner: "alice", result: { content: [] } } });
+    const index = await query("SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'tasks_owner_unfinished'", [schema]);
+    expect(index.rows).toHaveLength(1);
+  });
+
   it("refuses a schema of a newer version, and one that holds other tables, with a clear error", async () => {
     const newer = newSchema();
     await (await open(newer)).close();
@@ -105,6 +119,7 @@ describe("PostgresTaskStore schema", () => {
     expect(await plan(`SELECT * FROM ${S}.tasks WHERE task_id = $1`, ['"t5"'])).toMatch(/Index Scan using tasks_task_id_key/);
     expect(await plan(`SELECT seq FROM ${S}.tasks WHERE expires_at <= $1 ORDER BY expires_at LIMIT 1000`, [t0 + 10])).toMatch(/Index Scan using tasks_expires_at/);
     expect(await plan(`SELECT min(expires_at) FROM ${S}.tasks WHERE expires_at IS NOT NULL`, [])).toMatch(/Index Only Scan using tasks_expires_at/);
+    expect(await plan(`SELECT count(*) AS n FROM ${S}.tasks WHERE owner = $1 AND terminal_at IS NULL`, ['"o7"'])).toMatch(/Index.* on tasks_owner_unfinished|Index.* using tasks_owner_unfinished/);
     expect((await s.list("o7", 0, 5)).records.map((r) => r.taskId)).toEqual(["t7", "t1007", "t2007", "t3007", "t4007"]);
   });
 });
@@ -123,6 +138,28 @@ describe("PostgresTaskStore shared by several processes", () => {
       ["x1", "completed"],
       ["x2", "working"],
     ]);
+  });
+
+  it("bounds a requestor's unfinished tasks over every store: of many creations at once through two stores, exactly the limit succeed", async () => {
+    const schema = newSchema();
+    const a = await open(schema);
+    const b = await open(schema);
+    const max = 3;
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? a : b).createBounded(task(`c${i}`, "alice"), max)),
+    );
+    const made = outcomes.filter((o) => typeof o === "object");
+    expect(made).toHaveLength(max);
+    expect(outcomes.filter((o) => o === "limit")).toHaveLength(12 - max);
+    expect((await a.list("alice", 0, 20)).records).toHaveLength(max);
+    // Another requestor has its own slots; an ended task frees one; a taken id is still a duplicate.
+    expect(await b.createBounded(task("d1", "bob"), max)).toMatchObject({ taskId: "d1" });
+    expect(await a.createBounded(task("c99", "alice"), max)).toBe("limit");
+    const first = made[0] as { taskId: string };
+    await b.update(first.taskId, "working", { status: "completed", terminalAt: Date.now() });
+    expect(await a.createBounded(task(first.taskId, "alice"), max)).toBeUndefined();
+    expect(await a.createBounded(task("c99", "alice"), max)).toMatchObject({ taskId: "c99" });
+    expect(await b.createBounded(task("c100", "alice"), max)).toBe("limit");
   });
 
   it("never applies through one store's timer a deadline another store extended", async () => {
