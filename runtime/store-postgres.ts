@@ -389,31 +389,42 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async create(record: Omit<TaskRecord, "seq">): Promise<TaskRecord | undefined> {
-    const res = await this.pool.query(this.sql.insert, ROWS.insertValues(record));
-    const row = res.rows[0];
-    if (row === undefined) return undefined;
-    const rec = ROWS.toRecord(row);
-    if (rec.expiresAt !== null) this.deadline(rec.expiresAt);
-    return rec;
+    const made = await this.insert(record, undefined);
+    return made === "limit" ? undefined : made;
   }
 
   async createBounded(record: Omit<TaskRecord, "seq">, max: number): Promise<TaskRecord | undefined | "limit"> {
-    const owner = json(record.owner);
+    return this.insert(record, max);
+  }
+
+  /**
+   * Inserts a new task in one transaction: none while its id is taken (live, or expired and not yet
+   * forgotten), and, with `max`, none while the owner has `max` unfinished tasks.
+   */
+  private async insert(record: Omit<TaskRecord, "seq">, max: number | undefined): Promise<TaskRecord | undefined | "limit"> {
     const client = await this.pool.connect();
     let failed: Error | undefined;
     try {
       await client.query("BEGIN");
-      // The owner's creations, in every process, one at a time until this transaction ends; each
-      // statement after the lock reads what the ones before it committed (READ COMMITTED).
-      await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`${this.schema}:${owner}`]);
-      const unfinished = (await client.query(this.sql.unfinished, [owner])).rows[0];
-      if (num(unfinished!.n) >= max) {
-        await client.query("ROLLBACK");
-        return "limit";
+      if (max !== undefined) {
+        // The owner's creations, in every process, one at a time until this transaction ends; each
+        // statement after the lock reads what the ones before it committed (READ COMMITTED).
+        const owner = json(record.owner);
+        await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`${this.schema}:${owner}`]);
+        const unfinished = (await client.query(this.sql.unfinished, [owner])).rows[0];
+        if (num(unfinished!.n) >= max) {
+          await client.query("ROLLBACK");
+          return "limit";
+        }
       }
       const row = (await client.query(this.sql.insert, ROWS.insertValues(record))).rows[0];
+      // An expiry that moved a task of this id to "expired" while the insert waited for it to commit
+      // is seen now (a new statement): the id is still taken, and the insert is undone unannounced.
+      if (row === undefined || (await client.query(this.sql.getExpired, [json(record.taskId)])).rows.length > 0) {
+        await client.query("ROLLBACK");
+        return undefined;
+      }
       await client.query("COMMIT");
-      if (row === undefined) return undefined;
       const rec = ROWS.toRecord(row);
       if (rec.expiresAt !== null) this.deadline(rec.expiresAt);
       return rec;

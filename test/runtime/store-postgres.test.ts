@@ -6,6 +6,7 @@
  * task expired once), the change events (LISTEN/NOTIFY), indexes, and clear errors.
  * Runs against MCP_TASK_GEN_PG_URL (see store-postgres-db.ts: without it, it fails).
  */
+import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { TaskChange } from "../../runtime/store.js";
 import { POSTGRES_SCHEMA_VERSION, PostgresTaskStore, SWEEP_BATCH, type PostgresTaskStoreOptions } from "../../runtime/store-postgres.js";
@@ -160,6 +161,30 @@ describe("PostgresTaskStore shared by several processes", () => {
     expect(await a.createBounded(task(first.taskId, "alice"), max)).toBeUndefined();
     expect(await a.createBounded(task("c99", "alice"), max)).toMatchObject({ taskId: "c99" });
     expect(await b.createBounded(task("c100", "alice"), max)).toBe("limit");
+  });
+
+  it("never hands out the id of a task that expires while the creation waits on it (the id stays taken until forgotten)", async () => {
+    const schema = newSchema();
+    const a = await open(schema);
+    await a.create(task("x", "alice", { expiresAt: Date.now() + 3_600_000 }));
+    // Another process's expiry, caught between its statements: the task row is gone, its id is
+    // remembered as expired, and neither is committed yet.
+    const expiry = new pg.Client({ connectionString: pgUrl() });
+    await expiry.connect();
+    try {
+      await expiry.query("BEGIN");
+      await expiry.query(`DELETE FROM "${schema}".tasks WHERE task_id = $1`, ['"x"']);
+      await expiry.query(`INSERT INTO "${schema}".expired (task_id, owner, forget_at) VALUES ($1, $2, $3)`, ['"x"', '"alice"', Date.now() + 600_000]);
+      // The creation waits on the uncommitted delete, then must still find the id taken.
+      const creating = a.create(task("x", "alice"));
+      await new Promise((r) => setTimeout(r, 300));
+      await expiry.query("COMMIT");
+      expect(await creating).toBeUndefined();
+    } finally {
+      await expiry.end();
+    }
+    expect(await a.get("x")).toEqual({ state: "expired", owner: "alice", taskId: "x" });
+    expect((await query(`SELECT count(*)::int AS n FROM "${schema}".tasks`)).rows[0].n).toBe(0);
   });
 
   it("never applies through one store's timer a deadline another store extended", async () => {
