@@ -66,7 +66,7 @@ export {
   withResultType,
 } from "./wire.js";
 
-/** How long a task that expired into the declared expiry state stays readable (ms). */
+/** How long a task that expired into the declared expiry state stays readable by default (ms). */
 const EXPIRED_READABLE_MS = 600_000;
 
 /** The message of every "not implemented" answer of this runtime. */
@@ -113,6 +113,11 @@ export interface TaskServerOptions<S extends string = string> {
   augment?: readonly string[];
   /** Timeout (ms) of input requests (elicitation, sampling) sent for a task. Default 1 hour. */
   inputTimeout?: number;
+  /**
+   * Where the spec declares a state for expiry (`events.expiry`): how long a task that expired into it
+   * stays readable in that state before the store drops it (ms). Default 10 minutes.
+   */
+  expiredReadableMs?: number;
   /**
    * Which side receives the tasks: "server" (the requests a server receives, e.g. tools/call) or
    * "client" (e.g. elicitation/create, sampling/createMessage; install the runtime on an SDK Client). Default server.
@@ -842,7 +847,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       }
       // Expiry is an event with a state of its own: the task ends there and stays readable a while.
       const message = this.plan.task.statusMessageField === undefined ? {} : { statusMessage: "The task's retention ran out before it ended" };
-      const moved = await this.move(taskId, expiry, { ...message, expiresAt: Date.now() + EXPIRED_READABLE_MS });
+      const moved = await this.move(taskId, expiry, { ...message, expiresAt: Date.now() + (this.options.expiredReadableMs ?? EXPIRED_READABLE_MS) });
       if (!moved) return;
     }
     // The receiver may delete a task whose retention elapsed, whatever its status: stop its work.

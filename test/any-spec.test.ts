@@ -162,6 +162,19 @@ describe("jobs.yaml end to end (stdio)", () => {
     expect((await rpcError(raw(client, "jobs/cancel", { jobId: ack.jobId }))).code).toBe(-32602);
   });
 
+  it("an expired job stays readable for the server's expiredReadableMs, then is gone", async () => {
+    const short = await demo("jobs", { expiredReadableMs: 500 });
+    try {
+      const ack = await raw(short, "tools/call", { name: "slow_compute", arguments: { seconds: 30 }, job: { ttl: 200 } });
+      await until(() => raw(short, "jobs/status", { jobId: ack.jobId }), (j) => j.state === "expired");
+      const status = () => raw(short, "jobs/status", { jobId: ack.jobId }).then((j) => ({ state: j.state }), (e: { code: number }) => ({ code: e.code }));
+      expect(await status()).toEqual({ state: "expired" });
+      expect(await until(status, (r) => !("state" in r))).toEqual({ code: -32602 });
+    } finally {
+      await short.close();
+    }
+  });
+
   it("resources/read runs as a job when asked, and its result is fetched with the result method", async () => {
     const ack = await raw(client, "resources/read", { uri: "demo://report", job: {} });
     expect(typeof ack.jobId).toBe("string");
