@@ -221,10 +221,7 @@ export function redactUrl(url: string): string {
 /** The schema brought to POSTGRES_SCHEMA_VERSION (refuses a schema it does not know), in one transaction. */
 async function migrate(pool: PgPool, schema: string): Promise<void> {
   const S = `"${schema}"`;
-  const client = await pool.connect();
-  let failed: Error | undefined;
-  try {
-    await client.query("BEGIN");
+  await inTransaction(pool, async (client) => {
     // Processes starting at once migrate one after the other.
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`mcp-task-gen:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${S}`);
@@ -245,7 +242,22 @@ async function migrate(pool: PgPool, schema: string): Promise<void> {
     }
     for (let v = version; v < MIGRATIONS.length; v++) await client.query(MIGRATIONS[v]!.replaceAll("$S", S));
     if (version !== MIGRATIONS.length) await client.query(`UPDATE ${S}.store_meta SET version = $1 WHERE id = 1`, [MIGRATIONS.length]);
-    await client.query("COMMIT");
+    return { commit: true, value: undefined };
+  });
+}
+
+/**
+ * Runs `work` in a transaction on a connection of the pool, committed or rolled back as it says; an
+ * error rolls it back and destroys the connection (it may be in any state).
+ */
+async function inTransaction<T>(pool: PgPool, work: (client: PgClient) => Promise<{ commit: boolean; value: T }>): Promise<T> {
+  const client = await pool.connect();
+  let failed: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const { commit, value } = await work(client);
+    await client.query(commit ? "COMMIT" : "ROLLBACK");
+    return value;
   } catch (e) {
     failed = e instanceof Error ? e : new Error(String(e));
     await client.query("ROLLBACK").catch(() => undefined);
@@ -402,39 +414,23 @@ export class PostgresTaskStore implements TaskStore {
    * forgotten), and, with `max`, none while the owner has `max` unfinished tasks.
    */
   private async insert(record: Omit<TaskRecord, "seq">, max: number | undefined): Promise<TaskRecord | undefined | "limit"> {
-    const client = await this.pool.connect();
-    let failed: Error | undefined;
-    try {
-      await client.query("BEGIN");
+    const made = await inTransaction(this.pool, async (client): Promise<{ commit: boolean; value: TaskRecord | undefined | "limit" }> => {
       if (max !== undefined) {
         // The owner's creations, in every process, one at a time until this transaction ends; each
         // statement after the lock reads what the ones before it committed (READ COMMITTED).
         const owner = json(record.owner);
         await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`${this.schema}:${owner}`]);
         const unfinished = (await client.query(this.sql.unfinished, [owner])).rows[0];
-        if (num(unfinished!.n) >= max) {
-          await client.query("ROLLBACK");
-          return "limit";
-        }
+        if (num(unfinished!.n) >= max) return { commit: false, value: "limit" };
       }
       const row = (await client.query(this.sql.insert, ROWS.insertValues(record))).rows[0];
       // An expiry that moved a task of this id to "expired" while the insert waited for it to commit
       // is seen now (a new statement): the id is still taken, and the insert is undone unannounced.
-      if (row === undefined || (await client.query(this.sql.getExpired, [json(record.taskId)])).rows.length > 0) {
-        await client.query("ROLLBACK");
-        return undefined;
-      }
-      await client.query("COMMIT");
-      const rec = ROWS.toRecord(row);
-      if (rec.expiresAt !== null) this.deadline(rec.expiresAt);
-      return rec;
-    } catch (e) {
-      failed = e instanceof Error ? e : new Error(String(e));
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw e;
-    } finally {
-      client.release(failed);
-    }
+      if (row === undefined || (await client.query(this.sql.getExpired, [json(record.taskId)])).rows.length > 0) return { commit: false, value: undefined };
+      return { commit: true, value: ROWS.toRecord(row) };
+    });
+    if (typeof made === "object" && made.expiresAt !== null) this.deadline(made.expiresAt);
+    return made;
   }
 
   async get(taskId: string): Promise<TaskLookup> {
