@@ -5,6 +5,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // Builds dist/ (which the CLI runs) when generator/ is newer.
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/fast-check-seed.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
