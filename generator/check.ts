@@ -885,8 +885,23 @@ function semanticChecks(spec: Spec, report: Report): void {
     ref("meta", rt.meta, [...B, "relatedTask", "meta"]);
     rt.results.forEach((m, i) => ref("method", m, [...B, "relatedTask", "results", i]));
     (rt.notOnResults ?? []).forEach((m, i) => ref("method", m, [...B, "relatedTask", "notOnResults", i]));
+    // The runtime names the related task as { taskId } (the related-task meta of every MCP revision),
+    // whatever the task's own id field: a type that holds it otherwise would be broken by every message.
+    const entry = Object.prototype.hasOwnProperty.call(spec.meta, rt.meta) ? spec.meta[rt.meta] : undefined;
+    const t = entry?.type;
+    const undeclared = typeof t === "string" && TYPE_NAME_LIKE.test(t) && !typeNames.has(t);
+    if (entry !== undefined && t !== undefined && !undeclared && !(RELATED_TASK_ID in (fieldsOf(spec, t) ?? {}))) {
+      report(
+        "MTG061",
+        "error",
+        `the related-task meta '${rt.meta}' names its task in a field '${RELATED_TASK_ID}', which its type has not; give the type a '${RELATED_TASK_ID}: string' field`,
+        ["meta", rt.meta, "type"],
+      );
+    }
   }
   ref("error", c.deleteRefusedError, [...cP, "deleteRefusedError"]);
+  ref("error", b.notFoundError, [...B, "notFoundError"]);
+  ref("error", b.internalError, [...B, "internalError"]);
   for (const side of ["server", "client"] as const) {
     const cap = b.capabilities[side];
     for (const m of Object.keys((cap && cap.gates) || {})) ref("method", m, [...B, "capabilities", side, "gates", m]);
@@ -1073,6 +1088,8 @@ export function fieldsOf(
   return out;
 }
 const TYPE_NAME_LIKE = /^[A-Z]/;
+/** The member of the related-task meta that names the task. */
+const RELATED_TASK_ID = "taskId";
 
 function objectOf(spec: Spec, name: string) {
   const r = resolveShallow(spec, name);

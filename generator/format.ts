@@ -410,7 +410,7 @@ const CapabilitySide = z.union([
 ]);
 
 const RelatedTaskSchema = z.union([z.literal(false), strict({
-  meta: identifier.describe("The meta entry (from `meta`) naming the related task."),
+  meta: identifier.describe("The meta entry (from `meta`) naming the related task; its type holds the task's id in `taskId`."),
   requests: z.boolean().describe("On requests the receiver sends for a task (elicitation, sampling)."),
   notifications: z.boolean().describe("On the notifications a task's work sends (progress, logging, ...); a status notification names its task in its params and never carries it."),
   taskMethodRequests: z.boolean().describe("On the requestor's task method requests (tasks/get, ...)."),
@@ -477,6 +477,12 @@ const BehaviourSchema = strict({
   relatedTask: RelatedTaskSchema,
   http: HttpSchema,
   resultType: ResultTypeSchema,
+  notFoundError: errorRef
+    .optional()
+    .describe("The error answered for a task id the requestor cannot see: unknown, forgotten, or another requestor's (default: the error named taskNotFound; without one, -32602 'Task not found')."),
+  internalError: errorRef
+    .optional()
+    .describe("The error answered when the server itself fails a task or a request (default: the error named internalError; without one, -32603 'Internal error')."),
   unsupportedMethods: strict({
     methods: z.array(methodRef),
     error: errorRef,

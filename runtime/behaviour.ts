@@ -179,6 +179,10 @@ export interface Behaviour {
   readonly relatedTask: RelatedTaskBehaviour;
   readonly http: false | { readonly header: string; readonly methods: readonly string[]; readonly mismatchError: string };
   readonly resultType: false | { readonly field: string; readonly task: string; readonly complete: string };
+  /** The error for a task id the requestor cannot see (default: the one named taskNotFound). */
+  readonly notFoundError?: string;
+  /** The error for the server's own failures (default: the one named internalError). */
+  readonly internalError?: string;
   readonly unsupportedMethods?: { readonly methods: readonly string[]; readonly error: string };
   readonly limits: LimitsBehaviour;
   readonly sessionBinding: "session" | "auth" | "session-and-auth" | "none";

@@ -170,6 +170,11 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
     polling,
     idField,
     statusField,
+    /** The errors named by the behaviour (the format's defaults where it names none). */
+    errors: {
+      notFound: b.notFoundError ?? "taskNotFound",
+      internal: b.internalError ?? "internalError",
+    },
     /** Whether a status has `role`. */
     isRole(status: string, role: StateRole): boolean {
       return d.states.roleOf[status] === role;

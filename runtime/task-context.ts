@@ -182,14 +182,14 @@ export function cancelledError(): TaskProtocolError {
   return new TaskProtocolError("cancelled", -32800, "Task was cancelled");
 }
 
-/** The declared internal error. */
+/** The spec's internal error (behaviour.internalError). */
 export function internalError(plan: RuntimePlan<string>): TaskProtocolError {
-  return plan.error("internalError", {}, () => new TaskProtocolError("internalError", -32603, "Internal error"));
+  return plan.error(plan.errors.internal, {}, () => new TaskProtocolError("internalError", -32603, "Internal error"));
 }
 
-/** The declared not-found error (also answered for another requestor's task). */
+/** The spec's not-found error (behaviour.notFoundError), also answered for another requestor's task. */
 export function notFoundError(plan: RuntimePlan<string>): TaskProtocolError {
-  return plan.error("taskNotFound", {}, () => new TaskProtocolError("taskNotFound", -32602, "Task not found"));
+  return plan.error(plan.errors.notFound, {}, () => new TaskProtocolError("taskNotFound", -32602, "Task not found"));
 }
 
 /** The audit fields of a request. */

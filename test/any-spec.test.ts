@@ -195,7 +195,8 @@ describe("jobs.yaml end to end (stdio)", () => {
   });
 
   it("unknown job ids and the built-in method names are refused", async () => {
-    expect((await rpcError(raw(client, "jobs/status", { jobId: "nope" }))).code).toBe(-32602);
+    // The spec's own not-found error (behaviour.notFoundError), with its message.
+    expect(await rpcError(raw(client, "jobs/status", { jobId: "nope" }))).toMatchObject({ code: -32602, message: expect.stringContaining("No such job") });
     expect((await rpcError(raw(client, "tasks/get", { taskId: "nope" }))).code).toBe(-32601);
     expect((await rpcError(raw(client, "jobs/status", { taskId: "nope" }))).code).toBe(-32602);
   });

@@ -83,6 +83,7 @@ const EXPECTED: Record<string, Expected> = {
   "MTG052-unused-context": W("MTG052", 36, 7, "limit:", /^context value 'limit' is never used in the message; use \{limit\} in the message or remove it$/),
   "MTG060-incomplete-behaviour": E("MTG060", 37, 3, "creation:", /^missing `paramType`: creation via param needs the type of that field$/),
   "MTG061-no-such-field": E("MTG061", 53, 12, "ttll", /^the task type 'Task' has no field 'ttll', did you mean 'ttl'\?$/),
+  "MTG061-related-task-id": E("MTG061", 42, 11, "RelatedRun", /^the related-task meta 'related' names its task in a field 'taskId', which its type has not; give the type a 'taskId: string' field$/),
   "MTG062-union-without-discriminator": E("MTG062", 20, 22, "Pending", /^variant 2 needs a required field 'kind' of literal or enum type to be told apart$/),
   "MTG063-endless-recursion": E("MTG063", 7, 3, "Chain:", /^type 'Chain' requires itself \(Chain → Chain\); make a field on the cycle optional or nullable, or use an array$/),
   "MTG064-unused-method": W("MTG064", 31, 3, "notifications/tasks/poke:", /^method 'notifications\/tasks\/poke' is declared but no behaviour uses it; reference it under `behaviour` or remove it$/),

@@ -1,0 +1,74 @@
+/**
+ * The errors the runtime answers on its own (a task the requestor cannot see, the server's own
+ * failures) are the ones the spec names in its behaviour (notFoundError, internalError), whatever the
+ * spec calls them: here the ext-tasks descriptor with both errors renamed.
+ */
+import { describe, expect, it } from "vitest";
+import { makePlan } from "../../runtime/plan.js";
+import { TaskRuntime } from "../../runtime/server.js";
+import { InMemoryTaskStore } from "../../runtime/store.js";
+import type { TaskSpecDescriptor } from "../../runtime/descriptor.js";
+import { descriptorOf } from "./descriptors.js";
+import { capabilityMeta, fakeExtra } from "./harness.js";
+
+const SPEC = "ext-tasks-2026-07-28";
+
+/** The ext-tasks descriptor whose not-found and internal errors carry names, codes and messages of their own. */
+async function renamed(): Promise<TaskSpecDescriptor> {
+  const d = await descriptorOf(SPEC);
+  const { taskNotFound: _n, internalError: _i, ...errors } = d.errors;
+  return {
+    ...d,
+    errors: {
+      ...errors,
+      noSuchRelay: { code: -32602, message: "Unknown relay", context: {} },
+      relayBroke: { code: -32001, message: "The relay broke", context: {} },
+    },
+    behaviour: { ...d.behaviour, notFoundError: "noSuchRelay", internalError: "relayBroke" },
+  };
+}
+
+describe("errors named by the behaviour", () => {
+  it("the plan reads them from the behaviour, with the format's defaults where it names none", async () => {
+    expect(makePlan(await renamed()).errors).toEqual({ notFound: "noSuchRelay", internal: "relayBroke" });
+    expect(makePlan(await descriptorOf(SPEC)).errors).toEqual({ notFound: "taskNotFound", internal: "internalError" });
+  });
+
+  it("an unknown task id is answered with the spec's not-found error", async () => {
+    const rt = new TaskRuntime(await renamed(), { audit: false, log: () => undefined });
+    try {
+      const params = { taskId: "no-such-relay", _meta: await capabilityMeta(SPEC) };
+      await expect(rt.handleTaskRequest("tasks/get", params, fakeExtra())).rejects.toMatchObject({ errorName: "noSuchRelay", code: -32602, message: "Unknown relay" });
+      await expect(rt.handleTaskRequest("tasks/cancel", params, fakeExtra())).rejects.toMatchObject({ errorName: "noSuchRelay" });
+    } finally {
+      await rt.close();
+    }
+  });
+
+  it("a task the server ends on its own (left unfinished by a stopped server) fails with the spec's internal error code", async () => {
+    const store = new InMemoryTaskStore();
+    const now = Date.now();
+    await store.create({
+      taskId: "left-running",
+      owner: "auth:anonymous",
+      status: "working",
+      method: "tools/call",
+      requestId: 1,
+      createdAt: now,
+      updatedAt: now,
+      terminalAt: null,
+      keepAlive: 60_000,
+      pollFrequency: 1000,
+      expiresAt: now + 60_000,
+      pendingInputs: 0,
+    });
+    const rt = new TaskRuntime(await renamed(), { audit: false, log: () => undefined, store, settleOnStart: true });
+    try {
+      await rt.ready;
+      const found = await store.get("left-running");
+      expect(found?.state === "live" ? found.record : undefined).toMatchObject({ status: "failed", error: { code: -32001 } });
+    } finally {
+      await rt.close();
+    }
+  });
+});
