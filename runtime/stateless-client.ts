@@ -5,9 +5,9 @@
  * The client side of a per-request lifecycle: a connection for the TaskClient
  * (client.ts) that speaks stateless Streamable HTTP with fetch. Every request
  * is one POST carrying protocolVersion, clientInfo and the client capabilities
- * in `_meta`, and the headers MCP-Protocol-Version, Mcp-Method and Mcp-Name
- * (tools/call, prompts/get, resources/read, and the task methods the spec routes
- * by header, with params.taskId), and `Mcp-Param-*` for the arguments a listed
+ * in `_meta`, and the headers MCP-Protocol-Version, Mcp-Method, Mcp-Name
+ * (tools/call, prompts/get, resources/read), the spec's task id header (the task
+ * methods it routes by header, repeating its task id field), and `Mcp-Param-*` for the arguments a listed
  * tool declares with `x-mcp-header` (a tool with an invalid declaration is left
  * out of tools/list and refused). An input_required answer (multi round-trip
  * request) is resolved with `onInputRequest` and the request retried with
@@ -48,14 +48,27 @@ export function envelopeKeysOf(descriptor: StatelessClientDescriptor): EnvelopeK
   };
 }
 
-/** Methods whose Mcp-Name header repeats a params field: the core ones and the task methods the spec routes by header. */
-export function nameSourcesOf(descriptor: StatelessClientDescriptor): Readonly<Record<string, string>> {
+/** The header a request is routed by, and the params field it repeats. */
+export interface NameSource {
+  /** The header name, lower-case. */
+  readonly header: string;
+  readonly field: string;
+}
+
+/**
+ * The routing header of each method that has one: Mcp-Name repeating a params field for the core
+ * requests, and for the task methods the spec routes by header, the spec's header repeating the
+ * spec's task id field.
+ */
+export function nameSourcesOf(descriptor: StatelessClientDescriptor): Readonly<Record<string, NameSource>> {
   const http = descriptor.behaviour.http;
+  const idField = descriptor.behaviour.taskIdField ?? "taskId";
+  const core = (field: string): NameSource => ({ header: "mcp-name", field });
   return {
-    "tools/call": "name",
-    "prompts/get": "name",
-    "resources/read": "uri",
-    ...(http === false ? {} : Object.fromEntries(http.methods.map((m) => [m, "taskId"]))),
+    "tools/call": core("name"),
+    "prompts/get": core("name"),
+    "resources/read": core("uri"),
+    ...(http === false ? {} : Object.fromEntries(http.methods.map((m) => [m, { header: http.header.toLowerCase(), field: idField }]))),
   };
 }
 
@@ -215,7 +228,7 @@ export class StatelessHttpClient {
   readonly protocolVersion: string;
   /** The `_meta` keys of the envelope. */
   readonly envelopeKeys: EnvelopeKeys;
-  private readonly nameSources: Readonly<Record<string, string>>;
+  private readonly nameSources: Readonly<Record<string, NameSource>>;
   private nextId = 1;
   private discovered: Promise<Record<string, unknown>> | undefined;
   /** Per tool name: the arguments it mirrors into headers, or why it was excluded. */
@@ -325,7 +338,7 @@ export class StatelessHttpClient {
       "mcp-method": method,
     };
     const source = Object.prototype.hasOwnProperty.call(this.nameSources, method) ? this.nameSources[method] : undefined;
-    if (source !== undefined && typeof params[source] === "string") headers["mcp-name"] = encodeHeaderValue(params[source] as string);
+    if (source !== undefined && typeof params[source.field] === "string") headers[source.header] = encodeHeaderValue(params[source.field] as string);
     const tool = method === "tools/call" && typeof params.name === "string" ? this.tools.get(params.name) : undefined;
     if (tool !== undefined && !Array.isArray(tool)) {
       const t = tool as ExcludedTool;

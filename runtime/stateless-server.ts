@@ -41,6 +41,7 @@ import {
 import { TaskProtocolError, invalidParams } from "./errors.js";
 import { listen } from "./http-listen.js";
 import { isObject, type RuntimePlan } from "./plan.js";
+import { checkTaskIdHeader } from "./wire.js";
 import type { LogEntry } from "./log.js";
 import type { ServerExtra, TaskRuntime } from "./server.js";
 import type { TaskRecord } from "./store.js";
@@ -211,15 +212,19 @@ export function createStatelessHandler<S extends string, W>(runtime: TaskRuntime
     ...(options.onerror === undefined ? {} : { onerror: options.onerror }),
   });
   const subscription = runtime.plan.statusSubscription;
-  if (subscription === undefined && runtime.plan.methods.update === undefined) return inner;
+  const b = runtime.plan.behaviour;
+  if (subscription === undefined && runtime.plan.methods.update === undefined && b.http === false && b.unsupportedMethods === undefined) return inner;
   const pollMs = options.subscriptionPollMs ?? 100;
   // The open task subscription streams, each ended with its closing response when the handler closes.
   const open = new Set<() => void>();
   const streams: SubscriptionStreams = { open, pollMs, serverInfo: options.serverInfo };
-  // Subscribe requests that ask for task ids are served here (the SDK knows no task filter).
+  // Served here, before the SDK sees them: the spec's unsupported methods and task id header, malformed
+  // update answers, and subscribe requests that ask for task ids (the SDK knows no task filter).
   const fetch = async (request: Request, opts: McpHandlerRequestOptions = {}): Promise<Response> => {
     if (request.method === "POST") {
       const body = opts.parsedBody !== undefined ? opts.parsedBody : await request.clone().json().catch(() => undefined);
+      const refused = checkUnsupportedMethod(runtime.plan, body) ?? checkTaskIdRouting(runtime.plan, body, headersOf(request));
+      if (refused !== undefined) return jsonRpcError(refused.status, refused.id, refused.error);
       const bad = checkInputResponses(runtime.plan, body);
       if (bad !== undefined) return jsonRpcError(200, bad.id, { code: bad.code, message: bad.message });
       const taskIds = subscription === undefined ? undefined : subscribedTaskIds(subscription, body);
@@ -234,6 +239,60 @@ export function createStatelessHandler<S extends string, W>(runtime: TaskRuntime
     await inner.close();
   };
   return { fetch, close, notify: inner.notify, bus: inner.bus };
+}
+
+/** A request refused before dispatch: its id, the HTTP status and the JSON-RPC error. */
+export interface Refusal {
+  id: string | number | null;
+  status: number;
+  error: { code: number; message: string; data?: unknown };
+}
+
+const idOf = (message: Record<string, unknown>) => (typeof message.id === "string" || typeof message.id === "number" ? message.id : null);
+
+/** A well-formed JSON-RPC request (anything else is left to the transport's and the SDK's own answers). */
+function isRequest(message: unknown): message is Record<string, unknown> & { method: string; id: string | number } {
+  return (
+    isObject(message) &&
+    message.jsonrpc === "2.0" &&
+    typeof message.method === "string" &&
+    (typeof message.id === "string" || Number.isSafeInteger(message.id)) &&
+    (message.params === undefined || isObject(message.params)) &&
+    Object.keys(message).every((k) => REQUEST_KEYS.has(k))
+  );
+}
+const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+
+/**
+ * The declared error for a request of a method the spec lists as unsupported (behaviour.unsupportedMethods),
+ * with its HTTP status (404 unless it declares another). Such methods have no handler, so without this the
+ * SDK would answer its own error instead of the spec's. Undefined for anything else (notifications and
+ * malformed messages included).
+ */
+export function checkUnsupportedMethod(plan: RuntimePlan<string>, message: unknown): Refusal | undefined {
+  const unsupported = plan.behaviour.unsupportedMethods;
+  if (unsupported === undefined || !isRequest(message)) return undefined;
+  if (!unsupported.methods.includes(message.method)) return undefined;
+  const e = plan.error(unsupported.error, {}, () => new TaskProtocolError("methodNotFound", -32601, "Method not found"));
+  return { id: idOf(message), status: e.httpStatus ?? 404, error: e.toJSON() };
+}
+
+/**
+ * The declared mismatch error for a task method the spec routes by header whose header does not repeat
+ * its task id, with the error's HTTP status (400 unless it declares another). Checked before dispatch,
+ * as the SDK checks the headers of the methods it knows: an error a handler throws stays on HTTP 200.
+ * Undefined for anything else.
+ */
+export function checkTaskIdRouting(plan: RuntimePlan<string>, message: unknown, headers: Record<string, string>): Refusal | undefined {
+  const http = plan.behaviour.http;
+  if (http === false || !isRequest(message) || !http.methods.includes(message.method)) return undefined;
+  try {
+    checkTaskIdHeader(plan, { requestInfo: { headers } }, message.params);
+  } catch (e) {
+    if (!(e instanceof TaskProtocolError)) throw e;
+    return { id: idOf(message), status: e.httpStatus ?? 400, error: e.toJSON() };
+  }
+  return undefined;
 }
 
 /**
@@ -358,7 +417,8 @@ export function statelessServerFactory<S extends string, W>(runtime: TaskRuntime
 /**
  * Serves the runtime over stdio (`serveStdio` of @modelcontextprotocol/server) on the runtime's
  * stdio transport, which answers malformed lines (-32700, -32600) where the SDK's drops them, and
- * refuses malformed update answers as over HTTP ({@link checkInputResponses}).
+ * refuses malformed update answers and the spec's unsupported methods as over HTTP
+ * ({@link checkInputResponses}, {@link checkUnsupportedMethod}).
  */
 export async function serveStatelessStdio<S extends string, W>(
   runtime: TaskRuntime<S, W>,
@@ -367,7 +427,10 @@ export async function serveStatelessStdio<S extends string, W>(
   const [{ serveStdio }, { TaskStdioServerTransport }] = await Promise.all([import("@modelcontextprotocol/server/stdio"), import("./transports.js")]);
   const transport = new TaskStdioServerTransport(options.stdin, options.stdout, {
     ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
-    check: (message) => checkInputResponses(runtime.plan, message),
+    check: (message) => {
+      const unsupported = checkUnsupportedMethod(runtime.plan, message);
+      return unsupported === undefined ? checkInputResponses(runtime.plan, message) : { id: unsupported.id, ...unsupported.error };
+    },
   });
   // Task subscriptions are served in front of the SDK's entry, which knows no task filter.
   const subscription = runtime.plan.statusSubscription;

@@ -90,8 +90,20 @@ describe("StatelessHttpClient (ext-tasks-2026-07-28 descriptor)", () => {
       clientCapabilities: d.meta.clientCapabilities,
     });
     const sources = nameSourcesOf(d);
-    expect(sources["tools/call"]).toBe("name");
-    for (const m of (d.behaviour.http as { methods: readonly string[] }).methods) expect(sources[m]).toBe("taskId");
+    expect(sources["tools/call"]).toEqual({ header: "mcp-name", field: "name" });
+    for (const m of (d.behaviour.http as { methods: readonly string[] }).methods) expect(sources[m]).toEqual({ header: "mcp-name", field: "taskId" });
+  });
+
+  it("a task method routed by header repeats the spec's own task id field in the spec's own header", async () => {
+    const d = await descriptorOf("ext-tasks-2026-07-28");
+    const http = d.behaviour.http as { header: string; methods: readonly string[]; mismatchError: string };
+    const renamed = { ...d, behaviour: { ...d.behaviour, taskIdField: "relayId", http: { ...http, methods: ["relays/status"], header: "X-Relay-Id" } } };
+    expect(nameSourcesOf(renamed)["relays/status"]).toEqual({ header: "x-relay-id", field: "relayId" });
+    const client = new StatelessHttpClient(renamed, { url });
+    seen.length = 0;
+    await client.send("relays/status", { relayId: "r-7" }).catch(() => undefined);
+    expect(seen[0]!.headers["x-relay-id"]).toBe("r-7");
+    expect(seen[0]!.headers["mcp-name"]).toBeUndefined();
   });
 
   it("sends one POST per request with the _meta envelope and the routing headers", async () => {

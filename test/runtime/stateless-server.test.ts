@@ -492,6 +492,61 @@ describe("createStatelessHandler", () => {
   });
 });
 
+describe("what the spec declares, answered before dispatch", () => {
+  /** A runtime on the ext-tasks descriptor changed by `change`, served as a fetch handler; `send` posts one request. */
+  function servedWith(change: (d: TaskSpecDescriptor) => TaskSpecDescriptor) {
+    const other = new TaskRuntime(change(descriptor), { audit: false, log: () => undefined, pollFrequency: 50 } as never);
+    other.addTools(tools() as never);
+    const handler = createStatelessHandler(other);
+    const send = async (method: string, params: Json, headers: Record<string, string> = {}) => {
+      const id = nextId++;
+      const response = await handler.fetch(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": version, "mcp-method": method, ...headers },
+          body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope() } }),
+        }),
+      );
+      return { status: response.status, id, message: messageOf(response.headers.get("content-type") ?? "", await response.text(), id)! };
+    };
+    const close = async () => {
+      await handler.close();
+      await (other as unknown as { close?: () => Promise<unknown> }).close?.();
+    };
+    return { send, close };
+  }
+
+  it("a task id header of the spec's own name that does not repeat the task id: the declared error with its HTTP status", async () => {
+    const http = descriptor.behaviour.http as { header: string; methods: readonly string[]; mismatchError: string };
+    // The SDK checks Mcp-Name on the methods it knows; a header of the spec's own is the runtime's to check.
+    const { send, close } = servedWith((d) => ({ ...d, behaviour: { ...d.behaviour, http: { ...http, header: "X-Task-Route" } } }));
+    try {
+      const created = resultOf(await send("tools/call", { name: "gated_job", arguments: { gate: "route" } }, { "mcp-name": "gated_job" }));
+      const taskId = created.taskId as string;
+      const wrong = await send("tasks/get", { taskId }, { "mcp-name": taskId, "x-task-route": "another-task" });
+      expect(wrong.status).toBe(400);
+      expect(errorOf(wrong)).toEqual({ code: -32020, message: "Header mismatch: X-Task-Route" });
+      const right = await send("tasks/get", { taskId }, { "mcp-name": taskId, "x-task-route": taskId });
+      expect(resultOf(right).taskId).toBe(taskId);
+      await send("tasks/cancel", { taskId }, { "mcp-name": taskId, "x-task-route": taskId });
+    } finally {
+      gates.get("route")?.();
+      await close();
+    }
+  });
+
+  it("a method the spec lists as unsupported: the declared error, not the SDK's", async () => {
+    const { send, close } = servedWith((d) => ({ ...d, errors: { ...d.errors, methodNotFound: { ...d.errors.methodNotFound!, message: "Gone since 2026" } } }));
+    try {
+      const x = await send("tasks/list", {});
+      expect(x.status).toBe(404);
+      expect(errorOf(x)).toEqual({ code: -32601, message: "Gone since 2026" });
+    } finally {
+      await close();
+    }
+  });
+});
+
 /** The first chunk(s) of a response body, without waiting for a stream to end. */
 async function readSome(response: Response): Promise<string> {
   if (response.body === null) return "";
