@@ -23,6 +23,7 @@ import { z } from "zod";
 import type { TaskClient, TaskClientOptions } from "../runtime/client.js";
 import type { StatelessClientOptions, StatelessHttpClient } from "../runtime/stateless-client.js";
 import { checker } from "./helpers/typecheck.js";
+import { eventually as until, httpChild, rejection } from "./seed-harness.js";
 
 const root = join(import.meta.dirname, "..");
 const spec = join(root, "test/fixtures/specs/relay.yaml");
@@ -43,26 +44,6 @@ interface Generated {
 
 const any = z.record(z.string(), z.unknown());
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `check` yields a value (bounded, so a broken server fails instead of hanging). */
-async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`never saw ${what}`);
-    await sleep(20);
-  }
-}
-
-async function rejection(p: Promise<unknown>): Promise<Json> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Json;
-  }
-  throw new Error("expected a rejection");
-}
 
 /** The demo server on the relay spec, a child process; `args` picks the transport. */
 function demo(args: string[]): ChildProcess {
@@ -111,7 +92,7 @@ describe("relay.yaml: served, not refused", () => {
 describe("relay.yaml over stateless HTTP", () => {
   let child: ChildProcess;
   let url: string;
-  let stderr = "";
+  let served: ReturnType<typeof httpChild>;
   let gen: Generated;
 
   beforeAll(async () => {
@@ -120,15 +101,8 @@ describe("relay.yaml over stateless HTTP", () => {
       ...((await import(join(out, "stateless-client.ts"))) as Pick<Generated, "StatelessHttpClient">),
     };
     child = demo(["--http", "0"]);
-    url = await new Promise<string>((resolve, reject) => {
-      child.stderr!.setEncoding("utf8");
-      child.stderr!.on("data", (d: string) => {
-        stderr += d;
-        const m = /"msg":"listening".*?"url":"([^"]+)"/.exec(stderr);
-        if (m) resolve(m[1]!);
-      });
-      child.once("exit", (code) => reject(new Error(`demo server exited (${code}):\n${stderr}`)));
-    });
+    served = httpChild(child, "the relay demo server");
+    url = await served.url;
   }, 120_000);
 
   afterAll(() => stop(child));
@@ -302,7 +276,7 @@ describe("relay.yaml over stateless HTTP", () => {
       expect(typeof dropped.note).toBe("string");
       expect(dropped).not.toHaveProperty("output");
       expect(resultOf(await stopRelay())).toMatchObject({ resultType: "complete" });
-      await until(async () => (stderr.includes(`"msg":"slow_compute aborted","taskId":"${ticket.relayId}"`) ? true : undefined), "the work aborted");
+      await until(async () => (served.stderr().includes(`"msg":"slow_compute aborted","taskId":"${ticket.relayId}"`) ? true : undefined), "the work aborted");
     });
 
     it("an unknown relay id is -32602 'Unknown relay' on every relay method", async () => {

@@ -13,6 +13,7 @@ import { TaskClient, type TaskState } from "../output-samples/ext-tasks-2026-07-
 import { TaskProtocolError } from "../output-samples/ext-tasks-2026-07-28/errors.js";
 import { UNSUPPORTED_BEHAVIOURS } from "../output-samples/ext-tasks-2026-07-28/server.js";
 import { StatelessHttpClient, type InputRequest } from "../output-samples/ext-tasks-2026-07-28/stateless-client.js";
+import { eventually as until } from "./seed-harness.js";
 
 const root = join(import.meta.dirname, "..");
 const EXT = "io.modelcontextprotocol/tasks";
@@ -52,17 +53,6 @@ afterAll(async () => {
     await exited;
   }
 });
-
-/** Polls until `check` yields a value (bounded, so a broken server fails instead of hanging). */
-async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`never saw ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 async function rejection(p: Promise<unknown>): Promise<TaskProtocolError> {
   try {

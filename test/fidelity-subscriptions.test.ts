@@ -30,6 +30,7 @@ import { protocolVersionOf, serveStatelessHttp } from "../runtime/stateless-serv
 import type { TaskSpecDescriptor } from "../runtime/descriptor.js";
 import { ROOT } from "./helpers/cli.js";
 import { descriptorOf } from "./runtime/descriptors.js";
+import { eventually as until } from "./seed-harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -67,16 +68,6 @@ function acceptedIn(ack: Json): unknown {
   let v: unknown = ack.params;
   for (const k of plan.statusSubscription!.subscribePath) v = (v as Json | undefined)?.[k];
   return v;
-}
-
-async function until<T>(check: () => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`never saw ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe("task subscriptions over stdio", () => {

@@ -151,7 +151,7 @@ export function httpChild(child: ChildProcess, what: string): { url: Promise<str
 }
 
 /** Polls `check` until it returns a value (bounded). */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {

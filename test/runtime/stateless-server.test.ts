@@ -28,6 +28,7 @@ import {
 } from "../../runtime/stateless-server.js";
 import type { TaskSpecDescriptor } from "../../runtime/descriptor.js";
 import { descriptorOf } from "./descriptors.js";
+import { eventually as until } from "../seed-harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -162,16 +163,6 @@ async function startTask(gate: string): Promise<string> {
 
 async function getTask(taskId: string): Promise<Json> {
   return resultOf(await post("tasks/get", { taskId }, { name: taskId }));
-}
-
-async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`never saw ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 beforeAll(async () => {
