@@ -8,6 +8,14 @@
 // 3. The plain forms of generate, check and the default command run without loading yargs (the same
 //    functions as after yargs parsed them); every other command line goes through yargs.
 const argv = process.argv.slice(2);
+// A reader that stops early (`mcp-task-gen codes | head -1`) closes the pipe: the rest of the output has
+// nowhere to go, which is no error of the command's. Exit quietly, as command-line tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error) => {
+    if (error?.code !== "EPIPE") throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
 let fast;
 try {
   fast = await import("../dist/generator/fastpath.js");

@@ -2,13 +2,14 @@
  * The CLI contract, end to end: `node bin/mcp-task-gen.js` in temp dirs.
  * Exit codes: 0 ok, 1 spec errors / drift / files in the way, 2 usage errors.
  */
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { compile, MANIFEST_FILE, type VirtualFile } from "../generator/pipeline.js";
 import { builtinSpecs, DEFAULT_SPEC, resolveSpec } from "../generator/specs.js";
-import { cli, ROOT, STACK_TRACE, tempDirs, type Run } from "./helpers/cli.js";
+import { BIN, cli, ROOT, STACK_TRACE, tempDirs, type Run } from "./helpers/cli.js";
 
 const MINIMAL = join(ROOT, "test/fixtures/minimal.yaml");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -320,6 +321,19 @@ describe("check", () => {
 });
 
 describe("validate, list-specs, --help, --version", () => {
+  it("a reader that closes the pipe early (| head -1) ends the command quietly, with no stack trace", async () => {
+    for (const command of ["schema", "codes", "list-specs"]) {
+      const child = spawn(process.execPath, [BIN, command], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+      // Reads the first chunk, then closes the pipe, as `head -1` does.
+      await new Promise((r) => child.stdout.once("data", r));
+      child.stdout.destroy();
+      const code = await new Promise<number | null>((r) => child.once("close", r));
+      expect({ command, code, stderr }).toEqual({ command, code: 0, stderr: "" });
+    }
+  });
+
   it("validate exits 0 for a valid spec, 1 for an invalid one", async () => {
     const good = ok(await cli(["validate", MINIMAL], ROOT));
     expect(good.code).toBe(0);
