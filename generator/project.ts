@@ -161,6 +161,8 @@ export async function syncHandlers(io: ProjectIo, t: HandlersTarget, opts: { dry
     contractFile: resolve(io.cwd, t.out, CONTRACT_FILE),
   });
   for (const w of report.warnings) io.err(`mcp-task-gen: warning: ${w}`);
+  // No handler folder: the warning says so, and there is nothing to be in step with.
+  if (!existsSync(resolve(io.cwd, t.handlers))) return 0;
   for (const u of report.updates) {
     if (!opts.dryRun) {
       // Only if the file is still what was planned from (no concurrent edit).

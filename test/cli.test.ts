@@ -197,6 +197,14 @@ describe("generate", () => {
     await expectMatchesCompiler(join(dir, "gen"), MINIMAL);
   });
 
+  it("--handlers naming a folder that does not exist: a warning, and no claim that it is in step", async () => {
+    const dir = dirs.make();
+    const r = ok(await cli(["generate", "--spec", MINIMAL, "--out", "gen", "--handlers", "src/handlers"], dir));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("mcp-task-gen: warning: src/handlers/ does not exist: no handler files to update\n");
+    expect(r.stdout).not.toContain("in step with");
+  });
+
   it("--dry-run lists what it would write and writes nothing", async () => {
     const dir = dirs.make();
     const r = ok(await cli(["generate", "--out", "gen", "--dry-run"], dir));
