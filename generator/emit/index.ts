@@ -486,6 +486,7 @@ const readmeEmitter: Emitter = {
       headerText: env.header.replace(/^\/\/ ?/gm, "").replace(/\n/g, " "),
       spec: ir.spec,
       protocol: ir.spec.protocol,
+      perRequest: ir.spec.protocol.lifecycle === "per-request",
       mermaid: mermaid(ir),
       states: ir.states.map((s) => ({ ...s, description: mdText(s.description ?? "") })),
       transitions: ir.transitions,
