@@ -429,18 +429,22 @@ describe("MTG001: a spec file that cannot be read", () => {
 
 describe("MTG090: an invalid configuration file", () => {
   it.each([
-    ["mcp-task-gen.config.json", '{"spec": 5}', /invalid configuration at 'spec': expected string/],
-    ["mcp-task-gen.config.json", '{"output": "x"}', /invalid configuration at '\(root\)': Unrecognized key: "output"/],
-    ["mcp-task-gen.config.json", "{", /cannot parse the configuration/],
-    ["mcp-task-gen.config.yaml", "targets: []\n", /invalid configuration at 'targets'/],
-    ["mcp-task-gen.config.yaml", "spec: [\n", /cannot parse the configuration/],
-  ])("%s containing %j", async (name, text, why) => {
+    ["mcp-task-gen.config.json", '{"spec": 5}', "1:10", /invalid configuration at 'spec': expected string/],
+    ["mcp-task-gen.config.json", '{\n  "spec": "x",\n  "outt": "y"\n}', "3:3", /invalid configuration at '\(root\)': unknown key 'outt', did you mean 'out'\?/],
+    ["mcp-task-gen.config.json", '{\n  "spec": "x",\n  "out": src/tasks\n}', "3:10", /cannot parse the configuration: Unexpected token/],
+    ["mcp-task-gen.config.json", '{\n  "spec": "x",\n}', "3:1", /cannot parse the configuration/],
+    ["mcp-task-gen.config.json", "{", "1:2", /cannot parse the configuration/],
+    ["mcp-task-gen.config.yaml", "targets: []\n", "1:10", /invalid configuration at 'targets'/],
+    ["mcp-task-gen.config.yaml", "targets:\n  - spec: x\n    out: 7\n", "3:10", /invalid configuration at 'targets.0.out'/],
+    ["mcp-task-gen.config.yaml", "spec: [\n", "2:1", /cannot parse the configuration/],
+  ])("%s containing %j: at %s", async (name, text, where, why) => {
     const dir = dirs.make();
     writeFileSync(join(dir, name), text);
     const r = await mainIn(dir, []);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^${name.replace(/\./g, "\\.")}:1:1 error MTG090 `));
+    expect(r.stderr).toMatch(new RegExp(`^${name.replace(/\./g, "\\.")}:${where} error MTG090 `));
     expect(r.stderr).toMatch(why);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(readdirSync(dir)).toEqual([name]);
   });
 });
