@@ -63,13 +63,19 @@ export function load(source: SourceFile): Loaded {
     return r ? at(r[0], Math.max(1, r[1] - r[0])) : undefined;
   };
 
-  for (const e of doc.errors) {
-    if (/call stack/i.test(e.message)) {
-      // The parser ran out of stack: once is enough to say so.
-      if (!diagnostics.some((d) => d.code === "MTG004")) diagnostics.push(diag("MTG004", "error", tooDeepMessage(), undefined, at(e.pos[0])));
-      continue;
-    }
-    diagnostics.push(diag("MTG002", "error", `${firstLine(e.message)}; fix the YAML/JSON syntax here`, undefined, at(e.pos[0], e.pos[1] - e.pos[0])));
+  // The first syntax error only: the parser's later ones mostly follow from it (one missing bracket
+  // makes a cascade), so they are counted, and shown again once the first is fixed.
+  const syntax = doc.errors.filter((e) => !/call stack/i.test(e.message));
+  if (syntax.length < doc.errors.length) {
+    // The parser ran out of stack: once is enough to say so.
+    const e = doc.errors.find((x) => /call stack/i.test(x.message))!;
+    diagnostics.push(diag("MTG004", "error", tooDeepMessage(), undefined, at(e.pos[0])));
+  }
+  const first = syntax[0];
+  if (first !== undefined) {
+    const more = syntax.length - 1;
+    const after = more === 0 ? "" : ` (${more} more syntax error${more === 1 ? "" : "s"} after it, which may follow from this one)`;
+    diagnostics.push(diag("MTG002", "error", `${firstLine(first.message)}; fix the YAML/JSON syntax here${after}`, undefined, at(first.pos[0], first.pos[1] - first.pos[0])));
   }
   if (diagnostics.length === 0) {
     const deep = firstTooDeep(doc.contents);

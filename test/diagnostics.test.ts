@@ -237,6 +237,13 @@ describe("more mistakes, and no crashes", () => {
     expect(diagnostics.every((d) => d.code === "MTG002" && d.location?.line === 2)).toBe(true);
   });
 
+  it("one syntax error, not its cascade: a missing ] is one MTG002 that counts what follows", () => {
+    const { diagnostics } = analyze(src("spec: x\nstates: [a, b\nfoo:\n  open: true\nbar: [1\n"));
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ code: "MTG002", location: { line: 3, col: 1 } });
+    expect(diagnostics[0]!.message).toMatch(/\(\d+ more syntax errors? after it, which may follow from this one\)$/);
+  });
+
   it("several documents in one file are MTG002", () => {
     expect(codes(analyze(src("a: 1\n---\nb: 2\n")).diagnostics)).toEqual(["MTG002 2:1"]);
   });
