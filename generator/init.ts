@@ -245,6 +245,12 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
         },
         dependencies,
         devDependencies,
+        // The install scripts this project needs, reviewed (npm 11.16+ asks, and npm 12 runs no others):
+        // better-sqlite3 builds its driver; the generator, linked from a checkout, builds itself.
+        allowScripts: {
+          [SQLITE_DRIVER]: true,
+          ...(o.generatorSource === undefined ? {} : { [GENERATOR_NAME]: true }),
+        },
       },
       null,
       2,
