@@ -1521,16 +1521,20 @@ const SDK_CAPABILITY_KEYS = {
   client: ["experimental", "sampling", "elicitation", "roots", "tasks", "extensions"],
 } as const;
 
+/** The requests the per-request binding can serve as tasks. */
+const PER_REQUEST_TASK_METHODS: readonly string[] = ["tools/call", "resources/read", "prompts/get"];
+
 /** Under the initialize lifecycle a capability must live under a key the SDK 1.32 keeps, or the peer never sees it. */
 function checkSdkCapabilityKeys(spec: Spec, report: Report): void {
   if (spec.protocol.lifecycle === "per-request") {
-    // The per-request binding (on @modelcontextprotocol/server 2.x) runs tools/call as tasks; other requests it answers plainly.
+    // The per-request binding (on @modelcontextprotocol/server 2.x) runs as tasks the requests whose results that SDK
+    // lets carry one; other requests it answers plainly.
     spec.behaviour.creation.requests.server.forEach((m, i) => {
-      if (m === "tools/call") return;
+      if (PER_REQUEST_TASK_METHODS.includes(m)) return;
       report(
         "MTG069",
         "error",
-        `the per-request binding underneath serves only tools/call as a task, so '${m}' would be advertised and never served as one; remove it, or use lifecycle initialize`,
+        `the per-request binding underneath serves only ${PER_REQUEST_TASK_METHODS.join(", ")} as tasks (the requests whose results @modelcontextprotocol/server 2.x lets carry one), so '${m}' would be advertised and never served as one; remove it, or use lifecycle initialize`,
         ["behaviour", "creation", "requests", "server", i],
       );
     });

@@ -163,6 +163,13 @@ export type CustomOperation<S extends string = string> = (params: Record<string,
 
 export type TaskHandler<A, R extends Result> = (args: A, ctx: TaskContext) => R | Promise<R>;
 
+/**
+ * The handler of a request other than tools/call (resources/read, prompts/get, their lists, ...), for
+ * a binding that builds its own SDK servers (the per-request one): run as a task where the spec lets
+ * the method be augmented and the request asks for one, plainly otherwise.
+ */
+export type RequestWork = (request: { method: string; params: Record<string, unknown> }, ctx: TaskContext) => Result | Promise<Result>;
+
 /** A tool for {@link TaskRuntime.registerTools}: a zod object schema for its arguments and a plain async function. */
 export interface TaskTool<S extends z.ZodType = z.ZodType> {
   name: string;
@@ -277,6 +284,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   private readonly concurrency = new ConcurrencyCounter();
   private readonly rates = new RateLimiter();
   private readonly tools = new Map<string, TaskTool>();
+  private readonly works = new Map<string, RequestWork>();
   /** The handlers of the spec's custom operations. */
   private readonly operations = new Map<string, CustomOperation<S>>();
   private readonly auditSink: ((event: AuditEvent<S>) => void) | undefined;
@@ -564,6 +572,23 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   /** Adds tools to this runtime without wiring a server (a binding calls listTools / callTool). */
   addTools(tools: readonly TaskTool<any>[]): void {
     for (const t of tools) this.tools.set(t.name, t as TaskTool);
+  }
+
+  /** Adds handlers of other requests (by method) without wiring a server: a binding serves them (see RequestWork). */
+  addRequestHandlers(handlers: Readonly<Record<string, RequestWork>>): void {
+    for (const [method, work] of Object.entries(handlers)) this.works.set(method, work);
+  }
+
+  /** The request handlers added so far, by method. */
+  requestHandlers(): ReadonlyMap<string, RequestWork> {
+    return this.works;
+  }
+
+  /** Serves one request with its added handler (see addRequestHandlers). */
+  callRequest(method: string, params: Record<string, unknown>, extra: ServerExtra): Promise<Result> {
+    const work = this.works.get(method);
+    if (work === undefined) return Promise.reject(new TaskProtocolError("methodNotFound", -32601, `Method not found: ${method}`));
+    return this.run(method, params, extra, (ctx) => work({ method, params }, ctx));
   }
 
   /** The tools/list result for the tools added so far. */

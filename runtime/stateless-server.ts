@@ -377,7 +377,13 @@ export function statelessServerFactory<S extends string, W>(runtime: TaskRuntime
   runtime.assertServed();
   // Read once: a spec without a protocol version cannot be served per request.
   protocolVersionOf(plan);
-  const capabilities = serverCapabilities(plan);
+  // Resources and prompts are declared where the runtime was given handlers for them.
+  const added = [...runtime.requestHandlers().keys()];
+  const capabilities = {
+    ...serverCapabilities(plan),
+    ...(added.some((m) => m.startsWith("resources/")) ? { resources: {} } : {}),
+    ...(added.some((m) => m.startsWith("prompts/")) ? { prompts: {} } : {}),
+  };
   const methods = taskRequestMethods(plan);
   const responsesField = plan.input.responsesField;
   const secret = options.requestStateSecret ?? randomBytes(32);
@@ -393,6 +399,14 @@ export function statelessServerFactory<S extends string, W>(runtime: TaskRuntime
       const params = withEnvelope(request.params, ctx);
       return (await serve(ctx, "tools/call", String(params.name ?? ""), (extra) => runtime.callTool(params, extra))) as never;
     });
+    for (const method of added) {
+      // What names the request in its input round's scope: the resource or the prompt.
+      server.setRequestHandler(method as "resources/read", async (request, ctx) => {
+        const params = withEnvelope(request.params, ctx);
+        const name = String(params.uri ?? params.name ?? "");
+        return (await serve(ctx, method, name, (extra) => runtime.callRequest(method, params, extra))) as never;
+      });
+    }
     for (const method of methods) {
       // Custom schemas that accept anything: the runtime checks the capability
       // before it looks at params (a requestor without it learns nothing).

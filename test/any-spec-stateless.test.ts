@@ -9,7 +9,8 @@
  * delivered, bounced and dropped; questions inline in the status answer (`questions`, answered in
  * `replies`), the output inline (`output`, a failure in `fault`); the extension
  * `com.example/relays`; errors of its own names (noSuchRelay, capabilityMissing, routingMismatch,
- * noSuchMethod); a `percentDone` field the work sets; the relay id repeated in Mcp-Name.
+ * noSuchMethod); a `percentDone` field the work sets; the relay id repeated in Mcp-Name; resources/read
+ * as a relay, served through the generated addHandlers.
  *
  * No assertion depends on timing: waits poll until a state is reached (bounded only to fail
  * instead of hanging).
@@ -400,5 +401,81 @@ describe("relay.yaml over the stateless stdio transport", () => {
     child.stdin!.write("{not json\n");
     const parseError = await until(async () => messages.slice(before).find((m) => m.error !== undefined), "the parse error");
     expect(parseError).toMatchObject({ id: null, error: { code: -32700 } });
+  });
+});
+
+describe("relay.yaml: resources served through the generated addHandlers", () => {
+  type Served = { url: string; close(): Promise<void> };
+  let served: Served;
+  let release: () => void = () => undefined;
+  const read: string[] = [];
+
+  beforeAll(async () => {
+    const { TaskRuntime } = (await import(join(out, "server.ts"))) as { TaskRuntime: new (o: Json) => unknown };
+    const { addHandlers } = (await import(join(out, "handlers.ts"))) as { addHandlers: (runtime: unknown, handlers: Json) => unknown };
+    const { serveStatelessHttp } = (await import(join(out, "stateless-server.ts"))) as {
+      serveStatelessHttp: (runtime: unknown, options: Json) => Promise<Served>;
+    };
+    const runtime = new TaskRuntime({ audit: false, log: () => undefined, pollFrequency: 20 });
+    const handlers = {
+      tools: [],
+      listResources: async () => ({ resources: [{ uri: "relay://log", name: "log" }] }),
+      // Holds until the test releases it, so that the relay is seen before it ends.
+      readResource: async (request: { params: { uri: string } }) => {
+        read.push(request.params.uri);
+        if (request.params.uri !== "relay://log") throw new Error(`no resource ${request.params.uri}`);
+        await new Promise<void>((r) => (release = r));
+        return { contents: [{ uri: "relay://log", mimeType: "text/plain", text: "all relays delivered" }] };
+      },
+    };
+    served = await serveStatelessHttp(addHandlers(runtime, handlers), { port: 0, host: "127.0.0.1", serverInfo: { name: "relay-resources", version: "0" } });
+  });
+  afterAll(() => served?.close());
+
+  async function post(method: string, params: Json, name?: string, capabilities: Json = { extensions: { [EXT]: {} } }): Promise<Json> {
+    const body = {
+      jsonrpc: "2.0",
+      id: 1,
+      method,
+      params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" }, [CAPS]: capabilities } },
+    };
+    const response = await fetch(served.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": VERSION,
+        "mcp-method": method,
+        ...(name === undefined ? {} : { "mcp-name": name }),
+      },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    const data = text.split("\n").find((l) => l.startsWith("data:"));
+    return JSON.parse(data === undefined ? text : data.slice(5)) as Json;
+  }
+
+  it("declares resources, lists them, and runs a resources/read as a relay polled to its inline output", async () => {
+    const discovered = await post("server/discover", {});
+    expect(discovered.result?.capabilities).toMatchObject({ resources: {}, extensions: { [EXT]: {} } });
+    expect((await post("resources/list", {})).result).toMatchObject({ resources: [{ uri: "relay://log", name: "log" }] });
+    const ticket = (await post("resources/read", { uri: "relay://log" }, "relay://log")).result as Json;
+    expect(ticket).toMatchObject({ resultType: "task", phase: "accepted" });
+    const status = (relayId: string) => post("relays/status", { relayId }, relayId);
+    expect(((await status(ticket.relayId)).result as Json).phase).toBe("accepted");
+    await until(async () => (read.length > 0 ? true : undefined), "the read to start");
+    release();
+    const done = await until(async () => {
+      const r = (await status(ticket.relayId)).result as Json;
+      return r.phase === "delivered" ? r : undefined;
+    }, "delivered");
+    expect(done.output).toMatchObject({ contents: [{ uri: "relay://log", text: "all relays delivered" }] });
+  });
+
+  it("a requestor without the extension is answered directly", async () => {
+    const pending = post("resources/read", { uri: "relay://log" }, "relay://log", {});
+    await until(async () => (read.length > 1 ? true : undefined), "the second read to start");
+    release();
+    expect((await pending).result).toMatchObject({ resultType: "complete", contents: [{ text: "all relays delivered" }] });
   });
 });

@@ -237,6 +237,15 @@ describe("more mistakes, and no crashes", () => {
     expect(diagnostics.every((d) => d.code === "MTG002" && d.location?.line === 2)).toBe(true);
   });
 
+  it("a per-request spec may run tools/call, resources/read and prompts/get as tasks, nothing else (MTG069)", () => {
+    const relay = readFileSync(join(ROOT, "test/fixtures/specs/relay.yaml"), "utf8");
+    expect(analyze(src(relay)).diagnostics).toEqual([]);
+    const served = relay.replace("server: [tools/call, resources/read]", "server: [tools/call, resources/read, prompts/get]");
+    expect(analyze(src(served)).diagnostics).toEqual([]);
+    const unserved = relay.replace("server: [tools/call, resources/read]", "server: [tools/call, completion/complete]");
+    expect(codes(analyze(src(unserved)).diagnostics)).toEqual(["MTG069 220:28"]);
+  });
+
   it("one syntax error, not its cascade: a missing ] is one MTG002 that counts what follows", () => {
     const { diagnostics } = analyze(src("spec: x\nstates: [a, b\nfoo:\n  open: true\nbar: [1\n"));
     expect(diagnostics).toHaveLength(1);
