@@ -302,7 +302,29 @@ async function syncHandlers(io: Io, t: { spec: string; out: string; handlers: st
   return (await import("./project.js")).syncHandlers(io, t, opts);
 }
 
-async function checkCmd(io: Io, o: { spec: string; out: string; warnAsError?: boolean }): Promise<number> {
+/** check, then the handler files when `handlers` names them (both are reported; either failing fails). */
+async function checkCmd(io: Io, o: { spec: string; out: string; handlers?: string; warnAsError?: boolean }): Promise<number> {
+  const code = await checkOutput(io, o);
+  if (o.handlers === undefined || code > 1) return code;
+  const handlers = await (await import("./project.js")).checkHandlers(io, { spec: o.spec, out: o.out, handlers: o.handlers });
+  return Math.max(code, handlers);
+}
+
+/** check with the configuration's targets (their handler files included), or the defaults without one. */
+async function checkConfigCmd(io: Io, o: { warnAsError?: boolean }): Promise<number> {
+  const cfg = await readConfig(io.cwd);
+  if (cfg && "error" in cfg) {
+    io.err(cfg.error);
+    return 1;
+  }
+  if (cfg === undefined) return checkCmd(io, { spec: DEFAULT_SPEC, out: DEFAULT_OUT, warnAsError: o.warnAsError });
+  io.out(`mcp-task-gen: using ${cfg.file}`);
+  let code = 0;
+  for (const t of cfg.targets) code = Math.max(code, await checkCmd(io, { ...t, warnAsError: o.warnAsError }));
+  return code;
+}
+
+async function checkOutput(io: Io, o: { spec: string; out: string; warnAsError?: boolean }): Promise<number> {
   const fast = probe(io, "check", o, { warnAsError: o.warnAsError });
   if (fast) {
     print(io, fast);
@@ -374,7 +396,7 @@ function generateCmd(io: Io, o: GenerateOpts & { handlers?: string; watch?: bool
       c === 0 ? syncHandlers(io, { spec: g.spec, out: g.out, handlers }, { dryRun: g.dryRun, quiet: g.quiet }) : c,
     );
   }
-  return watch ? watchCmd(io, g) : generate(io, g);
+  return watch ? watchCmd(io, g, handlers) : generate(io, g);
 }
 
 /** A command's exit code; a user's mistake (a usage error, an unreadable spec file) is reported, never thrown. */
@@ -412,17 +434,22 @@ export function runCommand(cmd: Command, io: Io = defaultIo()): Promise<number> 
   }
 }
 
-async function watchCmd(io: Io, o: GenerateOpts): Promise<number> {
+/** Regenerates whenever the spec file changes, and keeps the handler files in step when `handlers` names them. */
+async function watchCmd(io: Io, o: GenerateOpts, handlers?: string): Promise<number> {
   const r = resolveOrThrow(o.spec, io.cwd);
   const path = resolve(io.cwd, r.source.file);
-  await generate(io, o);
+  const round = async () => {
+    const code = await generate(io, o);
+    return code === 0 && handlers !== undefined ? syncHandlers(io, { spec: o.spec, out: o.out, handlers }, { dryRun: o.dryRun, quiet: o.quiet }) : code;
+  };
+  await round();
   io.out(`mcp-task-gen: watching ${r.source.file} (Ctrl-C to stop)`);
   let timer: NodeJS.Timeout | undefined;
   let running = Promise.resolve(0);
   fsWatch(path, () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      running = running.then(() => generate(io, o).catch((e) => (io.err(String(e)), 1)));
+      running = running.then(() => round().catch((e) => (io.err(String(e)), 1)));
     }, 100);
   });
   return new Promise<number>(() => {});
@@ -489,8 +516,19 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     .command(
       "check",
       "Exit 0 when a directory holds exactly what generate would write (for CI), else list the drift and exit 1",
-      (y) => y.options({ spec: { ...specOpt, default: DEFAULT_SPEC }, out: { ...outOpt, default: DEFAULT_OUT }, ...common }),
-      (a) => run(checkCmd(io, { spec: a.spec, out: a.out, warnAsError: a["warn-as-error"] })),
+      (y) =>
+        y.options({
+          spec: { ...specOpt, describe: `${specOpt.describe} (default: the configuration's targets, else ${DEFAULT_SPEC})` },
+          out: { ...outOpt, describe: `The output directory (default: the configuration's, else ${DEFAULT_OUT})` },
+          handlers: { type: "string", describe: "Also check that the user-owned handler files in this folder are in step with the contract" },
+          ...common,
+        }),
+      (a) =>
+        run(
+          a.spec === undefined && a.out === undefined && a.handlers === undefined
+            ? checkConfigCmd(io, { warnAsError: a["warn-as-error"] })
+            : checkCmd(io, { spec: a.spec ?? DEFAULT_SPEC, out: a.out ?? DEFAULT_OUT, ...(a.handlers === undefined ? {} : { handlers: a.handlers }), warnAsError: a["warn-as-error"] }),
+        ),
     )
     .command(
       "validate <spec>",

@@ -387,6 +387,8 @@ export function parseCommand(argv: readonly string[]): Command | undefined {
   const warnAsError = seen.has("warn-as-error");
   const force = seen.has("force");
   if (command === "config") return { kind: "config", force, warnAsError };
+  // A bare check reads the configuration (its targets' handler files included): left to the CLI.
+  if (command === "check" && !seen.has("spec") && !seen.has("out")) return undefined;
   const target: Target = { spec: (seen.get("spec") as string) ?? DEFAULT_SPEC, out: (seen.get("out") as string) ?? DEFAULT_OUT };
   if (seen.has("handlers")) target.handlers = seen.get("handlers") as string;
   return command === "generate" ? { kind: "generate", target, force, quiet: seen.has("quiet"), warnAsError } : { kind: "check", target, warnAsError };

@@ -142,6 +142,58 @@ export interface HandlersTarget {
  * Returns 0, or 1 when the spec cannot be analysed.
  */
 export async function syncHandlers(io: ProjectIo, t: HandlersTarget, opts: { dryRun?: boolean; quiet?: boolean } = {}): Promise<number> {
+  const planned = await planHandlers(io, t);
+  if (typeof planned === "number") return planned;
+  const { report, read, source, name } = planned;
+  for (const w of report.warnings) io.err(`mcp-task-gen: warning: ${w}`);
+  // No handler folder: the warning says so, and there is nothing to be in step with.
+  if (!existsSync(resolve(io.cwd, t.handlers))) return 0;
+  for (const u of report.updates) {
+    if (!opts.dryRun) {
+      // Only if the file is still what was planned from (no concurrent edit).
+      const now = readFileSync(resolve(io.cwd, u.path), "utf8");
+      if (now !== u.before) {
+        io.err(`mcp-task-gen: warning: ${u.path} changed while it was being updated; left as it is (run mcp-task-gen again)`);
+        continue;
+      }
+      atomicWrite(resolve(io.cwd, u.path), u.after);
+    }
+    if (!opts.quiet) for (const n of u.notes) io.out(`  ${(opts.dryRun ? "would" : "update").padEnd(9)} ${u.path}: ${n}`);
+  }
+  const files = report.updates.length;
+  if (files === 0 && report.warnings.length === 0 && read) await recordHandlers(io.cwd, source, t, read, name);
+  io.out(
+    `mcp-task-gen: ${show(t.handlers)}/: ${files === 0 ? "in step with" : `${files} file(s) ${opts.dryRun ? "would be " : ""}updated for`} the contract of spec ${name}`,
+  );
+  return 0;
+}
+
+/**
+ * For `check`: whether the user-owned files under `handlers` are in step with the contract (nothing
+ * is written). 0 when they are; 1 when a file needs an update or the folder is missing.
+ */
+export async function checkHandlers(io: ProjectIo, t: HandlersTarget): Promise<number> {
+  const planned = await planHandlers(io, t);
+  if (typeof planned === "number") return planned;
+  const { report, name } = planned;
+  const shown = show(t.handlers);
+  const fix = `run: mcp-task-gen generate --spec ${t.spec} --out ${show(t.out)} --handlers ${shown} (or mcp-task-gen with the configuration)`;
+  if (!existsSync(resolve(io.cwd, t.handlers))) {
+    io.err(`mcp-task-gen: ${shown}/ does not exist: no handler files to check against the contract of spec ${name}`);
+    return 1;
+  }
+  for (const w of report.warnings) io.err(`mcp-task-gen: warning: ${w}`);
+  if (report.updates.length === 0) {
+    io.out(`mcp-task-gen: ${shown}/ is in step with the contract of spec ${name}`);
+    return 0;
+  }
+  for (const u of report.updates) for (const n of u.notes) io.err(`  update    ${u.path}: ${n}`);
+  io.err(`mcp-task-gen: ${shown}/ is not in step with the contract of spec ${name} (${report.updates.length} file(s) to update); ${fix}`);
+  return 1;
+}
+
+/** The plan of the updates of the handler files (writes nothing); a number is the exit code of a spec that fails. */
+async function planHandlers(io: ProjectIo, t: HandlersTarget) {
   const r = resolveSpec(t.spec, io.cwd);
   if (!r.ok) {
     io.err(`mcp-task-gen: ${r.message}`);
@@ -160,25 +212,5 @@ export async function syncHandlers(io: ProjectIo, t: HandlersTarget, opts: { dry
     handlersDir: resolve(io.cwd, t.handlers),
     contractFile: resolve(io.cwd, t.out, CONTRACT_FILE),
   });
-  for (const w of report.warnings) io.err(`mcp-task-gen: warning: ${w}`);
-  // No handler folder: the warning says so, and there is nothing to be in step with.
-  if (!existsSync(resolve(io.cwd, t.handlers))) return 0;
-  for (const u of report.updates) {
-    if (!opts.dryRun) {
-      // Only if the file is still what was planned from (no concurrent edit).
-      const now = readFileSync(resolve(io.cwd, u.path), "utf8");
-      if (now !== u.before) {
-        io.err(`mcp-task-gen: warning: ${u.path} changed while it was being updated; left as it is (run mcp-task-gen again)`);
-        continue;
-      }
-      atomicWrite(resolve(io.cwd, u.path), u.after);
-    }
-    if (!opts.quiet) for (const n of u.notes) io.out(`  ${(opts.dryRun ? "would" : "update").padEnd(9)} ${u.path}: ${n}`);
-  }
-  const files = report.updates.length;
-  if (files === 0 && report.warnings.length === 0 && read) await recordHandlers(io.cwd, r.source, t, read, ir.spec.name);
-  io.out(
-    `mcp-task-gen: ${show(t.handlers)}/: ${files === 0 ? "in step with" : `${files} file(s) ${opts.dryRun ? "would be " : ""}updated for`} the contract of spec ${ir.spec.name}`,
-  );
-  return 0;
+  return { report, read, source: r.source, name: ir.spec.name };
 }

@@ -197,6 +197,49 @@ describe("generate", () => {
     await expectMatchesCompiler(join(dir, "gen"), MINIMAL);
   });
 
+  it("--watch regenerates when the spec file changes, and keeps --handlers files in step on every round", async () => {
+    const dir = dirs.make();
+    writeFileSync(join(dir, "tasks.yaml"), readFileSync(join(ROOT, "spec/sep-1686-draft.yaml"), "utf8"));
+    mkdirSync(join(dir, "src/handlers"), { recursive: true });
+    const mine = [
+      `import type { ServerHandlers } from "../../gen/handlers.js";`,
+      ``,
+      `export class Handlers implements ServerHandlers {`,
+      `  readonly tools = [];`,
+      `}`,
+      ``,
+    ].join("\n");
+    writeFileSync(join(dir, "src/handlers/index.ts"), mine);
+    const child = spawn(process.execPath, [BIN, "generate", "--spec", "tasks.yaml", "--out", "gen", "--handlers", "src/handlers", "--watch"], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (output += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (output += d));
+    const waitFor = async (what: string, ok: () => boolean) => {
+      for (const end = Date.now() + 30_000; !ok(); await new Promise((r) => setTimeout(r, 50))) {
+        if (Date.now() > end) throw new Error(`never saw ${what}:\n${output}`);
+      }
+    };
+    try {
+      await waitFor("the watch start", () => output.includes("watching tasks.yaml"));
+      // The first round added the contract's members to the user's class, keeping its lines.
+      const handlers = readFileSync(join(dir, "src/handlers/index.ts"), "utf8");
+      expect(handlers).toContain("  readonly tools = [];");
+      expect(handlers).toContain("async listResources(");
+      const header = () => readFileSync(join(dir, "gen/types.ts"), "utf8").split("\n")[0]!;
+      const before = header();
+      writeFileSync(join(dir, "tasks.yaml"), readFileSync(join(dir, "tasks.yaml"), "utf8").replace(/^spec: sep-1686-draft$/m, "spec: my-tasks"));
+      await waitFor("the regeneration", () => header() !== before);
+      expect(header()).toMatch(/from spec my-tasks /);
+      expect(output).not.toMatch(STACK_TRACE);
+    } finally {
+      child.kill();
+      await new Promise((r) => child.once("close", r));
+    }
+  });
+
   it("--handlers naming a folder that does not exist: a warning, and no claim that it is in step", async () => {
     const dir = dirs.make();
     const r = ok(await cli(["generate", "--spec", MINIMAL, "--out", "gen", "--handlers", "src/handlers"], dir));
@@ -296,6 +339,30 @@ describe("check", () => {
   beforeAll(async () => {
     dir = dirs.make();
     expect(ok(await cli(["generate", "--spec", MINIMAL, "--out", "gen"], dir)).code).toBe(0);
+  });
+
+  it("with a configuration and no --spec/--out: checks its targets and their handler files, and says how to fix them", async () => {
+    const project = dirs.make();
+    writeFileSync(join(project, "mcp-task-gen.config.json"), JSON.stringify({ spec: "sep-1686-draft", out: "src/tasks", handlers: "src/handlers" }));
+    mkdirSync(join(project, "src/handlers"), { recursive: true });
+    const mine = `import type { ServerHandlers } from "../tasks/handlers.js";\n\nexport class Handlers implements ServerHandlers {\n  readonly tools = [];\n}\n`;
+    writeFileSync(join(project, "src/handlers/index.ts"), mine);
+    const stale = ok(await cli(["check"], project));
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toContain("mcp-task-gen: using mcp-task-gen.config.json");
+    expect(stale.stderr).toContain("mcp-task-gen: src/tasks/ is stale");
+    expect(stale.stderr).toMatch(/^ {2}update {4}src\/handlers\/index\.ts: /m);
+    expect(stale.stderr).toContain(
+      "mcp-task-gen: src/handlers/ is not in step with the contract of spec sep-1686-draft (1 file(s) to update); run: mcp-task-gen generate --spec sep-1686-draft --out src/tasks --handlers src/handlers",
+    );
+    // check writes nothing.
+    expect(readFileSync(join(project, "src/handlers/index.ts"), "utf8")).toBe(mine);
+    expect(existsSync(join(project, "src/tasks"))).toBe(false);
+    expect(ok(await cli([], project)).code).toBe(0);
+    const fresh = ok(await cli(["check"], project));
+    expect(fresh.code).toBe(0);
+    expect(fresh.stdout).toContain("mcp-task-gen: src/handlers/ is in step with the contract of spec sep-1686-draft");
+    expect(fresh.stderr).toBe("");
   });
 
   it("exits 0 when the directory is exactly what generate would write", async () => {
