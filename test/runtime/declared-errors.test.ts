@@ -10,6 +10,7 @@ import { InMemoryTaskStore } from "../../runtime/store.js";
 import type { TaskSpecDescriptor } from "../../runtime/descriptor.js";
 import { descriptorOf } from "./descriptors.js";
 import { capabilityMeta, fakeExtra } from "./harness.js";
+import { task } from "./store-contract.js";
 
 const SPEC = "ext-tasks-2026-07-28";
 
@@ -48,20 +49,7 @@ describe("errors named by the behaviour", () => {
   it("a task the server ends on its own (left unfinished by a stopped server) fails with the spec's internal error code", async () => {
     const store = new InMemoryTaskStore();
     const now = Date.now();
-    await store.create({
-      taskId: "left-running",
-      owner: "auth:anonymous",
-      status: "working",
-      method: "tools/call",
-      requestId: 1,
-      createdAt: now,
-      updatedAt: now,
-      terminalAt: null,
-      keepAlive: 60_000,
-      pollFrequency: 1000,
-      expiresAt: now + 60_000,
-      pendingInputs: 0,
-    });
+    await store.create(task("left-running", "auth:anonymous", { createdAt: now, updatedAt: now, expiresAt: now + 60_000 }));
     const rt = new TaskRuntime(await renamed(), { audit: false, log: () => undefined, store, settleOnStart: true });
     try {
       await rt.ready;
