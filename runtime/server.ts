@@ -1468,14 +1468,12 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   }
 
   /**
-   * Stores a new task; undefined when its requestor already has a task of that id. A requestor-chosen
-   * id is the requestor's own: where another requestor holds it, the task is stored under the id with
-   * this requestor's scope (shown without it), so that the answer tells nothing of the other's task.
-   */
-  /**
-   * Stores a new task; "limit" when its requestor has `max` unfinished tasks. On a shared store
-   * that counts them (createBounded), the count covers every process; otherwise this process's
-   * own count, taken before, is the only one.
+   * Stores a new task; undefined when its requestor already has a task of that id, "limit" when it
+   * has `max` unfinished tasks. A requestor-chosen id is the requestor's own: where another requestor
+   * holds it, the task is stored under the id with this requestor's scope (shown without it), so that
+   * the answer tells nothing of the other's task. On a shared store that counts unfinished tasks
+   * (createBounded), the count covers every process; otherwise this process's own count, taken
+   * before, is the only one.
    */
   private async createRecord(record: Omit<TaskRecord, "seq">, max: number): Promise<TaskRecord | undefined | "limit"> {
     const store = this.store;
