@@ -109,6 +109,10 @@ describe("mcp-task-gen init (seed spec, stdio)", () => {
     const r = must(await npm(seed, ["run", "--silent", "generate"]), "npm run generate");
     expect(r.stdout).toMatch(/sep-1686-draft → src\/tasks\/: 0 written, \d+ unchanged/);
     expect(r.stdout).toContain("src/handlers/: in step with the contract of spec sep-1686-draft");
+    // And check, as the scaffold's README gives it for CI (the installed command, reading the config).
+    const checked = must(await npm(seed, ["exec", "--", "mcp-task-gen", "check"]), "mcp-task-gen check");
+    expect(checked.stdout).toContain("src/tasks/ is up to date with sep-1686-draft");
+    expect(checked.stdout).toContain("src/handlers/ is in step with the contract of spec sep-1686-draft");
   });
 });
 
