@@ -9,7 +9,7 @@
  * bin/mcp-task-gen.js parses them (fastpath.ts parseCommand).
  */
 import { existsSync, readFileSync, watch as fsWatch, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { CODES, formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
 import { findConfig, print, probe, probeHandlers, recorder, stdIo, type Command } from "./fastpath.js";
 import { apply, conflictMessage, drift, forceable, plan } from "./fsout.js";
@@ -446,9 +446,14 @@ async function watchCmd(io: Io, o: GenerateOpts, handlers?: string): Promise<num
   io.out(`mcp-task-gen: watching ${r.source.file} (Ctrl-C to stop)`);
   let timer: NodeJS.Timeout | undefined;
   let running = Promise.resolve(0);
-  fsWatch(path, () => {
+  // The folder, not the file: an editor that saves by writing a new file and renaming it over the old
+  // one (sed -i, "safe write") replaces the file a watch on it would follow.
+  const name = basename(path);
+  fsWatch(dirname(path), (_event, changed) => {
+    if (changed !== null && changed.toString() !== name) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
+      if (!existsSync(path)) return; // between the removal and the rename: the rename comes next
       running = running.then(() => round().catch((e) => (io.err(String(e)), 1)));
     }, 100);
   });
@@ -467,8 +472,8 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     settle(io, p).then((code) => {
       exit = code;
     });
-  const specOpt = { type: "string", describe: "A built-in spec name or a path to a spec file (YAML or JSON)" } as const;
-  const outOpt = { type: "string", describe: "The output directory" } as const;
+  const specOpt = { type: "string", requiresArg: true, describe: "A built-in spec name or a path to a spec file (YAML or JSON)" } as const;
+  const outOpt = { type: "string", requiresArg: true, describe: "The output directory" } as const;
   const common = {
     "warn-as-error": { type: "boolean", describe: "Treat warnings as errors", default: false },
   } as const;
@@ -501,6 +506,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
           quiet: { type: "boolean", default: false, describe: "Print only the summary line" },
           handlers: {
             type: "string",
+            requiresArg: true,
             describe: "A directory of user-owned handler files to keep in step with the generated contract (stubs for new members, markers on removed ones)",
           },
           ...common,
@@ -520,7 +526,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
         y.options({
           spec: { ...specOpt, describe: `${specOpt.describe} (default: the configuration's targets, else ${DEFAULT_SPEC})` },
           out: { ...outOpt, describe: `The output directory (default: the configuration's, else ${DEFAULT_OUT})` },
-          handlers: { type: "string", describe: "Also check that the user-owned handler files in this folder are in step with the contract" },
+          handlers: { type: "string", requiresArg: true, describe: "Also check that the user-owned handler files in this folder are in step with the contract" },
           ...common,
         }),
       (a) =>
@@ -597,7 +603,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
               choices: ["stdio", "http"] as const,
               describe: "The server's transport: stdio, or Streamable HTTP (default: stdio; http for a spec with a per-request lifecycle)",
             },
-            name: { type: "string", describe: "The package name (default: from the directory name)" },
+            name: { type: "string", requiresArg: true, describe: "The package name (default: from the directory name)" },
             "allow-nonempty": {
               type: "boolean",
               default: false,
@@ -634,7 +640,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     .command(
       "schema",
       "Print the JSON Schema of the spec format",
-      (y) => y.options({ out: { type: "string", describe: "Write it to this file instead" } }),
+      (y) => y.options({ out: { type: "string", requiresArg: true, describe: "Write it to this file instead" } }),
       (a) =>
         run(
           (async () => {
@@ -661,8 +667,9 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .exitProcess(false)
     .fail((msg, err) => {
-      if (err) throw err;
-      throw new UsageError(`${msg}\nRun 'mcp-task-gen --help' for usage.`);
+      // yargs' own validation errors (an option missing its value, ...) are usage errors; anything else is ours.
+      if (err && err.name !== "YError") throw err;
+      throw new UsageError(`${msg ?? err?.message}\nRun 'mcp-task-gen --help' for usage.`);
     });
   try {
     await parser.parseAsync();

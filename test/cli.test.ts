@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { compile, MANIFEST_FILE, type VirtualFile } from "../generator/pipeline.js";
@@ -233,6 +233,13 @@ describe("generate", () => {
       writeFileSync(join(dir, "tasks.yaml"), readFileSync(join(dir, "tasks.yaml"), "utf8").replace(/^spec: sep-1686-draft$/m, "spec: my-tasks"));
       await waitFor("the regeneration", () => header() !== before);
       expect(header()).toMatch(/from spec my-tasks /);
+      // Saved as editors that write safely do (a new file renamed over the old one), twice.
+      for (const name of ["renamed-once", "renamed-twice"]) {
+        const text = readFileSync(join(dir, "tasks.yaml"), "utf8").replace(/^spec: .*$/m, `spec: ${name}`);
+        writeFileSync(join(dir, "tasks.yaml.tmp"), text);
+        renameSync(join(dir, "tasks.yaml.tmp"), join(dir, "tasks.yaml"));
+        await waitFor(`the regeneration for ${name}`, () => header().includes(`from spec ${name} `));
+      }
       expect(output).not.toMatch(STACK_TRACE);
     } finally {
       child.kill();
@@ -457,6 +464,11 @@ describe("usage errors exit 2", () => {
     ["an unknown option", ["generate", "--bogus"], /Unknown argument: bogus/],
     ["validate without a spec", ["validate"], /Not enough non-option arguments/],
     ["an unknown spec name", ["generate", "--spec", "mcp-2025"], /unknown spec 'mcp-2025': not a built-in spec \(ext-tasks-2026-07-28, mcp-2025-11-25, sep-1686-draft\)/],
+    // An option without its value is a mistake, not a request for the default.
+    ["--spec without a value", ["generate", "--spec"], /Not enough arguments following: spec/],
+    ["--out without a value", ["generate", "--spec", "mcp-2025-11-25", "--out"], /Not enough arguments following: out/],
+    ["--handlers without a value", ["generate", "--handlers"], /Not enough arguments following: handlers/],
+    ["check --spec without a value", ["check", "--spec"], /Not enough arguments following: spec/],
   ])("%s", async (_what, argv, message) => {
     const dir = dirs.make();
     const r = ok(await cli(argv, dir));
