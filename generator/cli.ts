@@ -289,7 +289,43 @@ async function generate(io: Io, o: GenerateOpts): Promise<number> {
       deleted > 0 ? `, ${deleted} deleted` : ""
     } (${result!.files.length} files)`,
   );
+  if (done.length > 0) await warnMissingDependencies(io, outDir, result!.files);
   return 0;
+}
+
+/**
+ * A warning for each package the generated code imports that the project's package.json (the nearest
+ * above the output) does not list, with the command that adds it: a spec of another lifecycle brings
+ * another SDK package, and without it the output does not compile.
+ */
+async function warnMissingDependencies(io: Io, outDir: string, files: readonly { path: string; contents: string }[]): Promise<void> {
+  let dir = outDir;
+  let pkgFile: string | undefined;
+  for (;;) {
+    if (existsSync(join(dir, "package.json"))) {
+      pkgFile = join(dir, "package.json");
+      break;
+    }
+    const up = dirname(dir);
+    if (up === dir) return;
+    dir = up;
+  }
+  let pkg: { name?: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+  try {
+    pkg = JSON.parse(readFileSync(pkgFile, "utf8"));
+  } catch {
+    return; // not ours to complain about
+  }
+  const { importedPackages, ownPackage } = await import("./init.js");
+  const own = ownPackage();
+  if (pkg.name === own.name) return; // this repository's own samples
+  const listed = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
+  const shownPkg = relative(io.cwd, pkgFile) || "package.json";
+  for (const name of importedPackages(files)) {
+    if (listed.has(name)) continue;
+    const range = own.dependencies?.[name] ?? own.devDependencies?.[name];
+    io.err(`mcp-task-gen: warning: the generated code imports ${name}, which ${shownPkg} does not list; run: npm install ${range === undefined ? name : `${name}@${range}`}`);
+  }
 }
 
 /** Brings a target's user-owned handler files in step with its contract (project.ts), unless known to be. */

@@ -152,6 +152,20 @@ export function importedPackages(files: readonly { path: string; contents: strin
   return [...found].sort();
 }
 
+/**
+ * The scaffold's reviewed install scripts: better-sqlite3 builds its driver. A generator linked from a
+ * checkout (`file:<dir>`) builds itself, and npm lists the checkout's own tree with it (esbuild); npm
+ * names such a link by its path from node_modules/.
+ */
+function allowedScripts(generatorSource: string | undefined): Record<string, boolean> {
+  const allowed: Record<string, boolean> = { [SQLITE_DRIVER]: true };
+  if (generatorSource?.startsWith("file:") && !/\.t(ar\.)?gz$/.test(generatorSource)) {
+    allowed[`file:../${generatorSource.slice("file:".length)}`] = true;
+    allowed.esbuild = true;
+  }
+  return allowed;
+}
+
 /** The SQLite driver of the scaffold's default task store (runtime/store-sqlite.ts). */
 const SQLITE_DRIVER = "better-sqlite3";
 
@@ -245,12 +259,8 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
         },
         dependencies,
         devDependencies,
-        // The install scripts this project needs, reviewed (npm 11.16+ asks, and npm 12 runs no others):
-        // better-sqlite3 builds its driver; the generator, linked from a checkout, builds itself.
-        allowScripts: {
-          [SQLITE_DRIVER]: true,
-          ...(o.generatorSource === undefined ? {} : { [GENERATOR_NAME]: true }),
-        },
+        // The install scripts this project needs, reviewed (npm 11.16+ asks, and npm 12 runs no others).
+        allowScripts: allowedScripts(o.generatorSource),
       },
       null,
       2,

@@ -90,8 +90,10 @@ describe("mcp-task-gen init (seed spec, stdio)", () => {
     expect(pkg.dependencies["better-sqlite3"]).toMatch(/^\^12\./);
     // This checkout, linked: the package is on no registry. The generated code needs nothing of it at run time.
     expect(pkg.devDependencies["mcp-task-gen"]).toBe(`file:${relative(seed, ROOT).split(sep).join("/")}`);
-    // The install scripts it needs are reviewed: the SQLite driver's build, and the linked generator's.
-    expect(pkg.allowScripts).toEqual({ "better-sqlite3": true, "mcp-task-gen": true });
+    // The install scripts it needs are reviewed: the SQLite driver's build, and the linked checkout's (npm
+    // names the link by its path from node_modules/, and lists the checkout's own esbuild with it).
+    const link = pkg.devDependencies["mcp-task-gen"]!.slice("file:".length);
+    expect(pkg.allowScripts).toEqual({ "better-sqlite3": true, [`file:../${link}`]: true, esbuild: true });
     expect(existsSync(join(seed, "src/tasks/runtime/server.ts"))).toBe(true);
     expect(json(join(seed, "tsconfig.json")).compilerOptions).toMatchObject({ strict: true });
     // User-owned files are not in the generated manifest.
