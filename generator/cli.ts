@@ -382,8 +382,12 @@ async function checkOutput(io: Io, o: { spec: string; out: string; warnAsError?:
   for (const f of d.missing) io.err(`  missing   ${join(shown, f)}`);
   for (const f of d.changed) io.err(`  changed   ${join(shown, f)}`);
   for (const f of d.extra) io.err(`  extra     ${join(shown, f)}`);
+  // What generate would refuse to touch: said as generate says it, so that the command given works.
+  const conflicts = plan(outDir, result!.files).actions.filter((a): a is Extract<typeof a, { kind: "conflict" }> => a.kind === "conflict");
+  for (const c of conflicts) io.err(`mcp-task-gen: ${conflictMessage(c, shown)}`);
+  const force = conflicts.some((c) => c.reason !== "not-generated") ? " --force" : "";
   io.err(
-    `mcp-task-gen: ${shown}/ is stale (${d.missing.length} missing, ${d.changed.length} changed, ${d.extra.length} extra); run: mcp-task-gen generate --spec ${o.spec} --out ${shown}`,
+    `mcp-task-gen: ${shown}/ is stale (${d.missing.length} missing, ${d.changed.length} changed, ${d.extra.length} extra); run: mcp-task-gen generate --spec ${o.spec} --out ${shown}${force}`,
   );
   return 1;
 }

@@ -389,6 +389,9 @@ describe("check", () => {
     expect(r.stderr).toContain("  changed   gen/types.ts");
     expect(r.stderr).toContain("  extra     gen/notes.txt");
     expect(r.stderr).toContain("gen/ is stale (1 missing, 1 changed, 1 extra)");
+    // The hand edit is named as generate names it, and the command given is one that generate accepts.
+    expect(r.stderr).toContain("gen/types.ts was edited by hand since it was generated");
+    expect(r.stderr).toMatch(/run: mcp-task-gen generate --spec \S+ --out gen --force$/m);
     // check never writes.
     expect(snapshot(join(dir, "gen"))).toEqual(before);
   });
