@@ -67,16 +67,29 @@ export async function readConfig(cwd: string): Promise<{ targets: TargetT[]; fil
   const file = found.file;
   let raw: unknown;
   let text: string | undefined;
-  if ("raw" in found) raw = found.raw;
-  else {
+  // Where the configuration's keys are: package.json's section lives under its key.
+  let base: readonly PropertyKey[] = [];
+  if ("raw" in found) {
+    raw = found.raw;
+    try {
+      text = readFileSync(join(cwd, "package.json"), "utf8");
+      base = ["mcp-task-gen"];
+    } catch {
+      text = undefined;
+    }
+  } else {
     try {
       text = readFileSync(found.path, "utf8");
       raw = file.endsWith(".json") ? JSON.parse(text) : (await import("yaml")).parse(text);
     } catch (e) {
       const where = text === undefined ? "1:1" : syntaxErrorAt(text, e as Error);
       // The parser's own words, without the excerpt the YAML parser appends (the location says where).
-      const why = (e as Error).message.split(/:?\n\n/)[0]!.replace(/\s+/g, " ");
-      return { error: `${file}:${where} error MTG090 cannot parse the configuration: ${why}` };
+      const why = (e as Error).message
+        .split(/:?\n\n/)[0]!
+        .replace(/\s+/g, " ")
+        // The location is given in front, once.
+        .replace(/ (in JSON )?at position \d+( \(line \d+ column \d+\))?$| at line \d+, column \d+$/, "");
+      return { error: `${file}:${where} error MTG090 cannot parse the configuration: ${why}; fix the ${file.endsWith(".json") ? "JSON" : "YAML"} syntax here` };
     }
   }
   // Validate against the form the file means, so the message names the faulty key.
@@ -92,9 +105,9 @@ export async function readConfig(cwd: string): Promise<{ targets: TargetT[]; fil
       const guess = closest(unknownKey, ["spec", "out", "handlers", "targets"]);
       what = `unknown key '${unknownKey}'${guess === undefined ? "" : `, did you mean '${guess}'?`}`;
     }
-    const where = text === undefined ? "1:1" : await nodeAt(text, i.path, unknownKey);
+    const where = text === undefined ? "1:1" : await nodeAt(text, [...base, ...i.path], unknownKey);
     return {
-      error: `${file}:${where} error MTG090 invalid configuration at '${i.path.join(".") || "(root)"}': ${what}; expected { "spec": "<name|path>", "out": "<dir>", "handlers"?: "<dir>" } or { "targets": [ { "spec": ..., "out": ... } ] }`,
+      error: `${file.replace(/#.*$/, "")}:${where} error MTG090 invalid configuration${base.length > 0 ? ` (${file})` : ""} at '${i.path.join(".") || "(root)"}': ${what}; expected { "spec": "<name|path>", "out": "<dir>", "handlers"?: "<dir>" } or { "targets": [ { "spec": ..., "out": ... } ] }`,
     };
   }
   const targets = "targets" in parsed.data ? parsed.data.targets : [parsed.data];
@@ -504,6 +517,21 @@ async function watchCmd(io: Io, o: GenerateOpts, handlers?: string): Promise<num
 // Entry
 // ---------------------------------------------------------------------------
 
+/** The commands and options, for a guess at a misspelt one. */
+const WORDS = [
+  ...["generate", "check", "validate", "list-specs", "schema", "codes", "diff", "init"],
+  ...["spec", "out", "handlers", "dry-run", "watch", "force", "quiet", "warn-as-error", "json", "fail-on", "transport", "name", "allow-nonempty"],
+];
+
+/** yargs' "Unknown argument: x" with a close guess, as the spec checks give one. */
+async function withGuess(message: string): Promise<string> {
+  const unknown = /^Unknown arguments?: (\S+?)(,|\n|$)/.exec(message);
+  if (unknown === null) return message;
+  const { closest } = await import("./format.js");
+  const guess = closest(unknown[1]!, WORDS);
+  return guess === undefined ? message : message.replace(unknown[0]!, `${unknown[0]!.replace(/[,\n]$/, "")}; did you mean '${guess}'?${unknown[2] ?? ""}`);
+}
+
 export async function main(argv?: string[], io: Io = defaultIo()): Promise<number> {
   const { default: yargs } = await import("yargs");
   argv ??= (await import("yargs/helpers")).hideBin(process.argv);
@@ -715,7 +743,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     await parser.parseAsync();
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`mcp-task-gen: ${e.message}`);
+      io.err(`mcp-task-gen: ${await withGuess(e.message)}`);
       return 2;
     }
     throw e;

@@ -69,6 +69,10 @@ export async function initCommand(io: ProjectIo, a: InitArgs): Promise<number> {
     throw new ProjectUsageError(r.message);
   }
   const name = a.name ?? packageName(dir);
+  // npm's rules for a package name: lowercase, URL-safe, at most 214 characters, optionally scoped.
+  if (name.length > 214 || !/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(name)) {
+    throw new ProjectUsageError(`--name ${JSON.stringify(name)} is not a valid npm package name (lowercase letters, digits, - . _ ~, optionally @scope/); choose another`);
+  }
   let s: Scaffold;
   try {
     s = await scaffold({

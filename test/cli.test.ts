@@ -472,6 +472,9 @@ describe("usage errors exit 2", () => {
     ["--out without a value", ["generate", "--spec", "mcp-2025-11-25", "--out"], /Not enough arguments following: out/],
     ["--handlers without a value", ["generate", "--handlers"], /Not enough arguments following: handlers/],
     ["check --spec without a value", ["check", "--spec"], /Not enough arguments following: spec/],
+    ["a misspelt command, with a guess", ["genrate"], /Unknown argument: genrate; did you mean 'generate'\?/],
+    ["a misspelt option, with a guess", ["generate", "--sepc", "x"], /Unknown argument: sepc; did you mean 'spec'\?/],
+    ["init with a --name npm would refuse", ["init", "srv", "--name", "Bad_Name!"], /--name "Bad_Name!" is not a valid npm package name/],
   ])("%s", async (_what, argv, message) => {
     const dir = dirs.make();
     const r = ok(await cli(argv, dir));

@@ -448,11 +448,12 @@ describe("MTG090: an invalid configuration file", () => {
     ["mcp-task-gen.config.json", '{"spec": 5}', "1:10", /invalid configuration at 'spec': expected string/],
     ["mcp-task-gen.config.json", '{\n  "spec": "x",\n  "outt": "y"\n}', "3:3", /invalid configuration at '\(root\)': unknown key 'outt', did you mean 'out'\?/],
     ["mcp-task-gen.config.json", '{\n  "spec": "x",\n  "out": src/tasks\n}', "3:10", /cannot parse the configuration: Unexpected token/],
-    ["mcp-task-gen.config.json", '{\n  "spec": "x",\n}', "3:1", /cannot parse the configuration/],
+    ["mcp-task-gen.config.json", '{\n  "spec": "x",\n}', "3:1", /cannot parse the configuration: Expected double-quoted property name; fix the JSON syntax here$/m],
     ["mcp-task-gen.config.json", "{", "1:2", /cannot parse the configuration/],
     ["mcp-task-gen.config.yaml", "targets: []\n", "1:10", /invalid configuration at 'targets'/],
     ["mcp-task-gen.config.yaml", "targets:\n  - spec: x\n    out: 7\n", "3:10", /invalid configuration at 'targets.0.out'/],
-    ["mcp-task-gen.config.yaml", "spec: [\n", "2:1", /cannot parse the configuration/],
+    ["mcp-task-gen.config.yaml", "spec: [\n", "2:1", /cannot parse the configuration: .*; fix the YAML syntax here$/m],
+    ["package.json", '{\n  "name": "x",\n  "mcp-task-gen": {\n    "outt": "a"\n  }\n}\n', "4:5", /\(package\.json#mcp-task-gen\) at '\(root\)': unknown key 'outt', did you mean 'out'\?/],
   ])("%s containing %j: at %s", async (name, text, where, why) => {
     const dir = dirs.make();
     writeFileSync(join(dir, name), text);
