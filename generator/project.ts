@@ -183,7 +183,7 @@ export async function checkHandlers(io: ProjectIo, t: HandlersTarget): Promise<n
   const shown = show(t.handlers);
   const fix = `run: mcp-task-gen generate --spec ${t.spec} --out ${show(t.out)} --handlers ${shown} (or mcp-task-gen with the configuration)`;
   if (!existsSync(resolve(io.cwd, t.handlers))) {
-    io.err(`mcp-task-gen: ${shown}/ does not exist: no handler files to check against the contract of spec ${name}`);
+    for (const w of report.warnings) io.err(`mcp-task-gen: error: ${w}`);
     return 1;
   }
   for (const w of report.warnings) io.err(`mcp-task-gen: warning: ${w}`);

@@ -20,7 +20,7 @@
  * update would not parse.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import type * as TsMorph from "ts-morph";
 import {
   KNOWN_MEMBERS,
@@ -97,7 +97,13 @@ export async function planUserFileUpdates(o: UpdateOptions): Promise<UserFilesRe
   const report: UserFilesReport = { updates: [], warnings: [] };
   const shownDir = relative(o.projectDir, o.handlersDir).split(sep).join("/") || ".";
   if (!existsSync(o.handlersDir)) {
-    report.warnings.push(`${shownDir}/ does not exist: no handler files to update`);
+    // A misspelt folder is the likely cause: name a close one beside it.
+    const parent = dirname(o.handlersDir);
+    const siblings = existsSync(parent) ? readdirSync(parent, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [];
+    const { closest } = await import("./format.js");
+    const guess = closest(basename(o.handlersDir), siblings);
+    const near = guess === undefined ? "" : `; did you mean ${relative(o.projectDir, join(parent, guess)).split(sep).join("/")}/? (fix "handlers" in the configuration, or --handlers)`;
+    report.warnings.push(`${shownDir}/ does not exist: no handler files to update${near}`);
     return report;
   }
   const { Project, SyntaxKind, Node } = await loadTsMorph();

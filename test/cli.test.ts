@@ -253,6 +253,11 @@ describe("generate", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("mcp-task-gen: warning: src/handlers/ does not exist: no handler files to update\n");
     expect(r.stdout).not.toContain("in step with");
+    // A folder of a close name beside it is named, as a likely misspelling; check fails on it.
+    mkdirSync(join(dir, "src/handler"), { recursive: true });
+    const guessed = ok(await cli(["check", "--spec", MINIMAL, "--out", "gen", "--handlers", "src/handlers"], dir));
+    expect(guessed.code).toBe(1);
+    expect(guessed.stderr).toContain("mcp-task-gen: error: src/handlers/ does not exist: no handler files to update; did you mean src/handler/?");
   });
 
   it("--dry-run lists what it would write and writes nothing", async () => {
