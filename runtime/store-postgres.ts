@@ -30,7 +30,7 @@
 
 import { randomUUID } from "node:crypto";
 import { TaskRows } from "./store-rows.js";
-import { loadDriverPackage, type TaskChange, type TaskChangeListener, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
+import { DeadlineTimer, loadDriverPackage, type TaskChange, type TaskChangeListener, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
 /** A query result, as the store reads it. */
 export interface PgResult {
@@ -169,8 +169,6 @@ const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-// The largest delay setTimeout accepts.
-const MAX_TIMER = 2_147_483_647;
 /** Tasks moved to "expired" (or forgotten) per statement: a long backlog never holds a connection long. */
 export const SWEEP_BATCH = 1000;
 /** How long a published message stays readable (ms): its receivers read it as soon as they are told. */
@@ -320,8 +318,7 @@ export class PostgresTaskStore implements TaskStore {
   private readonly channel: string;
   /** The earliest deadline known (an expiry or a forgetting), or earlier. -Infinity until the first sweep. */
   private nextAt = -Infinity;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerAt = Infinity;
+  private readonly timer = new DeadlineTimer(() => this.onTimer(), () => this.now());
   private closed = false;
   /** The sweep under way: one at a time per store. */
   private sweeping: Promise<boolean> | undefined;
@@ -522,10 +519,9 @@ export class PostgresTaskStore implements TaskStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer.clear();
     if (this.reconnect) clearTimeout(this.reconnect);
     this.reconnect = undefined;
-    this.timer = undefined;
     await this.sweeping?.catch(() => undefined);
     await this.listening?.catch(() => undefined);
     const l = this.listener;
@@ -662,17 +658,10 @@ export class PostgresTaskStore implements TaskStore {
   /** (Re)arms the single timer: the earliest deadline known, or the sweep interval, whichever comes first. */
   private arm(): void {
     if (this.closed) return;
-    const at = Math.min(this.nextAt, this.now() + this.sweepIntervalMs);
-    if (this.timer !== undefined && this.timerAt <= at) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(() => this.onTimer(), Math.min(MAX_TIMER, Math.max(0, at - this.now())));
-    this.timer.unref?.();
+    this.timer.armAt(Math.min(this.nextAt, this.now() + this.sweepIntervalMs));
   }
 
   private onTimer(): void {
-    this.timer = undefined;
-    this.timerAt = Infinity;
     if (this.closed) return;
     // Deadlines other processes set are found by the sweep itself (it reads the earliest from the table).
     if (this.nextAt > this.now()) this.nextAt = -Infinity;
@@ -680,9 +669,7 @@ export class PostgresTaskStore implements TaskStore {
       (done) => {
         if (this.closed) return;
         if (!done) {
-          this.timer = setTimeout(() => this.onTimer(), 0);
-          this.timer.unref?.();
-          this.timerAt = -Infinity;
+          this.timer.armAt(-Infinity);
           return;
         }
         this.arm();
@@ -691,9 +678,7 @@ export class PostgresTaskStore implements TaskStore {
         // The database is unreachable for now: try again in a while (the sweep reads the deadlines afresh).
         if (this.closed) return;
         this.nextAt = -Infinity;
-        this.timerAt = this.now() + Math.min(this.sweepIntervalMs, 1000);
-        this.timer = setTimeout(() => this.onTimer(), Math.min(this.sweepIntervalMs, 1000));
-        this.timer.unref?.();
+        this.timer.armAt(this.now() + Math.min(this.sweepIntervalMs, 1000));
       },
     );
   }

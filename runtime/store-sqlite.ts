@@ -24,7 +24,7 @@
 // database file's own schema may not run functions (trusted_schema=OFF).
 
 import { TaskRows } from "./store-rows.js";
-import { loadDriverPackage, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
+import { DeadlineTimer, loadDriverPackage, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
 /** The part of a better-sqlite3 prepared statement the store uses. */
 export interface SqliteStatement {
@@ -118,8 +118,6 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE tasks ADD COLUMN fields TEXT;`,
 ];
 
-// The largest delay setTimeout accepts.
-const MAX_TIMER = 2_147_483_647;
 /** Tasks moved to "expired" (or forgotten) per transaction: a long backlog never holds the event loop long. */
 const SWEEP_BATCH = 1000;
 /** The package the store loads (a name in a variable: bundlers and type-checkers leave it alone). */
@@ -215,8 +213,7 @@ export class SqliteTaskStore implements TaskStore {
    * sweep then finds nothing and recomputes it. -Infinity until the first sweep.
    */
   private nextAt = -Infinity;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerAt = Infinity;
+  private readonly timer = new DeadlineTimer(() => this.onTimer(), () => this.now());
   private closed = false;
   private readonly updates = new Map<string, SqliteStatement>();
   private readonly sql: {
@@ -346,8 +343,7 @@ export class SqliteTaskStore implements TaskStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.timer.clear();
     if (this.db.open) this.db.close();
   }
 
@@ -383,23 +379,14 @@ export class SqliteTaskStore implements TaskStore {
   /** (Re)arms the single timer for the earliest deadline. */
   private arm(): void {
     if (this.closed || this.nextAt === Infinity) return;
-    const at = this.nextAt;
-    if (this.timer !== undefined && this.timerAt <= at) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(() => this.onTimer(), Math.min(MAX_TIMER, Math.max(0, at - this.now())));
-    this.timer.unref?.();
+    this.timer.armAt(this.nextAt);
   }
 
   private onTimer(): void {
-    this.timer = undefined;
-    this.timerAt = Infinity;
     if (this.closed) return;
     // One batch per turn of the event loop: a long backlog of expired tasks never stalls requests.
     if (!this.expireDue(1)) {
-      this.timer = setTimeout(() => this.onTimer(), 0);
-      this.timer.unref?.();
-      this.timerAt = -Infinity;
+      this.timer.armAt(-Infinity);
       return;
     }
     this.arm();

@@ -214,6 +214,42 @@ export interface InMemoryTaskStoreOptions {
 const MAX_TIMER = 2_147_483_647;
 const CHUNK = 512;
 
+/**
+ * A store's one timer, for the earliest of its deadlines: set again only for an earlier one, and never
+ * keeping the process alive. `fire` runs once the time is reached (the timer is unset by then).
+ */
+export class DeadlineTimer {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private at = Infinity;
+
+  constructor(
+    private readonly fire: () => void,
+    private readonly now: () => number,
+  ) {}
+
+  /** Fires at `at` (epoch ms on the store's clock; -Infinity: on the next turn), unless it is set to fire no later. */
+  armAt(at: number): void {
+    if (this.timer !== undefined && this.at <= at) return;
+    this.clear();
+    this.at = at;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.at = Infinity;
+        this.fire();
+      },
+      Math.min(MAX_TIMER, Math.max(0, at - this.now())),
+    );
+    this.timer.unref?.();
+  }
+
+  clear(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.at = Infinity;
+  }
+}
+
 /** The rarely set parts of a task, kept out of line so that most tasks carry one empty field for all four. */
 interface SlotExtra {
   statusMessage?: string;
@@ -510,8 +546,13 @@ export class InMemoryTaskStore implements TaskStore {
   private goneHead = 0;
   private readonly owners = new Map<string, OrderedIndex>();
   private readonly heap = new DeadlineHeap();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerAt = Infinity;
+  private readonly timer = new DeadlineTimer(
+    () => {
+      this.sweep();
+      this.arm();
+    },
+    () => this.now(),
+  );
   private seq = 0;
   private readonly rememberExpiredMs: number;
   private readonly now: () => number;
@@ -592,8 +633,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.timer.clear();
   }
 
   private removeLive(slot: Slot): void {
@@ -622,17 +662,7 @@ export class InMemoryTaskStore implements TaskStore {
   private arm(): void {
     if (this.closed) return;
     const at = this.nextDeadline();
-    if (at === Infinity) return;
-    if (this.timer !== undefined && this.timerAt <= at) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      this.sweep();
-      this.arm();
-    }, Math.min(MAX_TIMER, Math.max(0, at - this.now())));
-    this.timer.unref?.();
+    if (at !== Infinity) this.timer.armAt(at);
   }
 
   /** Applies every deadline that has passed. */
