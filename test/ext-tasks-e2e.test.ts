@@ -5,7 +5,7 @@
  * over stateless Streamable HTTP. No assertion depends on timing: waits poll until a state is
  * reached (bounded only to fail instead of hanging).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -13,7 +13,7 @@ import { TaskClient, type TaskState } from "../output-samples/ext-tasks-2026-07-
 import { TaskProtocolError } from "../output-samples/ext-tasks-2026-07-28/errors.js";
 import { UNSUPPORTED_BEHAVIOURS } from "../output-samples/ext-tasks-2026-07-28/server.js";
 import { StatelessHttpClient, type InputRequest } from "../output-samples/ext-tasks-2026-07-28/stateless-client.js";
-import { eventually as until } from "./seed-harness.js";
+import { eventually as until, httpChild } from "./seed-harness.js";
 
 const root = join(import.meta.dirname, "..");
 const EXT = "io.modelcontextprotocol/tasks";
@@ -21,38 +21,20 @@ const CAPS = "io.modelcontextprotocol/clientCapabilities";
 // Suggested polls every 50 ms keep the waits short.
 const OPTIONS = { pollFrequency: 50 };
 
-let child: ChildProcess;
+let demo: ReturnType<typeof httpChild>;
 let url: string;
-let stderr = "";
-
-function start(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "demo-server.ts"), "ext-tasks-2026-07-28", "--http", "0"], {
-      cwd: root,
-      stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify(OPTIONS) },
-    });
-    child.stderr!.setEncoding("utf8");
-    child.stderr!.on("data", (d: string) => {
-      stderr += d;
-      const m = /"msg":"listening".*?"url":"([^"]+)"/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`demo server exited (${code}):\n${stderr}`)));
-  });
-}
 
 beforeAll(async () => {
-  url = await start();
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "demo-server.ts"), "ext-tasks-2026-07-28", "--http", "0"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify(OPTIONS) },
+  });
+  demo = httpChild(child, "the ext-tasks demo server");
+  url = await demo.url;
 }, 60_000);
 
-afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGTERM");
-    await exited;
-  }
-});
+afterAll(() => demo?.stop());
 
 async function rejection(p: Promise<unknown>): Promise<TaskProtocolError> {
   try {
@@ -164,7 +146,7 @@ describe("ext-tasks-2026-07-28: generated client ↔ generated server over state
     expect(cancelled).not.toHaveProperty("result");
     expect(await tasks.cancelTask(created.taskId as string)).toMatchObject({ resultType: "complete" });
     // The tool saw its AbortSignal fire.
-    await until(async () => (stderr.includes(`"msg":"slow_compute aborted","taskId":"${created.taskId}"`) ? true : undefined), "abort log");
+    await until(async () => (demo.stderr().includes(`"msg":"slow_compute aborted","taskId":"${created.taskId}"`) ? true : undefined), "abort log");
   });
 
   it("aborting a wait cancels the task through tasks/cancel", async () => {

@@ -14,10 +14,11 @@
  * Create, poll, complete, fail, cancel and input in both. No assertion depends on timing: the
  * library polls at the server's suggested interval (50 ms).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { z } from "zod";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpChild } from "./seed-harness.js";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
   createTaskSessionFromClient,
@@ -34,38 +35,20 @@ const VERSION = "2026-07-28";
 const EXT = "io.modelcontextprotocol/tasks";
 const OPTIONS = { pollFrequency: 50 };
 
-let child: ChildProcess;
+let demo: ReturnType<typeof httpChild>;
 let url: string;
-let stderr = "";
-
-function start(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "demo-server.ts"), "ext-tasks-2026-07-28", "--http", "0"], {
-      cwd: root,
-      stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify(OPTIONS) },
-    });
-    child.stderr!.setEncoding("utf8");
-    child.stderr!.on("data", (d: string) => {
-      stderr += d;
-      const m = /"msg":"listening".*?"url":"([^"]+)"/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`demo server exited (${code}):\n${stderr}`)));
-  });
-}
 
 beforeAll(async () => {
-  url = await start();
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "demo-server.ts"), "ext-tasks-2026-07-28", "--http", "0"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify(OPTIONS) },
+  });
+  demo = httpChild(child, "the ext-tasks demo server");
+  url = await demo.url;
 }, 60_000);
 
-afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGTERM");
-    await exited;
-  }
-});
+afterAll(() => demo?.stop());
 
 type Json = Record<string, unknown>;
 const clientInfo = { name: "ext-tasks-requester", version: "0.0.0" };
@@ -417,27 +400,19 @@ describe("ext-tasks requester, legacy era (the SDK client's default initialize h
 });
 
 describe("ext-tasks requester, legacy era against the mcp-2025-11-25 demo server (generation v1)", () => {
-  let legacy: ChildProcess;
+  let legacy: ReturnType<typeof httpChild>;
   let legacyUrl: string;
   let client: Client;
   let session: ReturnType<typeof createTaskSessionFromClient>;
 
   beforeAll(async () => {
-    let err = "";
-    legacy = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "demo-server.ts"), "mcp-2025-11-25", "--http", "0"], {
+    const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "demo-server.ts"), "mcp-2025-11-25", "--http", "0"], {
       cwd: root,
       stdio: ["ignore", "ignore", "pipe"],
       env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify(OPTIONS) },
     });
-    legacy.stderr!.setEncoding("utf8");
-    legacyUrl = await new Promise<string>((resolve, reject) => {
-      legacy.stderr!.on("data", (d: string) => {
-        err += d;
-        const m = /"msg":"listening".*?"url":"([^"]+)"/.exec(err);
-        if (m) resolve(m[1]!);
-      });
-      legacy.once("exit", (code) => reject(new Error(`demo server exited (${code}):\n${err}`)));
-    });
+    legacy = httpChild(child, "the mcp-2025-11-25 demo server");
+    legacyUrl = await legacy.url;
     client = new Client(clientInfo, { capabilities: clientCapabilities });
     await client.connect(new StreamableHTTPClientTransport(new URL(legacyUrl)));
     const { tools } = await client.listTools();
@@ -448,11 +423,7 @@ describe("ext-tasks requester, legacy era against the mcp-2025-11-25 demo server
   afterAll(async () => {
     await session?.close();
     await client?.close();
-    if (legacy && legacy.exitCode === null) {
-      const exited = new Promise((r) => legacy.once("exit", r));
-      legacy.kill("SIGTERM");
-      await exited;
-    }
+    await legacy?.stop();
   });
 
   it("negotiates the legacy era and generation v1", () => {
