@@ -67,17 +67,8 @@ export async function readConfig(cwd: string): Promise<{ targets: TargetT[]; fil
   const file = found.file;
   let raw: unknown;
   let text: string | undefined;
-  // Where the configuration's keys are: package.json's section lives under its key.
-  let base: readonly PropertyKey[] = [];
-  if ("raw" in found) {
-    raw = found.raw;
-    try {
-      text = readFileSync(join(cwd, "package.json"), "utf8");
-      base = ["mcp-task-gen"];
-    } catch {
-      text = undefined;
-    }
-  } else {
+  if ("raw" in found) raw = found.raw;
+  else {
     try {
       text = readFileSync(found.path, "utf8");
       raw = file.endsWith(".json") ? JSON.parse(text) : (await import("yaml")).parse(text);
@@ -104,6 +95,15 @@ export async function readConfig(cwd: string): Promise<{ targets: TargetT[]; fil
       const { closest } = await import("./format.js");
       const guess = closest(unknownKey, ["spec", "out", "handlers", "targets"]);
       what = `unknown key '${unknownKey}'${guess === undefined ? "" : `, did you mean '${guess}'?`}`;
+    }
+    // Where the configuration's keys are: package.json's section lives under its key (read again only now).
+    const base: readonly PropertyKey[] = "raw" in found ? ["mcp-task-gen"] : [];
+    if ("raw" in found) {
+      try {
+        text = readFileSync(join(cwd, "package.json"), "utf8");
+      } catch {
+        text = undefined;
+      }
     }
     const where = text === undefined ? "1:1" : await nodeAt(text, [...base, ...i.path], unknownKey);
     return {
