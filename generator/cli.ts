@@ -519,8 +519,8 @@ async function watchCmd(io: Io, o: GenerateOpts, handlers?: string): Promise<num
 
 /** The commands and options, for a guess at a misspelt one. */
 const WORDS = [
-  ...["generate", "check", "validate", "list-specs", "schema", "codes", "diff", "init"],
-  ...["spec", "out", "handlers", "dry-run", "watch", "force", "quiet", "warn-as-error", "json", "fail-on", "transport", "name", "allow-nonempty"],
+  ...["generate", "check", "validate", "list-specs", "schema", "codes", "diff", "init", "conform"],
+  ...["spec", "out", "handlers", "dry-run", "watch", "force", "quiet", "warn-as-error", "json", "fail-on", "transport", "name", "allow-nonempty", "stdio", "url", "runs", "seed", "outcomes", "header", "max-commands", "time-limit"],
 ];
 
 /** yargs' "Unknown argument: x" with a close guess, as the spec checks give one. */
@@ -717,6 +717,53 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
             if (a.out) writeFileSync(resolve(io.cwd, a.out), text);
             else io.out(text.trimEnd());
             return 0;
+          })(),
+        ),
+    )
+    .command(
+      "conform",
+      "Test a running MCP server against a spec: stateful, property-based, derived from the spec",
+      (y) =>
+        y
+          .options({
+            spec: { ...specOpt, default: DEFAULT_SPEC },
+            stdio: { type: "string", requiresArg: true, describe: "Start the server with this shell command and speak JSON-RPC on its stdin/stdout" },
+            url: { type: "string", requiresArg: true, describe: "The server's Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp" },
+            runs: { type: "number", requiresArg: true, describe: "Command sequences to try (default 20)" },
+            seed: { type: "number", requiresArg: true, describe: "The seed of a run to replay (printed by every run)" },
+            "max-commands": { type: "number", requiresArg: true, describe: "Longest sequence drawn (default 12)" },
+            "time-limit": { type: "number", requiresArg: true, describe: "Stop drawing new sequences after this many seconds" },
+            outcomes: {
+              type: "string",
+              requiresArg: true,
+              describe: 'The tools that make work of each outcome: a JSON file or inline JSON, e.g. {"complete":{"name":"echo","arguments":{}},"long":null}',
+            },
+            header: { type: "string", array: true, requiresArg: true, describe: 'An HTTP header on every request, "Name: value" (repeatable)' },
+            json: { type: "boolean", default: false, describe: "Print the report as JSON" },
+          })
+          .example("$0 conform --spec mcp-2025-11-25 --stdio 'node server.js'", "stdio server")
+          .example("$0 conform --spec ./my-tasks.yaml --url http://127.0.0.1:3000/mcp --runs 50", "HTTP server, more runs")
+          .epilog("Exit codes: 0 every rule held, 1 a violation (the shortest failing sequence is printed), 2 usage."),
+      (a) =>
+        run(
+          (async () => {
+            const { conformCmd, ConformUsageError } = await import("./conform/command.js");
+            try {
+              return await conformCmd(io, {
+                spec: a.spec,
+                ...(a.stdio === undefined ? {} : { stdio: a.stdio }),
+                ...(a.url === undefined ? {} : { url: a.url }),
+                ...(a.runs === undefined ? {} : { runs: a.runs }),
+                ...(a.seed === undefined ? {} : { seed: a.seed }),
+                ...(a["max-commands"] === undefined ? {} : { maxCommands: a["max-commands"] }),
+                ...(a["time-limit"] === undefined ? {} : { timeLimit: a["time-limit"] }),
+                ...(a.outcomes === undefined ? {} : { outcomes: a.outcomes }),
+                ...(a.header === undefined ? {} : { header: a.header.map(String) }),
+                json: a.json,
+              });
+            } catch (e) {
+              throw e instanceof ConformUsageError ? new UsageError(e.message) : e;
+            }
           })(),
         ),
     )

@@ -1,0 +1,141 @@
+/**
+ * The `conform` command: reads its options, compiles the spec in memory (no
+ * file is written), runs the tester and prints the report, as text or JSON.
+ * Exit 0: every rule held; 1: a violation (or a spec with errors); 2: usage.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { analyze } from "../pipeline.js";
+import { resolveSpec } from "../specs.js";
+import { conform, DEFAULT_OUTCOMES, type ConformReport, type OutcomeName, type Outcomes } from "./run.js";
+import type { Target } from "./session.js";
+
+export interface ConformArgs {
+  spec: string;
+  stdio?: string;
+  url?: string;
+  runs?: number;
+  seed?: number;
+  json?: boolean;
+  outcomes?: string;
+  header?: string[];
+  maxCommands?: number;
+  timeLimit?: number;
+}
+
+export interface ConformIo {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  cwd: string;
+}
+
+export class ConformUsageError extends Error {}
+
+const OUTCOME_NAMES: readonly OutcomeName[] = ["complete", "fail", "error", "input", "long"];
+
+/** `--outcomes`: a JSON file or inline JSON mapping outcome names to `{ name, arguments }` (null: none). */
+export function readOutcomes(value: string | undefined, cwd: string): Outcomes {
+  if (value === undefined) return DEFAULT_OUTCOMES;
+  let text = value;
+  if (!value.trimStart().startsWith("{")) {
+    try {
+      text = readFileSync(resolve(cwd, value), "utf8");
+    } catch (e) {
+      throw new ConformUsageError(`--outcomes: cannot read ${value}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new ConformUsageError(`--outcomes: not JSON: ${(e as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new ConformUsageError("--outcomes: expected an object of outcome → { name, arguments }");
+  const out: Outcomes = { ...DEFAULT_OUTCOMES };
+  for (const [k, v] of Object.entries(parsed)) {
+    if (!OUTCOME_NAMES.includes(k as OutcomeName)) throw new ConformUsageError(`--outcomes: unknown outcome '${k}' (expected ${OUTCOME_NAMES.join(", ")})`);
+    if (v === null) {
+      delete out[k as OutcomeName];
+      continue;
+    }
+    const r = v as { name?: unknown; arguments?: unknown };
+    if (typeof r !== "object" || typeof r.name !== "string" || (r.arguments !== undefined && (typeof r.arguments !== "object" || r.arguments === null || Array.isArray(r.arguments)))) {
+      throw new ConformUsageError(`--outcomes: '${k}' must be { "name": "<tool>", "arguments": { ... } } or null`);
+    }
+    out[k as OutcomeName] = { name: r.name, ...(r.arguments === undefined ? {} : { arguments: r.arguments as Record<string, unknown> }) };
+  }
+  return out;
+}
+
+function target(a: ConformArgs): Target {
+  if ((a.stdio === undefined) === (a.url === undefined)) throw new ConformUsageError("conform needs exactly one of --stdio \"<command>\" or --url <http-url>");
+  if (a.stdio !== undefined) return { stdio: a.stdio };
+  let url: URL;
+  try {
+    url = new URL(a.url!);
+  } catch {
+    throw new ConformUsageError(`--url: not a URL: ${a.url}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConformUsageError(`--url: expected http: or https:, got ${url.protocol}`);
+  const headers: Record<string, string> = {};
+  for (const h of a.header ?? []) {
+    const i = h.indexOf(":");
+    if (i <= 0) throw new ConformUsageError(`--header: expected "Name: value", got ${JSON.stringify(h)}`);
+    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+  }
+  return { url: url.href, headers };
+}
+
+export function formatReport(r: ConformReport): string {
+  const lines: string[] = [];
+  lines.push(`conform ${r.spec}: ${r.ok ? "all rules held" : "VIOLATION"} (${r.runs} runs, ${r.commands} commands, seed ${r.seed}, ${(r.durationMs / 1000).toFixed(1)} s)`);
+  for (const c of r.checks) lines.push(`  ${c.ok ? "ok  " : "FAIL"} ${c.rule}: ${c.message}`);
+  const ex = Object.entries(r.exercised).sort(([a], [b]) => a.localeCompare(b));
+  if (ex.length) lines.push(`  exercised: ${ex.map(([k, v]) => `${k} ×${v}`).join(", ")}`);
+  for (const s of r.skipped) lines.push(`  not exercised: ${s}`);
+  if (r.failure) {
+    const f = r.failure;
+    lines.push("", `rule broken: ${f.violation.rule}`, `  ${f.violation.message}`);
+    if (f.violation.expected !== undefined) lines.push(`  expected: ${JSON.stringify(f.violation.expected)}`);
+    if (f.violation.observed !== undefined) lines.push(`  observed: ${JSON.stringify(f.violation.observed)}`);
+    lines.push(`shortest sequence (${f.sequence.length} commands): ${f.sequence.join(", ")}`);
+    lines.push("messages of that sequence:");
+    for (const m of f.transcript.slice(-40)) lines.push(`  ${m.dir} ${typeof m.message === "string" ? m.message : JSON.stringify(m.message)}`.slice(0, 400));
+    lines.push(`replay: add --seed ${r.seed}`);
+  }
+  return lines.join("\n");
+}
+
+export async function conformCmd(io: ConformIo, a: ConformArgs): Promise<number> {
+  const t = target(a);
+  if (a.runs !== undefined && (!Number.isInteger(a.runs) || a.runs < 1)) throw new ConformUsageError(`--runs: expected a positive whole number, got ${a.runs}`);
+  if (a.seed !== undefined && !Number.isInteger(a.seed)) throw new ConformUsageError(`--seed: expected a whole number, got ${a.seed}`);
+  const outcomes = readOutcomes(a.outcomes, io.cwd);
+  const r = resolveSpec(a.spec, io.cwd);
+  if (!r.ok) {
+    if (r.diagnostic) {
+      io.err(formatDiagnostic(r.diagnostic));
+      return 1;
+    }
+    throw new ConformUsageError(r.message);
+  }
+  const { diagnostics, ir } = analyze(r.source);
+  if (hasErrors(diagnostics) || ir === undefined) {
+    for (const d of diagnostics) io.err(formatDiagnostic(d));
+    io.err("mcp-task-gen conform: the spec has errors; fix them first (mcp-task-gen validate)");
+    return 1;
+  }
+  const report = await conform({
+    ir,
+    target: t,
+    outcomes,
+    ...(a.runs === undefined ? {} : { runs: a.runs }),
+    ...(a.seed === undefined ? {} : { seed: a.seed }),
+    ...(a.maxCommands === undefined ? {} : { maxCommands: a.maxCommands }),
+    ...(a.timeLimit === undefined ? {} : { timeLimitMs: a.timeLimit * 1000 }),
+  });
+  if (a.json) io.out(JSON.stringify(report, null, 2));
+  else (report.ok ? io.out : io.err)(formatReport(report));
+  return report.ok ? 0 : 1;
+}

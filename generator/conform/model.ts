@@ -1,0 +1,102 @@
+/**
+ * What a spec says a server must do, read from the IR once: the states and
+ * where each may lead, the methods by what they do, the errors to expect, how
+ * a task is requested and acknowledged. The tester's commands read only this;
+ * nothing here knows a revision or a built-in spec's names.
+ */
+import type { IR, IRError, IRMethod } from "../ir.js";
+import type { Operation } from "../operations.js";
+import { specSchemas, type SpecSchemas } from "./schemas.js";
+
+export interface ExpectedError {
+  name: string;
+  code: number;
+  /** The declared message with each `{placeholder}` matching any text. */
+  pattern: RegExp;
+  message: string;
+}
+
+export interface SpecModel {
+  ir: IR;
+  schemas: SpecSchemas;
+  idField: string;
+  statusField: string;
+  states: ReadonlySet<string>;
+  terminal: ReadonlySet<string>;
+  initial: string;
+  roleOf: Readonly<Record<string, string>>;
+  /** Every state reachable from each state through the transition table (itself included). */
+  reach: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Direct transitions, guards ignored. */
+  direct: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The first method declared for each operation, and every method of `transition`/`custom`. */
+  op(operation: Operation): IRMethod | undefined;
+  ops(operation: Operation): IRMethod[];
+  error(name: string | undefined): ExpectedError | undefined;
+  notFound: ExpectedError | undefined;
+  /** The `_meta` key of a meta name. */
+  metaKey(name: string | undefined): string | undefined;
+  /** States a task of each outcome may end in. */
+  endStates: { complete: ReadonlySet<string>; fail: ReadonlySet<string>; error: ReadonlySet<string>; cancel: ReadonlySet<string> };
+  perRequest: boolean;
+}
+
+export function errorPattern(e: Pick<IRError, "segments">): RegExp {
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${e.segments.map((s) => ("text" in s ? esc(s.text) : "[\\s\\S]*")).join("")}$`, "s");
+}
+
+function closure(direct: Map<string, Set<string>>, from: string): Set<string> {
+  const seen = new Set([from]);
+  const queue = [from];
+  while (queue.length) {
+    for (const n of direct.get(queue.shift()!) ?? []) {
+      if (!seen.has(n)) {
+        seen.add(n);
+        queue.push(n);
+      }
+    }
+  }
+  return seen;
+}
+
+export function specModel(ir: IR): SpecModel {
+  const b = ir.behaviour;
+  const direct = new Map<string, Set<string>>(ir.states.map((s) => [s.name, new Set<string>()]));
+  for (const t of ir.transitions) direct.get(t.from)?.add(t.to);
+  const reach = new Map(ir.states.map((s) => [s.name, closure(direct, s.name)]));
+  const roleOf = Object.fromEntries(ir.states.map((s) => [s.name, s.role]));
+  const withRole = (role: string) => new Set(ir.states.filter((s) => s.role === role).map((s) => s.name));
+  const errors = new Map<string, ExpectedError>(
+    ir.errors.map((e) => [e.name, { name: e.name, code: e.code, pattern: errorPattern(e), message: e.message }]),
+  );
+  const error = (name: string | undefined) => (name === undefined ? undefined : errors.get(name));
+  const requests = ir.methods.filter((m) => m.kind === "request" && m.from !== "server");
+  const one = (s: string | undefined) => new Set(s === undefined ? [] : [s]);
+  const outcome = (declared: string | undefined, role: string) => (declared !== undefined && roleOf[declared] !== undefined ? one(declared) : withRole(role));
+  const events = b.events ?? {};
+  return {
+    ir,
+    schemas: specSchemas(ir),
+    idField: b.taskIdField ?? "taskId",
+    statusField: b.statusField ?? "status",
+    states: new Set(ir.states.map((s) => s.name)),
+    terminal: new Set(ir.terminalStates),
+    initial: ir.initialState,
+    roleOf,
+    reach,
+    direct,
+    op: (o) => requests.find((m) => m.operation === o),
+    ops: (o) => requests.filter((m) => m.operation === o),
+    error,
+    notFound: error(b.notFoundError ?? "taskNotFound"),
+    metaKey: (name) => ir.meta.find((m) => m.name === name)?.key,
+    endStates: {
+      complete: withRole("completed"),
+      fail: outcome(b.outcomes.toolError, "failed"),
+      error: outcome(b.outcomes.protocolError, "failed"),
+      cancel: outcome(events.cancel, "cancelled"),
+    },
+    perRequest: ir.spec.protocol.lifecycle === "per-request",
+  };
+}

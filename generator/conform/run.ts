@@ -1,0 +1,776 @@
+/**
+ * `conform`: a stateful, property-based test of a running server against a
+ * spec. fast-check draws sequences of commands (create a task of some outcome,
+ * get, ask for its result, list, cancel, delete, move it, send what the spec
+ * refuses); each command checks the server's answers against the model the
+ * spec gives (types, transitions, terminal states, declared errors, paging).
+ * A failing sequence is shrunk to the shortest one that still fails and
+ * reported with the rule it breaks, what was expected and what came.
+ */
+import fc from "fast-check";
+import type { z } from "zod";
+import type { IRMethod } from "../ir.js";
+import { specModel, type ExpectedError, type SpecModel } from "./model.js";
+import { CLIENT_INFO, clientCapabilities, envelope, Session, taskIn, valueAt, type Target } from "./session.js";
+import { HttpWire, type Answer, type TranscriptEntry } from "./wire.js";
+import type { IR } from "../ir.js";
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A tool call that makes work of one outcome on the server under test. */
+export interface ToolRecipe {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+/** How the tester makes work that completes, fails, errs, needs input or runs long. */
+export interface Outcomes {
+  complete?: ToolRecipe;
+  fail?: ToolRecipe;
+  error?: ToolRecipe;
+  input?: ToolRecipe;
+  long?: ToolRecipe;
+}
+
+export type OutcomeName = keyof Outcomes;
+
+/** The tools of the project's own demo server and of an `init` scaffold. */
+export const DEFAULT_OUTCOMES: Outcomes = {
+  complete: { name: "slow_compute", arguments: { seconds: 0.2 } },
+  fail: { name: "failing_job", arguments: { seconds: 0.2 } },
+  error: { name: "protocol_error_job", arguments: {} },
+  input: { name: "confirm_delete", arguments: {} },
+  long: { name: "slow_compute", arguments: { seconds: 30 } },
+};
+
+export interface ConformOptions {
+  ir: IR;
+  target: Target;
+  runs?: number;
+  seed?: number;
+  maxCommands?: number;
+  outcomes?: Outcomes;
+  /** Wall-clock bound of the whole run, shrinking included (ms). */
+  timeLimitMs?: number;
+  /** Called as each run ends (for a progress line). */
+  onRun?: (n: number) => void;
+}
+
+export interface Violation {
+  rule: string;
+  message: string;
+  expected?: unknown;
+  observed?: unknown;
+}
+
+export interface ConformReport {
+  ok: boolean;
+  spec: string;
+  seed: number;
+  runs: number;
+  /** Commands executed (all runs, shrinking included). */
+  commands: number;
+  /** What each kind of command did, and what was not exercised and why. */
+  exercised: Record<string, number>;
+  skipped: string[];
+  /** Checks made once per run of `conform` (handshake, transport rules). */
+  checks: Array<{ rule: string; ok: boolean; message: string }>;
+  failure?: {
+    violation: Violation;
+    /** The shortest command sequence found that shows it. */
+    sequence: string[];
+    /** The messages of that sequence, both ways. */
+    transcript: TranscriptEntry[];
+  };
+  durationMs: number;
+}
+
+export class ViolationError extends Error {
+  constructor(readonly violation: Violation) {
+    super(`${violation.rule}: ${violation.message}`);
+  }
+}
+
+function fail(rule: string, message: string, expected?: unknown, observed?: unknown): never {
+  throw new ViolationError({ rule, message, ...(expected === undefined ? {} : { expected }), ...(observed === undefined ? {} : { observed }) });
+}
+
+function brief(a: Answer): unknown {
+  if (a.error) return { error: a.error };
+  if (a.result) return { result: a.result };
+  if (a.timedOut) return "no answer in time";
+  return a.broken ?? a;
+}
+
+function issues(r: z.ZodSafeParseResult<unknown>): string {
+  return r.success ? "" : r.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+}
+
+/** One task the tester made, as the model knows it. */
+interface ModelTask {
+  id: string;
+  outcome: OutcomeName;
+  /** The last status the server showed. */
+  status: string;
+  cancelRequested: boolean;
+  gone: boolean;
+  /** The creation request still open (acknowledged by a notification). */
+  pending?: Promise<Answer>;
+  requestId?: number;
+}
+
+interface World {
+  model: SpecModel;
+  session: Session;
+  tasks: ModelTask[];
+  outcomes: Outcomes;
+  tools: Map<string, Record<string, unknown>>;
+  exercised: Record<string, number>;
+}
+
+const count = (w: World, what: string) => (w.exercised[what] = (w.exercised[what] ?? 0) + 1);
+
+function expectAnswer(a: Answer, rule: string, what: string): asserts a is Answer & ({ result: Record<string, unknown> } | { error: { code: number; message: string } }) {
+  if (a.timedOut) fail(rule, `${what}: no answer within the time allowed`);
+  if (a.broken !== undefined) fail("transport", `${what}: ${a.broken}`);
+}
+
+function expectError(a: Answer, err: ExpectedError | undefined, rule: string, what: string, fallbackCode?: number): void {
+  expectAnswer(a, rule, what);
+  if (!a.error) fail(rule, `${what} answered a result where the spec says it fails`, err ? { code: err.code, message: err.message } : { code: fallbackCode }, brief(a));
+  const code = err?.code ?? fallbackCode;
+  if (code !== undefined && a.error.code !== code) fail(rule, `${what} answered error ${a.error.code}, the spec declares ${code}${err ? ` (${err.name})` : ""}`, { code, message: err?.message }, a.error);
+  if (err && !err.pattern.test(a.error.message)) fail(rule, `${what}: the message does not match the declared one (${err.name})`, err.message, a.error.message);
+}
+
+function checkSchema(schema: z.ZodType | undefined, value: unknown, rule: string, what: string): void {
+  if (schema === undefined) return;
+  const r = schema.safeParse(value);
+  if (!r.success) fail(rule, `${what} does not match its declared type: ${issues(r)}`, undefined, value);
+}
+
+/** Checks a task the server showed and moves the model along; the status must be one the last could lead to. */
+function observe(w: World, t: ModelTask, task: Record<string, unknown>, what: string): void {
+  const m = w.model;
+  const taskSchema = m.schemas.type(m.ir.behaviour.taskType);
+  checkSchema(taskSchema, task, "types", `${what}: the task`);
+  if (task[m.idField] !== t.id) fail("identity", `${what} shows task ${JSON.stringify(task[m.idField])}, not ${JSON.stringify(t.id)}`);
+  const status = task[m.statusField];
+  if (typeof status !== "string" || !m.states.has(status)) fail("states", `${what}: ${JSON.stringify(status)} is not a declared state`, [...m.states], status);
+  if (m.terminal.has(t.status) && status !== t.status) fail("terminal", `${what}: task ${t.id} left the terminal state ${t.status} for ${status}`, t.status, status);
+  if (!m.reach.get(t.status)?.has(status)) fail("transitions", `${what}: no transition path leads from ${t.status} to ${status}`, [...(m.reach.get(t.status) ?? [])], status);
+  t.status = status;
+}
+
+async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<void> {
+  const get = w.model.op("get")!;
+  const deadline = Date.now() + ms;
+  while (!w.model.terminal.has(t.status) && Date.now() < deadline) {
+    if (t.outcome === "input" && w.model.roleOf[t.status] === "input_required") await answerInputRound(w, t);
+    await new Promise((r) => setTimeout(r, 50));
+    const a = await w.session.request(get.method, idParams(w, t.id));
+    expectAnswer(a, "get", `${get.method} of task ${t.id}`);
+    if (a.error) fail("get", `${get.method} of a live task ${t.id} failed`, "the task", a.error);
+    observe(w, t, taskIn(w.model, a.result) ?? {}, get.method);
+  }
+}
+
+function idParams(w: World, id: string): Record<string, unknown> {
+  return { [w.model.idField]: id };
+}
+
+/** Answers a task's input round the way the spec routes it: on the result stream, or by the update method. */
+async function answerInputRound(w: World, t: ModelTask): Promise<void> {
+  const input = w.model.ir.behaviour.input;
+  if (input === false) return;
+  if (input.via === "result-stream") {
+    const res = w.model.op("result");
+    if (res) void w.session.request(res.method, idParams(w, t.id), 15_000);
+    return;
+  }
+  if (input.via === "inline-poll" && input.updateMethod !== undefined && input.requestsField && input.responsesField) {
+    const get = w.model.op("get")!;
+    const a = await w.session.request(get.method, idParams(w, t.id));
+    const task = taskIn(w.model, a.result);
+    const asked = task === undefined ? undefined : task[input.requestsField];
+    if (!isObject(asked)) return;
+    const { answerInput } = await import("./session.js");
+    const responses = Object.fromEntries(
+      Object.entries(asked).map(([k, r]) => [k, answerInput(String(isObject(r) ? r.method : ""), isObject(r) && isObject(r.params) ? r.params : undefined)]),
+    );
+    const u = await w.session.request(input.updateMethod, { ...idParams(w, t.id), [input.responsesField]: responses });
+    expectAnswer(u, "input", `${input.updateMethod} of task ${t.id}`);
+    if (u.error) fail("input", `${input.updateMethod} answering the task's own input requests failed`, "a result", u.error);
+    checkSchema(w.model.schemas.result(input.updateMethod), u.result, "types", `${input.updateMethod} result`);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Commands
+// ---------------------------------------------------------------------------
+
+abstract class Cmd implements fc.AsyncCommand<object, World, boolean> {
+  check(_m: Readonly<object>): boolean {
+    return true;
+  }
+  abstract run(_m: object, w: World): Promise<void>;
+  abstract toString(): string;
+}
+
+/** Picks a task of the model by a drawn index (so that shrinking keeps sequences meaningful). */
+abstract class TaskCmd extends Cmd {
+  constructor(readonly pick: number) {
+    super();
+  }
+  task(w: World): ModelTask | undefined {
+    const live = w.tasks.filter((t) => !t.gone);
+    return live.length ? live[this.pick % live.length] : undefined;
+  }
+}
+
+class Create extends Cmd {
+  constructor(readonly outcome: OutcomeName) {
+    super();
+  }
+  toString() {
+    return `create(${this.outcome})`;
+  }
+  async run(_m: object, w: World): Promise<void> {
+    const m = w.model;
+    const c = m.ir.behaviour.creation;
+    const recipe = w.outcomes[this.outcome]!;
+    const requestorId = c.taskId.assignedBy === "requestor" ? `conform-${Math.random().toString(36).slice(2, 10)}` : undefined;
+    const params = w.session.taskParams({ name: recipe.name, arguments: recipe.arguments ?? {} }, requestorId, 60_000);
+    count(w, "create");
+    if (c.ack.mode === "notification") {
+      const before = w.session.wire.notifications.length;
+      let requestId: number | undefined;
+      const pending = w.session.request("tools/call", params, 60_000, (id) => (requestId = id));
+      const deadline = Date.now() + 10_000;
+      let ack: Record<string, unknown> | undefined;
+      while (ack === undefined && Date.now() < deadline) {
+        ack = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification && JSON.stringify(n.params ?? {}).includes(JSON.stringify(requestorId)))?.params;
+        if (ack === undefined) {
+          const early = await Promise.race([pending, new Promise<undefined>((r) => setTimeout(() => r(undefined), 25))]);
+          if (early?.error && isLimitError(m, early.error.code)) return;
+          if (early !== undefined && ack === undefined) {
+            ack = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification)?.params;
+            if (ack === undefined) fail("creation", `tools/call with a task request answered before any ${c.ack.notification}`, c.ack.notification, brief(early));
+          }
+        }
+      }
+      if (ack === undefined) fail("creation", `no ${c.ack.notification} within 10 s of a task request`, c.ack.notification, "nothing");
+      checkSchema(m.schemas.params(c.ack.notification!), ack, "types", `${c.ack.notification} params`);
+      w.tasks.push({ id: requestorId!, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, pending, ...(requestId === undefined ? {} : { requestId }) });
+      return;
+    }
+    // An acknowledgement comes at once, whatever the work: a server that runs the work first answers late.
+    const a = await w.session.request("tools/call", params, 10_000);
+    expectAnswer(a, "creation", `tools/call of ${recipe.name} with a task request (an acknowledgement is due at once)`);
+    if (a.error) {
+      if (isLimitError(m, a.error.code)) return;
+      fail("creation", `tools/call of ${recipe.name} as a task failed`, "a task", a.error);
+    }
+    const ackType = typeof c.ack.resultType === "string" ? c.ack.resultType : undefined;
+    if (c.ack.mode === "flat-result" && m.ir.behaviour.resultType !== false && c.decidedBy === "receiver") {
+      const rt = m.ir.behaviour.resultType;
+      if (a.result![rt.field] !== rt.task) {
+        count(w, "create: served without a task");
+        return;
+      }
+    }
+    if (ackType !== undefined) checkSchema(m.schemas.type(ackType), a.result, "types", `the acknowledgement (${ackType})`);
+    const task = taskIn(m, a.result);
+    if (task === undefined) fail("creation", "the acknowledgement holds no task", `a task with ${m.idField} and ${m.statusField}`, a.result);
+    const id = task[m.idField] as string;
+    if (w.tasks.some((t) => t.id === id)) fail("creation", `the server handed out task id ${id} twice`);
+    const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false };
+    observe(w, t, task, "the acknowledgement");
+    w.tasks.push(t);
+  }
+}
+
+function isLimitError(m: SpecModel, code: number): boolean {
+  const l = m.ir.behaviour.limits;
+  return [m.error(l.rateLimitError)?.code, m.error(l.concurrencyError)?.code].includes(code);
+}
+
+class Get extends TaskCmd {
+  toString() {
+    return `get(#${this.pick})`;
+  }
+  async run(_m: object, w: World): Promise<void> {
+    const t = this.task(w);
+    const get = w.model.op("get");
+    if (!t || !get) return;
+    count(w, "get");
+    const a = await w.session.request(get.method, idParams(w, t.id));
+    expectAnswer(a, "get", `${get.method}`);
+    if (a.error) {
+      if (isLimitError(w.model, a.error.code)) return;
+      fail("get", `${get.method} of live task ${t.id} failed`, "the task", a.error);
+    }
+    checkSchema(w.model.schemas.result(get.method), a.result, "types", `${get.method} result`);
+    const task = taskIn(w.model, a.result);
+    if (!task) fail("get", `${get.method} answered no task`, undefined, a.result);
+    observe(w, t, task, get.method);
+    checkInline(w, t, task, get.method);
+  }
+}
+
+/** Results carried in the task itself: present exactly when the task is terminal in the matching role. */
+function checkInline(w: World, t: ModelTask, task: Record<string, unknown>, what: string): void {
+  const r = w.model.ir.behaviour.results;
+  if (r.mode !== "inline" || r.resultField === undefined) return;
+  const role = w.model.roleOf[t.status];
+  if (role === "completed" && !(r.resultField in task) && !(r.errorField !== undefined && r.errorField in task)) {
+    fail("results", `${what}: a completed task carries neither ${r.resultField} nor ${r.errorField ?? "an error"}`, r.resultField, task);
+  }
+  if (!w.model.terminal.has(t.status) && r.resultField in task) fail("results", `${what}: a task in ${t.status} already carries ${r.resultField}`, undefined, task);
+}
+
+class Wait extends TaskCmd {
+  toString() {
+    return `wait(#${this.pick})`;
+  }
+  async run(_m: object, w: World): Promise<void> {
+    const t = this.task(w);
+    if (!t || !w.model.op("get") || t.outcome === "long") return;
+    count(w, "wait");
+    await waitTerminal(w, t, 15_000);
+    if (!w.model.terminal.has(t.status)) fail("progress", `task ${t.id} (${t.outcome}) is still ${t.status} after 15 s`, "a terminal state", t.status);
+    const expected = t.cancelRequested ? new Set([...w.model.endStates.cancel, ...w.model.terminal]) : w.model.endStates[t.outcome === "input" ? "complete" : t.outcome];
+    if (!expected.has(t.status)) fail("outcomes", `task ${t.id} of outcome ${t.outcome} ended ${t.status}`, [...expected], t.status);
+  }
+}
+
+class Result extends TaskCmd {
+  toString() {
+    return `result(#${this.pick})`;
+  }
+  async run(_m: object, w: World): Promise<void> {
+    const t = this.task(w);
+    const res = w.model.op("result");
+    const r = w.model.ir.behaviour.results;
+    if (!t || !res) return;
+    if (r.mode === "block-until-terminal" && !w.model.terminal.has(t.status) && (t.outcome === "long" || t.outcome === "input")) return;
+    count(w, "result");
+    const a = await w.session.request(res.method, idParams(w, t.id), 20_000);
+    expectAnswer(a, "results", res.method);
+    if (r.mode === "error-until-completed") {
+      if (a.error && isLimitError(w.model, a.error.code)) return;
+      if (a.error) {
+        const notReady = w.model.error(r.notReadyError);
+        if (notReady && a.error.code === notReady.code) {
+          if (w.model.roleOf[t.status] === "completed") fail("results", `${res.method} of a task the server showed completed answered not ready`, "the result", a.error);
+          return;
+        }
+        if (!w.model.terminal.has(t.status) || w.model.roleOf[t.status] === "completed") expectError(a, notReady, "results", `${res.method} of a task not completed`);
+        return;
+      }
+      checkSchema(w.model.schemas.result(res.method), a.result, "types", `${res.method} result`);
+      return;
+    }
+    // Blocking: the answer comes once the task is terminal, and the task must then be terminal.
+    if (a.error && isLimitError(w.model, a.error.code)) return;
+    if (a.result) checkSchema(w.model.schemas.result(res.method), a.result, "types", `${res.method} result`);
+    const get = w.model.op("get");
+    if (get) {
+      const g = await w.session.request(get.method, idParams(w, t.id));
+      const task = taskIn(w.model, g.result);
+      if (task) {
+        observe(w, t, task, `${get.method} after ${res.method}`);
+        if (!w.model.terminal.has(t.status)) fail("results", `${res.method} answered while the task is still ${t.status}`, "a terminal task", t.status);
+        if (a.error && w.model.roleOf[t.status] === "completed") fail("results", `${res.method} of a completed task answered an error`, "the result", a.error);
+      }
+    }
+  }
+}
+
+class Cancel extends TaskCmd {
+  toString() {
+    return `cancel(#${this.pick})`;
+  }
+  async run(_m: object, w: World): Promise<void> {
+    const t = this.task(w);
+    const c = w.model.ir.behaviour.cancellation;
+    const cancel = c.via === "method" && c.method !== undefined ? w.model.ir.methods.find((x) => x.method === c.method) : undefined;
+    if (t && c.via === "cancelled-notification" && t.requestId !== undefined) {
+      // Cancelling the request that made the task cancels the task; the spec sends no reply.
+      count(w, "cancel");
+      const wasTerminal = w.model.terminal.has(t.status);
+      await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
+      if (!wasTerminal) t.cancelRequested = true;
+      if (w.model.op("get")) {
+        await waitTerminal(w, t, 10_000);
+        if (!w.model.terminal.has(t.status)) fail("cancellation", `task ${t.id} is still ${t.status} 10 s after notifications/cancelled`, [...w.model.endStates.cancel], t.status);
+      }
+      return;
+    }
+    if (!t || !cancel) return;
+    count(w, "cancel");
+    const wasTerminal = w.model.terminal.has(t.status);
+    const a = await w.session.request(cancel.method, idParams(w, t.id));
+    expectAnswer(a, "cancellation", cancel.method);
+    if (a.error && isLimitError(w.model, a.error.code)) return;
+    if (wasTerminal) {
+      if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), "cancellation", `${cancel.method} of a task already ${t.status}`);
+      else if (a.error) fail("cancellation", `${cancel.method} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
+      return;
+    }
+    if (a.error) {
+      // The task may have ended just before the request arrived: then the declared terminal error is right.
+      const terminalErr = w.model.error(c.terminalError);
+      if (c.terminal === "error" && terminalErr && a.error.code === terminalErr.code) {
+        await refresh(w, t);
+        if (!w.model.terminal.has(t.status)) fail("cancellation", `${cancel.method} said the task is terminal, but it is ${t.status}`, "a terminal task", t.status);
+        return;
+      }
+      fail("cancellation", `${cancel.method} of a live task failed`, "a result", a.error);
+    }
+    checkSchema(w.model.schemas.result(cancel.method), a.result, "types", `${cancel.method} result`);
+    t.cancelRequested = true;
+    if (c.reply === "task" && c.timing === "before-reply") {
+      const task = taskIn(w.model, a.result);
+      if (task) {
+        observe(w, t, task, `${cancel.method} reply`);
+        if (!w.model.endStates.cancel.has(t.status) && !w.model.terminal.has(t.status)) fail("cancellation", `${cancel.method} replied with a task still ${t.status}`, [...w.model.endStates.cancel], t.status);
+      }
+    }
+    if (w.model.op("get")) {
+      await waitTerminal(w, t, 10_000);
+      if (!w.model.terminal.has(t.status)) fail("cancellation", `task ${t.id} is still ${t.status} 10 s after ${cancel.method}`, [...w.model.endStates.cancel], t.status);
+    }
+  }
+}
+
+async function refresh(w: World, t: ModelTask): Promise<void> {
+  const get = w.model.op("get");
+  if (!get) return;
+  const g = await w.session.request(get.method, idParams(w, t.id));
+  const task = taskIn(w.model, g.result);
+  if (task) observe(w, t, task, get.method);
+}
+
+class List extends Cmd {
+  toString() {
+    return "list()";
+  }
+  async run(_m: object, w: World): Promise<void> {
+    const list = w.model.op("list");
+    const listing = w.model.ir.behaviour.listing;
+    if (!list) return;
+    count(w, "list");
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < 50; page++) {
+      const a = await w.session.request(list.method, cursor === undefined ? {} : { cursor });
+      expectAnswer(a, "listing", list.method);
+      if (a.error) {
+        if (isLimitError(w.model, a.error.code)) return;
+        fail("listing", `${list.method} failed`, "a page", a.error);
+      }
+      checkSchema(w.model.schemas.result(list.method), a.result, "types", `${list.method} result`);
+      const items = Object.values(a.result!).find(Array.isArray) as unknown[] | undefined;
+      for (const item of items ?? []) {
+        const id = isObject(item) ? item[w.model.idField] : undefined;
+        if (typeof id === "string") {
+          if (seen.has(id)) fail("listing", `${list.method} listed task ${id} twice across its pages`);
+          seen.add(id);
+        }
+      }
+      const next = a.result!.nextCursor;
+      if (typeof next !== "string") break;
+      cursor = next;
+    }
+    for (const t of w.tasks) {
+      if (!t.gone && !seen.has(t.id)) fail("listing", `${list.method} does not list task ${t.id}, which its requestor made and can still read`, t.id, [...seen]);
+    }
+    if (listing !== false) {
+      const forged = await w.session.request(list.method, { cursor: "conform-forged-cursor" });
+      expectError(forged, w.model.error(listing.invalidCursorError), "listing", `${list.method} with a forged cursor`);
+    }
+  }
+}
+
+/** Methods that address one task, asked about an id no one was given. */
+class Unknown extends Cmd {
+  constructor(readonly which: number) {
+    super();
+  }
+  toString() {
+    return `unknownId(${this.which})`;
+  }
+  async run(_m: object, w: World): Promise<void> {
+    const methods = addressing(w.model);
+    if (!methods.length) return;
+    const method = methods[this.which % methods.length]!;
+    count(w, "unknown id");
+    const a = await w.session.request(method.method, idParams(w, `conform-unknown-${this.which}`));
+    expectError(a, w.model.notFound, "unknown-id", `${method.method} of an unknown task id`, -32602);
+  }
+}
+
+/** Methods the tester may address a task with: the spec's client-sent methods that take the id. */
+function addressing(m: SpecModel): IRMethod[] {
+  return ["get", "result", "cancel", "delete"].flatMap((o) => m.ops(o as never)).filter((x) => !(m.ir.behaviour.unsupportedMethods?.methods ?? []).includes(x.method));
+}
+
+class WrongParams extends Cmd {
+  constructor(readonly which: number) {
+    super();
+  }
+  toString() {
+    return `wrongParams(${this.which})`;
+  }
+  async run(_m: object, w: World): Promise<void> {
+    const methods = addressing(w.model);
+    if (!methods.length) return;
+    const method = methods[this.which % methods.length]!;
+    count(w, "wrong params");
+    const bad = this.which % 2 === 0 ? {} : { [w.model.idField]: 42 };
+    const a = await w.session.request(method.method, bad);
+    expectAnswer(a, "params", `${method.method} with ${JSON.stringify(bad)}`);
+    if (!a.error) fail("params", `${method.method} with params its type refuses (${JSON.stringify(bad)}) answered a result`, { code: -32602 }, a.result);
+    if (a.error.code !== -32602 && !(w.model.notFound && a.error.code === w.model.notFound.code)) {
+      fail("params", `${method.method} with params its type refuses answered error ${a.error.code}`, { code: -32602 }, a.error);
+    }
+  }
+}
+
+class Delete extends TaskCmd {
+  toString() {
+    return `delete(#${this.pick})`;
+  }
+  async run(_m: object, w: World): Promise<void> {
+    const t = this.task(w);
+    const del = w.model.op("delete");
+    const c = w.model.ir.behaviour.cancellation;
+    if (!t || !del) return;
+    count(w, "delete");
+    await refresh(w, t);
+    const deletable = c.deletableStatuses === undefined ? w.model.terminal.has(t.status) : c.deletableStatuses.includes(t.status);
+    const a = await w.session.request(del.method, idParams(w, t.id));
+    expectAnswer(a, "delete", del.method);
+    if (a.error && isLimitError(w.model, a.error.code)) return;
+    if (!deletable) {
+      if (a.error) {
+        expectError(a, w.model.error(c.deleteRefusedError), "delete", `${del.method} of a task in ${t.status}`);
+        return;
+      }
+      // It ended between the look and the request: then deleting it is right.
+      t.gone = true;
+      return;
+    }
+    if (a.error) fail("delete", `${del.method} of a task in ${t.status} (deletable) failed`, "a result", a.error);
+    checkSchema(w.model.schemas.result(del.method), a.result, "types", `${del.method} result`);
+    t.gone = true;
+    const get = w.model.op("get");
+    if (get) {
+      const g = await w.session.request(get.method, idParams(w, t.id));
+      expectError(g, w.model.notFound, "delete", `${get.method} of a deleted task`, -32602);
+    }
+  }
+}
+
+class Move extends TaskCmd {
+  constructor(
+    pick: number,
+    readonly which: number,
+  ) {
+    super(pick);
+  }
+  toString() {
+    return `transition(#${this.pick}, ${this.which})`;
+  }
+  async run(_m: object, w: World): Promise<void> {
+    const t = this.task(w);
+    const moves = w.model.ops("transition");
+    if (!t || !moves.length) return;
+    const mv = moves[this.which % moves.length]!;
+    count(w, "transition");
+    await refresh(w, t);
+    const from = t.status;
+    const a = await w.session.request(mv.method, idParams(w, t.id));
+    expectAnswer(a, "transitions", mv.method);
+    if (a.error && isLimitError(w.model, a.error.code)) return;
+    const allowed = mv.to !== undefined && (w.model.direct.get(from)?.has(mv.to) ?? false);
+    if (a.result) {
+      checkSchema(w.model.schemas.result(mv.method), a.result, "types", `${mv.method} result`);
+      await refresh(w, t);
+      if (!allowed && t.status === from && mv.to !== from) return; // ignored where it could not apply
+      if (mv.to !== undefined && !w.model.reach.get(mv.to)?.has(t.status) && !(t.status === from)) {
+        fail("transitions", `${mv.method} moved task ${t.id} from ${from} to ${t.status}; the spec moves it to ${mv.to}`, mv.to, t.status);
+      }
+      return;
+    }
+    if (allowed) {
+      await refresh(w, t);
+      if (t.status === from && !w.model.terminal.has(from)) {
+        // Guards may refuse it; a guarded transition's refusal is the spec's own.
+        const guarded = w.model.ir.transitions.some((x) => x.from === from && x.to === mv.to && x.guard !== undefined);
+        if (!guarded) fail("transitions", `${mv.method} of a task in ${from} failed, but the spec allows ${from} → ${mv.to}`, "a result", a.error);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The run
+// ---------------------------------------------------------------------------
+
+/** Checks of the server's transport that need no model (Streamable HTTP's own rules). */
+async function transportChecks(target: Target, model: SpecModel): Promise<ConformReport["checks"]> {
+  if (!("url" in target)) return [];
+  const out: ConformReport["checks"] = [];
+  const wire = new HttpWire(target.url);
+  // A request the server would serve, so that only the rule under test differs.
+  const method = model.perRequest ? "server/discover" : "initialize";
+  const e = envelope(model, method, model.perRequest ? {} : { protocolVersion: model.ir.spec.protocol.protocolVersion ?? "2025-06-18", capabilities: {}, clientInfo: CLIENT_INFO }, clientCapabilities(model));
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: e.params });
+  const base = { "content-type": "application/json", ...e.headers, ...(target.headers ?? {}) };
+  try {
+    const r = await wire.post(body, { ...base, accept: "application/json" });
+    out.push({ rule: "http-accept", ok: r.status === 406, message: `a POST whose Accept lacks text/event-stream got HTTP ${r.status} (expected 406)` });
+    const big = await wire.post(body, { ...base, accept: "application/json, text/event-stream", "x-conform-padding": "x".repeat(20_000) });
+    let jsonBody = false;
+    try {
+      jsonBody = isObject(JSON.parse(big.text));
+    } catch {
+      jsonBody = false;
+    }
+    out.push({
+      rule: "http-header-limit",
+      ok: big.status < 400 || jsonBody,
+      message: big.status < 400 ? `20 kB of headers accepted (HTTP ${big.status})` : `20 kB of headers refused with HTTP ${big.status} and ${jsonBody ? "a JSON-RPC error body" : "no JSON-RPC body"}`,
+    });
+  } catch (e) {
+    out.push({ rule: "http", ok: false, message: `the server could not be reached: ${(e as Error).message}` });
+  }
+  return out;
+}
+
+async function listTools(session: Session): Promise<Map<string, Record<string, unknown>>> {
+  const a = await session.request("tools/list", {});
+  const tools = new Map<string, Record<string, unknown>>();
+  for (const t of Array.isArray(a.result?.tools) ? a.result.tools : []) if (isObject(t) && typeof t.name === "string") tools.set(t.name, t);
+  return tools;
+}
+
+export async function conform(opts: ConformOptions): Promise<ConformReport> {
+  const started = Date.now();
+  const model = specModel(opts.ir);
+  const seed = opts.seed ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
+  const runs = opts.runs ?? 20;
+  const outcomes = opts.outcomes ?? DEFAULT_OUTCOMES;
+  const exercised: Record<string, number> = {};
+  const skipped: string[] = [];
+  const checks = await transportChecks(opts.target, model);
+
+  // One probe session: the handshake, the tools offered, which outcomes can be made here.
+  const probe = new Session(model, opts.target);
+  const hello = await probe.open();
+  if (hello !== undefined && !hello.result) {
+    await probe.close();
+    const why = hello.error ? `error ${hello.error.code} ${hello.error.message}` : hello.timedOut ? "no answer in 20 s" : hello.broken;
+    return {
+      ok: false,
+      spec: opts.ir.spec.name,
+      seed,
+      runs: 0,
+      commands: 0,
+      exercised,
+      skipped,
+      checks,
+      failure: { violation: { rule: "handshake", message: `initialize failed: ${why}` }, sequence: ["initialize"], transcript: probe.wire.transcript.slice(-10) },
+      durationMs: Date.now() - started,
+    };
+  }
+  const caps = model.ir.behaviour.capabilities.server;
+  if (hello !== undefined && caps !== false) {
+    const at = valueAt(probe.serverCapabilities, caps.path);
+    checks.push({ rule: "capabilities", ok: at !== undefined, message: `the server ${at === undefined ? "does not declare" : "declares"} the capability at ${caps.path.join(".")}` });
+  }
+  const tools = await listTools(probe);
+  await probe.close();
+  const available: OutcomeName[] = [];
+  for (const [name, recipe] of Object.entries(outcomes) as Array<[OutcomeName, ToolRecipe | undefined]>) {
+    if (recipe === undefined) continue;
+    if (!tools.has(recipe.name)) skipped.push(`outcome ${name}: the server offers no tool ${recipe.name}`);
+    else if (name === "input" && model.ir.behaviour.input === false) skipped.push("outcome input: the spec declares no input");
+    else available.push(name);
+  }
+  for (const [what, op] of [["get", "get"], ["result", "result"], ["list", "list"], ["delete", "delete"], ["transition", "transition"]] as const) {
+    if (!model.op(op)) skipped.push(`${what}: the spec declares no ${op} method`);
+  }
+  if (model.ops("custom").length) skipped.push(`custom operations (${model.ops("custom").map((m) => m.method).join(", ")}): their behaviour is the user's handler's, only their existence is checked by unknown-id`);
+
+  const commandArbs: Array<fc.Arbitrary<Cmd>> = [
+    fc.nat(7).map((n) => new Get(n)),
+    fc.nat(7).map((n) => new Result(n)),
+    fc.nat(7).map((n) => new Cancel(n)),
+    fc.nat(7).map((n) => new Wait(n)),
+    fc.constant(new List()),
+    fc.nat(7).map((n) => new Unknown(n)),
+    fc.nat(7).map((n) => new WrongParams(n)),
+    fc.nat(7).map((n) => new Delete(n)),
+    fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Move(p, n)),
+  ];
+  // Most commands need a task: creation is drawn as often as the task commands together.
+  if (available.length) commandArbs.push(...Array.from({ length: 4 }, () => fc.constantFrom(...available).map((o) => new Create(o))));
+
+  let commands = 0;
+  let last: { violation: Violation; transcript: TranscriptEntry[] } | undefined;
+  let runsDone = 0;
+  const property = fc.asyncProperty(fc.commands(commandArbs, { maxCommands: opts.maxCommands ?? 12, size: "+1" }), async (cmds) => {
+    const session = new Session(model, opts.target);
+    const world: World = { model, session, tasks: [], outcomes, tools, exercised };
+    const from = session.wire.transcript.length;
+    try {
+      const h = await session.open();
+      if (h !== undefined && !h.result) fail("handshake", "initialize failed", "a result", brief(h));
+      commands += [...cmds].length;
+      await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
+    } catch (e) {
+      if (e instanceof ViolationError) last = { violation: e.violation, transcript: session.wire.transcript.slice(from) };
+      else last = { violation: { rule: "tester", message: `the tester itself failed: ${(e as Error).stack ?? String(e)}` }, transcript: session.wire.transcript.slice(from) };
+      throw e;
+    } finally {
+      await cleanup(world);
+      await session.close();
+      opts.onRun?.(++runsDone);
+    }
+  });
+  const result = await fc.check(property, {
+    numRuns: runs,
+    seed,
+    ...(opts.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: opts.timeLimitMs }),
+  });
+  const report: ConformReport = {
+    ok: !result.failed && checks.every((c) => c.ok),
+    spec: opts.ir.spec.name,
+    seed,
+    runs: result.numRuns,
+    commands,
+    exercised,
+    skipped,
+    checks,
+    durationMs: Date.now() - started,
+  };
+  if (result.failed && last) {
+    const sequence = result.counterexample ? [...(result.counterexample[0] as Iterable<Cmd>)].map(String) : [];
+    report.failure = { violation: last.violation, sequence, transcript: last.transcript };
+  }
+  return report;
+}
+
+/** Leaves no work running behind a run: cancels what the model still knows as live (best effort). */
+async function cleanup(w: World): Promise<void> {
+  const c = w.model.ir.behaviour.cancellation;
+  const cancel = c.via === "method" ? c.method : undefined;
+  for (const t of w.tasks) {
+    if (t.gone || w.model.terminal.has(t.status)) continue;
+    if (cancel !== undefined) await w.session.request(cancel, idParams(w, t.id), 3000).catch(() => undefined);
+    else if (c.via === "cancelled-notification" && t.requestId !== undefined) await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * One requestor's conversation with the server under test: the handshake its
+ * lifecycle asks for, the envelope a per-request lifecycle puts on every
+ * message, how a task is requested and found in an answer, and the answers the
+ * tester gives to the server's own requests (input rounds).
+ */
+import type { SpecModel } from "./model.js";
+import { HttpWire, StdioWire, type Answer, type Wire } from "./wire.js";
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The envelope keys of a per-request lifecycle (core MCP 2026-07-28). */
+const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
+const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
+/** The request routing headers of Streamable HTTP on a per-request lifecycle. */
+const NAME_FIELDS: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+export const CLIENT_INFO = { name: "mcp-task-gen-conform", version: "1" };
+
+function nestAt(path: readonly string[], value: unknown): Record<string, unknown> {
+  let out: unknown = value;
+  for (let i = path.length - 1; i >= 0; i--) out = { [path[i]!]: out };
+  return out as Record<string, unknown>;
+}
+
+function merge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = isObject(v) && isObject(out[k]) ? merge(out[k] as Record<string, unknown>, v) : v;
+  return out;
+}
+
+export function valueAt(value: unknown, path: readonly string[]): unknown {
+  let v = value;
+  for (const p of path) v = isObject(v) && Object.prototype.hasOwnProperty.call(v, p) ? v[p] : undefined;
+  return v;
+}
+
+/** Where the server under test runs. */
+export type Target = { stdio: string; env?: NodeJS.ProcessEnv } | { url: string; headers?: Record<string, string> };
+
+/** An answer to a server's input request that fits what it asked (elicitation, sampling, roots). */
+export function answerInput(method: string, params: Record<string, unknown> | undefined): unknown {
+  if (method === "elicitation/create") {
+    const schema = isObject(params?.requestedSchema) ? params!.requestedSchema : {};
+    const props = isObject(schema.properties) ? schema.properties : {};
+    const content: Record<string, unknown> = {};
+    for (const [k, p] of Object.entries(props)) {
+      const t = isObject(p) ? p.type : undefined;
+      const choices = isObject(p) && Array.isArray(p.enum) ? p.enum : undefined;
+      content[k] = choices?.length ? choices[0] : t === "boolean" ? true : t === "number" || t === "integer" ? 1 : "conform";
+    }
+    return params?.mode === "url" ? { action: "accept" } : { action: "accept", content };
+  }
+  if (method === "sampling/createMessage") return { role: "assistant", content: { type: "text", text: "conform" }, model: "conform" };
+  if (method === "roots/list") return { roots: [] };
+  return undefined;
+}
+
+/** The capabilities the tester declares: input of every kind, and the spec's own client capability. */
+export function clientCapabilities(model: SpecModel): Record<string, unknown> {
+  const c = model.ir.behaviour.capabilities.client;
+  const caps: Record<string, unknown> = { elicitation: { form: {} }, sampling: {}, roots: {} };
+  if (c === false) return caps;
+  // The tester answers the server's input requests itself: it declares no task-augmented ones.
+  const value = structuredClone(isObject(c.value) ? c.value : {});
+  for (const path of Object.values(c.augments ?? {})) {
+    let at: unknown = value;
+    for (const p of path.slice(0, -1)) at = isObject(at) ? at[p] : undefined;
+    if (isObject(at)) delete at[path[path.length - 1]!];
+  }
+  return merge(caps, nestAt(c.path, value));
+}
+
+/** A request's params and headers as the lifecycle sends them: per-request ones carry the envelope. */
+export function envelope(model: SpecModel, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown>): { params: Record<string, unknown>; headers: Record<string, string> } {
+  if (!model.perRequest) return { params, headers: {} };
+  const version = model.ir.spec.protocol.protocolVersion ?? "";
+  const given = isObject(params._meta) ? params._meta : {};
+  const meta = { [PROTOCOL_VERSION_KEY]: version, [CLIENT_INFO_KEY]: CLIENT_INFO, [CLIENT_CAPABILITIES_KEY]: capabilities, ...given };
+  const headers: Record<string, string> = { "mcp-method": method, "mcp-protocol-version": version };
+  const http = model.ir.behaviour.http;
+  const field = NAME_FIELDS[method] ?? (http !== false && http.methods.includes(method) ? model.idField : undefined);
+  const header = NAME_FIELDS[method] !== undefined ? "mcp-name" : http !== false ? http.header.toLowerCase() : undefined;
+  if (field !== undefined && header !== undefined && typeof params[field] === "string") headers[header] = params[field] as string;
+  return { params: { ...params, _meta: meta }, headers };
+}
+
+export class Session {
+  readonly wire: Wire;
+  /** The server's answer to the handshake (initialize lifecycle). */
+  serverCapabilities: Record<string, unknown> | undefined;
+  /** The server's requests seen, with the related task id they carried. */
+  readonly serverRequests: Array<{ method: string; relatedTaskId?: string }> = [];
+  private readonly capabilities: Record<string, unknown>;
+
+  constructor(
+    readonly model: SpecModel,
+    target: Target,
+  ) {
+    this.wire = "stdio" in target ? new StdioWire(target.stdio, target.env) : new HttpWire(target.url);
+    if ("url" in target && target.headers) this.wire.setHeaders(target.headers);
+    const b = model.ir.behaviour;
+    this.capabilities = clientCapabilities(model);
+    const related = b.relatedTask === false ? undefined : model.metaKey(b.relatedTask.meta);
+    this.wire.onServerRequest = async (method, params) => {
+      const meta = isObject(params?._meta) ? params._meta : {};
+      const rel = related === undefined ? undefined : meta[related];
+      this.serverRequests.push({ method, ...(isObject(rel) && typeof rel.taskId === "string" ? { relatedTaskId: rel.taskId } : {}) });
+      if (method === "ping") return { result: {} };
+      const result = answerInput(method, params);
+      return result === undefined ? { error: { code: -32601, message: "Method not found" } } : { result };
+    };
+  }
+
+  /** The handshake of an initialize lifecycle; nothing for a per-request one. */
+  async open(): Promise<Answer | undefined> {
+    if (this.model.perRequest) return undefined;
+    const a = await this.wire.request(
+      "initialize",
+      { protocolVersion: this.model.ir.spec.protocol.protocolVersion ?? "2025-06-18", capabilities: this.capabilities, clientInfo: CLIENT_INFO },
+      { timeoutMs: 20_000 },
+    );
+    if (a.result) {
+      this.serverCapabilities = isObject(a.result.capabilities) ? a.result.capabilities : {};
+      const version = a.result.protocolVersion;
+      if (this.wire instanceof HttpWire && typeof version === "string") this.wire.setHeaders({ "mcp-protocol-version": version });
+      await this.wire.notify("notifications/initialized");
+    }
+    return a;
+  }
+
+  /** A request as this lifecycle sends it: with the per-request envelope and routing headers where it has them. */
+  request(method: string, params: Record<string, unknown> = {}, timeoutMs = 10_000, onId?: (id: number) => void): Promise<Answer> {
+    const e = envelope(this.model, method, params, this.capabilities);
+    return this.wire.request(method, e.params, { timeoutMs, headers: e.headers, ...(onId ? { onId } : {}) });
+  }
+
+  /** The params that ask for `request` to run as a task (with the requestor's id where it picks one). */
+  taskParams(params: Record<string, unknown>, requestorId: string | undefined, ttl: number | undefined): Record<string, unknown> {
+    const c = this.model.ir.behaviour.creation;
+    const body: Record<string, unknown> = {};
+    if (c.retentionField !== undefined && ttl !== undefined) body[c.retentionField] = ttl;
+    if (requestorId !== undefined) body[c.taskId.field ?? this.model.idField] = requestorId;
+    if (c.via === "param" && c.param !== undefined) return { ...params, [c.param]: body };
+    if (c.via === "meta") {
+      const key = this.model.metaKey(c.meta);
+      if (key !== undefined) return { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), [key]: body } };
+    }
+    return params;
+  }
+
+  async close(): Promise<void> {
+    await this.wire.close();
+  }
+}
+
+/** The task in an answer: the answer itself, or the one field of it that holds a task. */
+export function taskIn(model: SpecModel, value: unknown): Record<string, unknown> | undefined {
+  const isTask = (v: unknown): v is Record<string, unknown> => isObject(v) && typeof v[model.idField] === "string" && model.statusField in v;
+  if (isTask(value)) return value;
+  if (!isObject(value)) return undefined;
+  for (const v of Object.values(value)) if (isTask(v)) return v;
+  return undefined;
+}

@@ -1,0 +1,347 @@
+/**
+ * The tester's side of the wire: plain JSON-RPC over a stdio child process or
+ * Streamable HTTP, with no MCP SDK in between, so that what is checked is what
+ * the server sent. Every message both ways is kept in a transcript that a
+ * report quotes. Requests the server sends (elicitation, sampling, roots) are
+ * answered by a handler the tester sets.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+
+export interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface Answer {
+  result?: Record<string, unknown>;
+  error?: JsonRpcError;
+  /** HTTP status of the exchange (HTTP only). */
+  http?: number;
+  /** No answer came within the time given. */
+  timedOut?: boolean;
+  /** The transport broke or the answer was not JSON-RPC (said why). */
+  broken?: string;
+}
+
+export interface TranscriptEntry {
+  dir: "→" | "←";
+  message: unknown;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+  /** Told the JSON-RPC id the request goes out with (a cancellation notification names it). */
+  onId?: (id: number) => void;
+}
+
+export type ServerRequestHandler = (method: string, params: Record<string, unknown> | undefined) => Promise<{ result?: unknown; error?: JsonRpcError }>;
+
+export interface Wire {
+  request(method: string, params: Record<string, unknown> | undefined, opts?: RequestOptions): Promise<Answer>;
+  notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  /** Notifications received so far, oldest first. */
+  readonly notifications: Array<{ method: string; params?: Record<string, unknown> }>;
+  onServerRequest: ServerRequestHandler;
+  readonly transcript: TranscriptEntry[];
+  /** Extra headers on every HTTP request after this call (ignored over stdio). */
+  setHeaders(headers: Record<string, string>): void;
+  close(): Promise<void>;
+  /** Why the transport is gone, once it is. */
+  readonly closedReason: string | undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+abstract class BaseWire implements Wire {
+  readonly notifications: Array<{ method: string; params?: Record<string, unknown> }> = [];
+  readonly transcript: TranscriptEntry[] = [];
+  onServerRequest: ServerRequestHandler = async () => ({ error: { code: -32601, message: "Method not found" } });
+  closedReason: string | undefined;
+  protected nextId = 1;
+  protected readonly pending = new Map<string | number, (a: Answer) => void>();
+
+  abstract request(method: string, params: Record<string, unknown> | undefined, opts?: RequestOptions): Promise<Answer>;
+  abstract notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  abstract close(): Promise<void>;
+  setHeaders(_headers: Record<string, string>): void {}
+
+  protected record(dir: TranscriptEntry["dir"], message: unknown): void {
+    this.transcript.push({ dir, message });
+    // A long run keeps what a report can quote: the latest messages.
+    if (this.transcript.length > 4000) this.transcript.splice(0, 1000);
+  }
+
+  /** Routes one incoming message; server requests are answered through `reply`. */
+  protected receive(message: unknown, reply: (m: unknown) => void): void {
+    this.record("←", message);
+    if (!isObject(message)) return;
+    if (typeof message.method === "string") {
+      const params = isObject(message.params) ? message.params : undefined;
+      if (message.id === undefined) {
+        this.notifications.push({ method: message.method, ...(params ? { params } : {}) });
+        return;
+      }
+      const id = message.id;
+      void this.onServerRequest(message.method, params).then(
+        (a) => reply(a.error ? { jsonrpc: "2.0", id, error: a.error } : { jsonrpc: "2.0", id, result: a.result ?? {} }),
+        (e: unknown) => reply({ jsonrpc: "2.0", id, error: { code: -32603, message: String(e) } }),
+      );
+      return;
+    }
+    if (message.id === undefined || message.id === null) return;
+    const done = this.pending.get(message.id as string | number);
+    if (done === undefined) return;
+    this.pending.delete(message.id as string | number);
+    if (isObject(message.error)) {
+      const e = message.error;
+      done({ error: { code: typeof e.code === "number" ? e.code : NaN, message: typeof e.message === "string" ? e.message : "", ...("data" in e ? { data: e.data } : {}) } });
+    } else if (isObject(message.result)) done({ result: message.result });
+    else done({ broken: `a response with neither an object result nor an error: ${JSON.stringify(message).slice(0, 200)}` });
+  }
+
+  protected failAll(reason: string): void {
+    this.closedReason ??= reason;
+    for (const [, done] of this.pending) done({ broken: reason });
+    this.pending.clear();
+  }
+}
+
+/** A server started as a child process (`sh -c command`), JSON-RPC on its stdin and stdout, one message a line. */
+export class StdioWire extends BaseWire {
+  private readonly child: ChildProcess;
+  private buffer = "";
+  readonly stderr: string[] = [];
+
+  constructor(command: string, env?: NodeJS.ProcessEnv) {
+    super();
+    this.child = spawn(command, { shell: true, stdio: ["pipe", "pipe", "pipe"], env: env ?? process.env });
+    this.child.stdout!.setEncoding("utf8");
+    this.child.stdout!.on("data", (chunk: string) => {
+      this.buffer += chunk;
+      for (let nl = this.buffer.indexOf("\n"); nl !== -1; nl = this.buffer.indexOf("\n")) {
+        const line = this.buffer.slice(0, nl).replace(/\r$/, "");
+        this.buffer = this.buffer.slice(nl + 1);
+        if (line.trim() === "") continue;
+        let message: unknown;
+        try {
+          message = JSON.parse(line);
+        } catch {
+          this.record("←", line);
+          this.failAll(`the server wrote a line that is not JSON to stdout: ${line.slice(0, 200)}`);
+          continue;
+        }
+        this.receive(message, (m) => this.write(m));
+      }
+    });
+    this.child.stderr!.setEncoding("utf8");
+    this.child.stderr!.on("data", (chunk: string) => {
+      this.stderr.push(chunk);
+      if (this.stderr.length > 200) this.stderr.splice(0, 100);
+    });
+    this.child.on("exit", (code, signal) => this.failAll(`the server process exited (${signal ?? `code ${code}`})`));
+    this.child.on("error", (e) => this.failAll(`the server process could not start: ${e.message}`));
+    this.child.stdin!.on("error", () => undefined);
+  }
+
+  private write(message: unknown): void {
+    this.record("→", message);
+    if (this.closedReason === undefined) this.child.stdin!.write(`${JSON.stringify(message)}\n`);
+  }
+
+  request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions = {}): Promise<Answer> {
+    if (this.closedReason !== undefined) return Promise.resolve({ broken: this.closedReason });
+    const id = this.nextId++;
+    opts.onId?.(id);
+    return new Promise<Answer>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve({ timedOut: true });
+      }, opts.timeoutMs ?? 10_000);
+      this.pending.set(id, (a) => {
+        clearTimeout(timer);
+        resolve(a);
+      });
+      this.write({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+    });
+  }
+
+  /** Writes a raw line (a malformed message, for the tester's bad-input checks). */
+  rawLine(line: string): void {
+    this.record("→", line);
+    if (this.closedReason === undefined) this.child.stdin!.write(`${line}\n`);
+  }
+
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    this.write({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.child.stdin!.end();
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), 2000);
+    this.child.kill("SIGTERM");
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** Streamable HTTP: one POST per message; answers as JSON or as an SSE stream. */
+export class HttpWire extends BaseWire {
+  private headers: Record<string, string> = {};
+  private sessionId: string | undefined;
+  private readonly inflight = new Set<AbortController>();
+
+  constructor(readonly url: string) {
+    super();
+  }
+
+  setHeaders(headers: Record<string, string>): void {
+    this.headers = { ...this.headers, ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) };
+  }
+
+  /** The headers every POST carries: JSON in, JSON or SSE out, the session once the server named one. */
+  baseHeaders(): Record<string, string> {
+    return {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(this.sessionId === undefined ? {} : { "mcp-session-id": this.sessionId }),
+      ...this.headers,
+    };
+  }
+
+  /** One POST of a raw body; the response as received (for the transport checks). */
+  async post(body: string, headers: Record<string, string>, timeoutMs = 10_000): Promise<{ status: number; contentType: string; text: string }> {
+    const ctl = new AbortController();
+    this.inflight.add(ctl);
+    const timer = setTimeout(() => ctl.abort(), timeoutMs);
+    try {
+      const res = await fetch(this.url, { method: "POST", headers, body, signal: ctl.signal });
+      const text = await res.text();
+      return { status: res.status, contentType: res.headers.get("content-type") ?? "", text };
+    } finally {
+      clearTimeout(timer);
+      this.inflight.delete(ctl);
+    }
+  }
+
+  async request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions = {}): Promise<Answer> {
+    const id = this.nextId++;
+    opts.onId?.(id);
+    const message = { jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) };
+    this.record("→", message);
+    const ctl = new AbortController();
+    this.inflight.add(ctl);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctl.abort();
+    }, opts.timeoutMs ?? 10_000);
+    const answered = new Promise<Answer>((resolve) => this.pending.set(id, resolve));
+    try {
+      const res = await fetch(this.url, {
+        method: "POST",
+        headers: { ...this.baseHeaders(), ...(opts.headers ?? {}) },
+        body: JSON.stringify(message),
+        signal: ctl.signal,
+      });
+      const session = res.headers.get("mcp-session-id");
+      if (session !== null && this.sessionId === undefined) this.sessionId = session;
+      const type = res.headers.get("content-type") ?? "";
+      if (type.includes("text/event-stream") && res.body !== null) {
+        await this.readStream(res.body, id);
+      } else {
+        const text = await res.text();
+        let parsed: unknown;
+        try {
+          parsed = text === "" ? undefined : JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed === undefined) {
+          this.pending.delete(id);
+          return { http: res.status, broken: `HTTP ${res.status} with no JSON-RPC body${text ? `: ${text.slice(0, 200)}` : ""}` };
+        }
+        for (const m of Array.isArray(parsed) ? parsed : [parsed]) this.receive(m, (r) => void this.answerServer(r));
+      }
+      if (this.pending.has(id)) {
+        this.pending.delete(id);
+        return { http: res.status, broken: `HTTP ${res.status}: the response ended without answering request ${id}` };
+      }
+      return { ...(await answered), http: res.status };
+    } catch (e) {
+      this.pending.delete(id);
+      if (timedOut) return { timedOut: true };
+      return { broken: `HTTP request failed: ${(e as Error).message}` };
+    } finally {
+      clearTimeout(timer);
+      this.inflight.delete(ctl);
+    }
+  }
+
+  private async readStream(body: ReadableStream<Uint8Array>, id: number): Promise<void> {
+    const reader = body.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
+    let buffer = "";
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        buffer += value.replace(/\r\n?/g, "\n");
+        for (let end = buffer.indexOf("\n\n"); end !== -1; end = buffer.indexOf("\n\n")) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = event
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).replace(/^ /, ""))
+            .join("\n");
+          if (!data) continue;
+          let message: unknown;
+          try {
+            message = JSON.parse(data);
+          } catch {
+            continue;
+          }
+          this.receive(message, (r) => void this.answerServer(r));
+          if (!this.pending.has(id)) return;
+        }
+      }
+    } finally {
+      void reader.cancel().catch(() => undefined);
+    }
+  }
+
+  /** Sends the tester's answer to a server request as its own POST. */
+  private async answerServer(message: unknown): Promise<void> {
+    this.record("→", message);
+    try {
+      await this.post(JSON.stringify(message), this.baseHeaders());
+    } catch {
+      // The server went away; the pending requests say so.
+    }
+  }
+
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    const message = { jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) };
+    this.record("→", message);
+    try {
+      await this.post(JSON.stringify(message), this.baseHeaders());
+    } catch {
+      // As above.
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.inflight) c.abort();
+    if (this.sessionId !== undefined) {
+      try {
+        await fetch(this.url, { method: "DELETE", headers: this.baseHeaders(), signal: AbortSignal.timeout(2000) });
+      } catch {
+        // Closing is best effort.
+      }
+    }
+    this.failAll("closed");
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * `mcp-task-gen conform`: every spec that validates passes its own conformance against the
+ * demo server generated from it (the built-in specs over stdio and Streamable HTTP, every
+ * fixture spec over HTTP), a server of another spec fails with a shrunk sequence, and the
+ * command's usage errors exit 2. The tester's in-memory schemas give the same verdicts as the
+ * generated validators.
+ */
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analyze } from "../generator/pipeline.js";
+import { resolveSpec } from "../generator/specs.js";
+import { conform, DEFAULT_OUTCOMES, type ConformReport } from "../generator/conform/run.js";
+import { specSchemas } from "../generator/conform/schemas.js";
+import type { IR } from "../generator/ir.js";
+import { httpChild, root } from "./seed-harness.js";
+import { cli } from "./helpers/cli.js";
+
+const BUILTIN = ["sep-1686-draft", "mcp-2025-11-25", "ext-tasks-2026-07-28"] as const;
+const FIXTURES = readdirSync(join(root, "test/fixtures/specs"))
+  .filter((f) => /\.ya?ml$/.test(f))
+  .map((f) => join(root, "test/fixtures/specs", f));
+const TSX = join(root, "node_modules/.bin/tsx");
+const DEMO = join(root, "scripts/demo-server.ts");
+const SEED = Number(process.env.FC_SEED ?? 20261204);
+
+function irOf(spec: string): IR {
+  const r = resolveSpec(spec, root);
+  if (!r.ok) throw new Error(r.message);
+  const { ir, diagnostics } = analyze(r.source);
+  if (!ir) throw new Error(diagnostics.map((d) => d.message).join("\n"));
+  return ir;
+}
+
+function explain(r: ConformReport): string {
+  return JSON.stringify({ failure: r.failure && { ...r.failure, transcript: r.failure.transcript.slice(-12) }, checks: r.checks.filter((c) => !c.ok) }, null, 1);
+}
+
+/** A demo server of `spec` over HTTP on 127.0.0.1 (the demo takes built-in names and spec files). */
+function demoHttp(spec: string) {
+  const child = spawn(TSX, [DEMO, spec, "--http", "0"], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+  return httpChild(child, `demo ${spec}`);
+}
+
+describe("conform against the demo of every built-in spec", () => {
+  for (const spec of BUILTIN) {
+    it(`${spec} over stdio`, async () => {
+      const r = await conform({ ir: irOf(spec), target: { stdio: `${TSX} ${DEMO} ${spec}` }, runs: 8, seed: SEED });
+      expect(r.ok, explain(r)).toBe(true);
+      expect(r.exercised.create ?? 0).toBeGreaterThan(0);
+    }, 180_000);
+
+    it(`${spec} over Streamable HTTP, its transport rules included`, async () => {
+      const server = demoHttp(spec);
+      try {
+        const r = await conform({ ir: irOf(spec), target: { url: await server.url }, runs: 40, seed: SEED });
+        expect(r.ok, explain(r)).toBe(true);
+        expect(r.checks.map((c) => c.rule)).toEqual(expect.arrayContaining(["http-accept", "http-header-limit"]));
+        for (const what of ["create", "get", "cancel", "wait", "unknown id", "wrong params"]) expect(r.exercised[what] ?? 0, what).toBeGreaterThan(0);
+      } finally {
+        await server.stop();
+      }
+    }, 180_000);
+  }
+});
+
+describe("conform against the demo of every fixture spec", () => {
+  for (const file of FIXTURES) {
+    it(`${file.slice(root.length + 1)}`, async () => {
+      const server = demoHttp(file);
+      try {
+        const r = await conform({ ir: irOf(file), target: { url: await server.url }, runs: 25, seed: SEED });
+        expect(r.ok, explain(r)).toBe(true);
+      } finally {
+        await server.stop();
+      }
+    }, 240_000);
+  }
+});
+
+describe("a server that does not keep its spec", () => {
+  let server: ReturnType<typeof demoHttp>;
+  beforeAll(() => {
+    server = demoHttp("sep-1686-draft");
+  });
+  afterAll(() => server.stop());
+
+  it("the sep-1686-draft demo checked against mcp-2025-11-25 fails with a shrunk sequence", async () => {
+    const { long: _long, ...quick } = DEFAULT_OUTCOMES;
+    const r = await conform({ ir: irOf("mcp-2025-11-25"), target: { url: await server.url }, runs: 20, seed: SEED, outcomes: quick });
+    expect(r.ok).toBe(false);
+    expect(r.failure).toBeDefined();
+    // The demo answers the task request with a plain result: one creation shows it.
+    expect(r.failure!.sequence.length).toBeLessThanOrEqual(2);
+    expect(r.failure!.sequence.some((c) => c.startsWith("create("))).toBe(true);
+    expect(r.failure!.violation.rule).toMatch(/types|creation/);
+    expect(r.failure!.transcript.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("the CLI exits 1 and prints the rule, the shortest sequence and the seed", async () => {
+    // Without the long outcome: a server that runs the work before answering keeps each such try 10 s.
+    const run = await cli(["conform", "--spec", "mcp-2025-11-25", "--url", await server.url, "--runs", "5", "--seed", "42", "--outcomes", '{"long":null}'], root);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/rule broken: (types|creation)/);
+    expect(run.stderr).toMatch(/shortest sequence \(1 commands\): create\(/);
+    expect(run.stderr).toContain("replay: add --seed 42");
+  }, 120_000);
+
+  it("--json gives the same report as data", async () => {
+    const run = await cli(["conform", "--spec", "mcp-2025-11-25", "--url", await server.url, "--runs", "3", "--seed", "42", "--json", "--outcomes", '{"long":null}'], root);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as ConformReport;
+    expect(report.ok).toBe(false);
+    expect(report.seed).toBe(42);
+    expect(report.failure?.sequence.length).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe("conform's usage", () => {
+  it("documents itself", async () => {
+    const run = await cli(["conform", "--help"], root);
+    expect(run.code).toBe(0);
+    for (const word of ["--stdio", "--url", "--runs", "--seed", "--json", "--outcomes", "Exit codes"]) expect(run.stdout).toContain(word);
+  });
+
+  it.each([
+    [["conform"], /exactly one of --stdio/],
+    [["conform", "--stdio", "x", "--url", "http://127.0.0.1:1/mcp"], /exactly one of --stdio/],
+    [["conform", "--url", "ftp://127.0.0.1/mcp"], /expected http: or https:/],
+    [["conform", "--url", "http://127.0.0.1:1/mcp", "--outcomes", "{\"finish\":{}}"], /unknown outcome 'finish'/],
+    [["conform", "--url", "http://127.0.0.1:1/mcp", "--outcomes", "missing.json"], /cannot read missing.json/],
+    [["conform", "--url", "http://127.0.0.1:1/mcp", "--runs", "0"], /--runs: expected a positive whole number/],
+    [["conform", "--spec", "no-such-spec", "--url", "http://127.0.0.1:1/mcp"], /no-such-spec/],
+  ])("%j is a usage error", async (args, message) => {
+    const run = await cli(args, root);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("a server that is not there is a violation of the handshake, not a crash", async () => {
+    const run = await cli(["conform", "--spec", "mcp-2025-11-25", "--stdio", "exit 3", "--runs", "1"], root);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/rule broken: handshake/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("the tester's schemas and the generated validators agree", () => {
+  for (const spec of BUILTIN) {
+    it(spec, async () => {
+      const ir = irOf(spec);
+      const generated = (await import(pathToFileURL(join(root, "output-samples", spec, "validators.ts")).href)) as Record<string, unknown>;
+      const mine = specSchemas(ir);
+      const examples = ir.examples.map((e) => e.message);
+      const values = fc.oneof(
+        fc.constantFrom(...examples),
+        fc.constantFrom(...examples).chain((e) => fc.tuple(fc.constant(e), fc.string(), fc.anything()).map(([ex, k, v]) => (typeof ex === "object" && ex !== null ? { ...ex, [k]: v } : ex))),
+        fc.anything(),
+      );
+      const names = ir.types.map((t) => t.name).filter((n) => typeof (generated[`${n}Schema`] as { safeParse?: unknown })?.safeParse === "function");
+      expect(names.length).toBeGreaterThan(5);
+      fc.assert(
+        fc.property(fc.constantFrom(...names), values, (name, value) => {
+          const g = (generated[`${name}Schema`] as { safeParse(v: unknown): { success: boolean } }).safeParse(value).success;
+          expect(mine.type(name)!.safeParse(value).success, `${name} on ${JSON.stringify(value)}`).toBe(g);
+        }),
+        { numRuns: 400 },
+      );
+    });
+  }
+});
