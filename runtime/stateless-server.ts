@@ -826,6 +826,11 @@ export async function serveStatelessHttp<S extends string, W>(runtime: TaskRunti
     }
     if (size > maxBody) return void plain(res, 413, -32600, `Invalid Request: body larger than ${maxBody} bytes`);
     const body = Buffer.concat(chunks);
+    // Streamable HTTP: a POST's Accept lists both answer types (the SDK underneath lets a JSON-only one through).
+    const accept = (req.headers.accept ?? "").toLowerCase();
+    if (req.method === "POST" && !accept.includes("*/*") && !(accept.includes("application/json") && accept.includes("text/event-stream"))) {
+      return void plain(res, 406, -32600, "Not Acceptable: the Accept header must list application/json and text/event-stream");
+    }
     if (req.method === "POST" && /application\/json/i.test(req.headers["content-type"] ?? "")) {
       const read = readMessage(body.toString("utf8"));
       if ("error" in read && read.error.code !== 0) return void plain(res, 400, read.error.code, read.error.message, read.error.id);
