@@ -520,7 +520,7 @@ async function watchCmd(io: Io, o: GenerateOpts, handlers?: string): Promise<num
 /** The commands and options, for a guess at a misspelt one. */
 const WORDS = [
   ...["generate", "check", "validate", "list-specs", "schema", "codes", "diff", "init", "conform"],
-  ...["spec", "out", "handlers", "dry-run", "watch", "force", "quiet", "warn-as-error", "json", "fail-on", "transport", "name", "allow-nonempty", "stdio", "url", "runs", "seed", "outcomes", "header", "max-commands", "time-limit"],
+  ...["spec", "out", "handlers", "dry-run", "watch", "force", "quiet", "warn-as-error", "json", "fail-on", "transport", "name", "allow-nonempty", "stdio", "url", "runs", "seed", "outcomes", "header", "max-commands", "time-limit", "ignore"],
 ];
 
 /** yargs' "Unknown argument: x" with a close guess, as the spec checks give one. */
@@ -739,6 +739,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
               describe: 'The tools that make work of each outcome: a JSON file or inline JSON, e.g. {"complete":{"name":"echo","arguments":{}},"long":null}',
             },
             header: { type: "string", array: true, requiresArg: true, describe: 'An HTTP header on every request, "Name: value" (repeatable)' },
+            ignore: { type: "string", array: true, requiresArg: true, describe: "A rule whose violations are reported as known deviations, not failures (repeatable)" },
             json: { type: "boolean", default: false, describe: "Print the report as JSON" },
           })
           .example("$0 conform --spec mcp-2025-11-25 --stdio 'node server.js'", "stdio server")
@@ -759,6 +760,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
                 ...(a["time-limit"] === undefined ? {} : { timeLimit: a["time-limit"] }),
                 ...(a.outcomes === undefined ? {} : { outcomes: a.outcomes }),
                 ...(a.header === undefined ? {} : { header: a.header.map(String) }),
+                ...(a.ignore === undefined ? {} : { ignore: a.ignore.map(String) }),
                 json: a.json,
               });
             } catch (e) {

@@ -6,11 +6,13 @@
  * generated validators.
  */
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { hasErrors } from "../generator/diagnostics.js";
 import { analyze } from "../generator/pipeline.js";
 import { resolveSpec } from "../generator/specs.js";
 import { conform, DEFAULT_OUTCOMES, type ConformReport } from "../generator/conform/run.js";
@@ -18,6 +20,7 @@ import { specSchemas } from "../generator/conform/schemas.js";
 import type { IR } from "../generator/ir.js";
 import { httpChild, root } from "./seed-harness.js";
 import { cli } from "./helpers/cli.js";
+import { dump, Rand, SEMANTIC, SEMANTIC_KINDS, type Doc } from "./helpers/spec-mutants.js";
 
 const BUILTIN = ["sep-1686-draft", "mcp-2025-11-25", "ext-tasks-2026-07-28"] as const;
 const FIXTURES = readdirSync(join(root, "test/fixtures/specs"))
@@ -79,6 +82,48 @@ describe("conform against the demo of every fixture spec", () => {
       }
     }, 240_000);
   }
+});
+
+describe("conform against the demo of valid semantic mutants of the built-in specs", () => {
+  // Renamed states, methods and errors, other codes, messages, outcome states, terminal-cancel answers and
+  // page sizes (test/helpers/spec-mutants.ts), drawn from a fixed seed; MUTANTS_RUNS draws more.
+  const draws = fc.sample(
+    fc.record({
+      spec: fc.constantFrom(...BUILTIN),
+      kinds: fc.array(fc.constantFrom(...SEMANTIC_KINDS), { minLength: 1, maxLength: 3 }),
+      choices: fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { minLength: 8, maxLength: 8 }),
+    }),
+    { seed: SEED, numRuns: Number(process.env.MUTANTS_RUNS ?? 10) },
+  );
+  let dir: string;
+  beforeAll(() => {
+    mkdirSync(join(root, ".tmp"), { recursive: true });
+    dir = mkdtempSync(join(root, ".tmp", "conform-mutants-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  draws.forEach((d, i) => {
+    it(`mutant ${i} of ${d.spec}`, async () => {
+      const doc = parseYaml(readFileSync(join(root, "spec", `${d.spec}.yaml`), "utf8")) as Doc;
+      const rand = new Rand(d.choices);
+      const what = d.kinds.map((k) => SEMANTIC[k]!(doc, rand)).join("; ");
+      const file = join(dir, `mutant-${i}.yaml`);
+      writeFileSync(file, dump(doc, false));
+      const { ir, diagnostics } = analyze({ file, text: readFileSync(file, "utf8") });
+      if (ir === undefined || hasErrors(diagnostics)) {
+        // Refused: then with located errors (the spec fuzzer holds the checker to that in general).
+        expect(diagnostics.filter((x) => x.severity === "error").every((x) => x.location !== undefined), what).toBe(true);
+        return;
+      }
+      const server = demoHttp(file);
+      try {
+        const r = await conform({ ir, target: { url: await server.url }, runs: 8, seed: SEED });
+        expect(r.ok, `${what}\n${explain(r)}`).toBe(true);
+      } finally {
+        await server.stop();
+      }
+    }, 120_000);
+  });
 });
 
 describe("a server that does not keep its spec", () => {

@@ -22,6 +22,7 @@ export interface ConformArgs {
   header?: string[];
   maxCommands?: number;
   timeLimit?: number;
+  ignore?: string[];
 }
 
 export interface ConformIo {
@@ -31,6 +32,12 @@ export interface ConformIo {
 }
 
 export class ConformUsageError extends Error {}
+
+/** The rules a report may name. */
+export const RULES: readonly string[] = [
+  ...["types", "states", "transitions", "terminal", "identity", "outcomes", "progress", "results", "cancellation", "delete", "listing"],
+  ...["unknown-id", "error-message", "params", "creation", "get", "input", "capabilities", "handshake", "transport", "http-accept", "http-header-limit"],
+];
 
 const OUTCOME_NAMES: readonly OutcomeName[] = ["complete", "fail", "error", "input", "long"];
 
@@ -94,12 +101,15 @@ export function formatReport(r: ConformReport): string {
   const ex = Object.entries(r.exercised).sort(([a], [b]) => a.localeCompare(b));
   if (ex.length) lines.push(`  exercised: ${ex.map(([k, v]) => `${k} ×${v}`).join(", ")}`);
   for (const s of r.skipped) lines.push(`  not exercised: ${s}`);
+  for (const [rule, d] of Object.entries(r.deviations)) {
+    lines.push(`  deviation (ignored): ${rule} ×${d.count}: ${d.first.message}${d.first.observed === undefined ? "" : `; observed ${JSON.stringify(d.first.observed).slice(0, 200)}`}`);
+  }
   if (r.failure) {
     const f = r.failure;
     lines.push("", `rule broken: ${f.violation.rule}`, `  ${f.violation.message}`);
     if (f.violation.expected !== undefined) lines.push(`  expected: ${JSON.stringify(f.violation.expected)}`);
     if (f.violation.observed !== undefined) lines.push(`  observed: ${JSON.stringify(f.violation.observed)}`);
-    lines.push(`shortest sequence (${f.sequence.length} commands): ${f.sequence.join(", ")}`);
+    lines.push(`${f.shrunk ? "shortest sequence" : "failing sequence"} (${f.sequence.length} commands): ${f.sequence.join(", ")}`);
     lines.push("messages of that sequence:");
     for (const m of f.transcript.slice(-40)) lines.push(`  ${m.dir} ${typeof m.message === "string" ? m.message : JSON.stringify(m.message)}`.slice(0, 400));
     lines.push(`replay: add --seed ${r.seed}`);
@@ -110,6 +120,8 @@ export function formatReport(r: ConformReport): string {
 export async function conformCmd(io: ConformIo, a: ConformArgs): Promise<number> {
   const t = target(a);
   if (a.runs !== undefined && (!Number.isInteger(a.runs) || a.runs < 1)) throw new ConformUsageError(`--runs: expected a positive whole number, got ${a.runs}`);
+  const unknownRule = (a.ignore ?? []).find((r) => !RULES.includes(r));
+  if (unknownRule !== undefined) throw new ConformUsageError(`--ignore: unknown rule '${unknownRule}' (rules: ${RULES.join(", ")})`);
   if (a.seed !== undefined && !Number.isInteger(a.seed)) throw new ConformUsageError(`--seed: expected a whole number, got ${a.seed}`);
   const outcomes = readOutcomes(a.outcomes, io.cwd);
   const r = resolveSpec(a.spec, io.cwd);
@@ -134,6 +146,7 @@ export async function conformCmd(io: ConformIo, a: ConformArgs): Promise<number>
     ...(a.seed === undefined ? {} : { seed: a.seed }),
     ...(a.maxCommands === undefined ? {} : { maxCommands: a.maxCommands }),
     ...(a.timeLimit === undefined ? {} : { timeLimitMs: a.timeLimit * 1000 }),
+    ...(a.ignore === undefined ? {} : { ignore: a.ignore }),
   });
   if (a.json) io.out(JSON.stringify(report, null, 2));
   else (report.ok ? io.out : io.err)(formatReport(report));

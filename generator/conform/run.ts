@@ -52,6 +52,8 @@ export interface ConformOptions {
   outcomes?: Outcomes;
   /** Wall-clock bound of the whole run, shrinking included (ms). */
   timeLimitMs?: number;
+  /** Rules whose violations are counted as known deviations instead of failing the run. */
+  ignore?: readonly string[];
   /** Called as each run ends (for a progress line). */
   onRun?: (n: number) => void;
 }
@@ -73,12 +75,15 @@ export interface ConformReport {
   /** What each kind of command did, and what was not exercised and why. */
   exercised: Record<string, number>;
   skipped: string[];
+  /** Violations of the rules given to `ignore`: how often, and the first one. */
+  deviations: Record<string, { count: number; first: Violation }>;
   /** Checks made once per run of `conform` (handshake, transport rules). */
   checks: Array<{ rule: string; ok: boolean; message: string }>;
   failure?: {
     violation: Violation;
-    /** The shortest command sequence found that shows it. */
+    /** The shortest command sequence found that shows it (as it first failed where shrinking could not go on). */
     sequence: string[];
+    shrunk: boolean;
     /** The messages of that sequence, both ways. */
     transcript: TranscriptEntry[];
   };
@@ -117,6 +122,8 @@ interface ModelTask {
   /** The creation request still open (acknowledged by a notification). */
   pending?: Promise<Answer>;
   requestId?: number;
+  /** The result request open to receive the task's input requests (result-stream input). */
+  resultStream?: Promise<Answer>;
 }
 
 interface World {
@@ -126,6 +133,8 @@ interface World {
   outcomes: Outcomes;
   tools: Map<string, Record<string, unknown>>;
   exercised: Record<string, number>;
+  ignore: ReadonlySet<string>;
+  deviations: ConformReport["deviations"];
 }
 
 const count = (w: World, what: string) => (w.exercised[what] = (w.exercised[what] ?? 0) + 1);
@@ -140,7 +149,7 @@ function expectError(a: Answer, err: ExpectedError | undefined, rule: string, wh
   if (!a.error) fail(rule, `${what} answered a result where the spec says it fails`, err ? { code: err.code, message: err.message } : { code: fallbackCode }, brief(a));
   const code = err?.code ?? fallbackCode;
   if (code !== undefined && a.error.code !== code) fail(rule, `${what} answered error ${a.error.code}, the spec declares ${code}${err ? ` (${err.name})` : ""}`, { code, message: err?.message }, a.error);
-  if (err && !err.pattern.test(a.error.message)) fail(rule, `${what}: the message does not match the declared one (${err.name})`, err.message, a.error.message);
+  if (err && !err.pattern.test(a.error.message)) fail("error-message", `${what}: the message does not match the declared one (${err.name})`, err.message, a.error.message);
 }
 
 function checkSchema(schema: z.ZodType | undefined, value: unknown, rule: string, what: string): void {
@@ -166,7 +175,8 @@ async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<void> {
   const get = w.model.op("get")!;
   const deadline = Date.now() + ms;
   while (!w.model.terminal.has(t.status) && Date.now() < deadline) {
-    if (t.outcome === "input" && w.model.roleOf[t.status] === "input_required") await answerInputRound(w, t);
+    // Any work may ask for input (a tool that samples, one that elicits): answer it as the spec routes it.
+    if (w.model.roleOf[t.status] === "input_required") await answerInputRound(w, t);
     await new Promise((r) => setTimeout(r, 50));
     const a = await w.session.request(get.method, idParams(w, t.id));
     expectAnswer(a, "get", `${get.method} of task ${t.id}`);
@@ -184,8 +194,9 @@ async function answerInputRound(w: World, t: ModelTask): Promise<void> {
   const input = w.model.ir.behaviour.input;
   if (input === false) return;
   if (input.via === "result-stream") {
+    // One result request open per task: its stream carries the input requests.
     const res = w.model.op("result");
-    if (res) void w.session.request(res.method, idParams(w, t.id), 15_000);
+    if (res && t.resultStream === undefined) t.resultStream = w.session.request(res.method, idParams(w, t.id), 15_000).finally(() => (t.resultStream = undefined));
     return;
   }
   if (input.via === "inline-poll" && input.updateMethod !== undefined && input.requestsField && input.responsesField) {
@@ -213,7 +224,17 @@ abstract class Cmd implements fc.AsyncCommand<object, World, boolean> {
   check(_m: Readonly<object>): boolean {
     return true;
   }
-  abstract run(_m: object, w: World): Promise<void>;
+  /** Runs the command; a violation of a rule the user chose to ignore is counted as a deviation instead. */
+  async run(_m: object, w: World): Promise<void> {
+    try {
+      await this.exec(w);
+    } catch (e) {
+      if (!(e instanceof ViolationError) || !w.ignore.has(e.violation.rule)) throw e;
+      const d = (w.deviations[e.violation.rule] ??= { count: 0, first: e.violation });
+      d.count++;
+    }
+  }
+  abstract exec(w: World): Promise<void>;
   abstract toString(): string;
 }
 
@@ -235,7 +256,7 @@ class Create extends Cmd {
   toString() {
     return `create(${this.outcome})`;
   }
-  async run(_m: object, w: World): Promise<void> {
+  async exec(w: World): Promise<void> {
     const m = w.model;
     const c = m.ir.behaviour.creation;
     const recipe = w.outcomes[this.outcome]!;
@@ -299,7 +320,7 @@ class Get extends TaskCmd {
   toString() {
     return `get(#${this.pick})`;
   }
-  async run(_m: object, w: World): Promise<void> {
+  async exec(w: World): Promise<void> {
     const t = this.task(w);
     const get = w.model.op("get");
     if (!t || !get) return;
@@ -333,7 +354,7 @@ class Wait extends TaskCmd {
   toString() {
     return `wait(#${this.pick})`;
   }
-  async run(_m: object, w: World): Promise<void> {
+  async exec(w: World): Promise<void> {
     const t = this.task(w);
     if (!t || !w.model.op("get") || t.outcome === "long") return;
     count(w, "wait");
@@ -348,7 +369,7 @@ class Result extends TaskCmd {
   toString() {
     return `result(#${this.pick})`;
   }
-  async run(_m: object, w: World): Promise<void> {
+  async exec(w: World): Promise<void> {
     const t = this.task(w);
     const res = w.model.op("result");
     const r = w.model.ir.behaviour.results;
@@ -391,7 +412,7 @@ class Cancel extends TaskCmd {
   toString() {
     return `cancel(#${this.pick})`;
   }
-  async run(_m: object, w: World): Promise<void> {
+  async exec(w: World): Promise<void> {
     const t = this.task(w);
     const c = w.model.ir.behaviour.cancellation;
     const cancel = c.via === "method" && c.method !== undefined ? w.model.ir.methods.find((x) => x.method === c.method) : undefined;
@@ -456,7 +477,7 @@ class List extends Cmd {
   toString() {
     return "list()";
   }
-  async run(_m: object, w: World): Promise<void> {
+  async exec(w: World): Promise<void> {
     const list = w.model.op("list");
     const listing = w.model.ir.behaviour.listing;
     if (!list) return;
@@ -501,7 +522,7 @@ class Unknown extends Cmd {
   toString() {
     return `unknownId(${this.which})`;
   }
-  async run(_m: object, w: World): Promise<void> {
+  async exec(w: World): Promise<void> {
     const methods = addressing(w.model);
     if (!methods.length) return;
     const method = methods[this.which % methods.length]!;
@@ -523,7 +544,7 @@ class WrongParams extends Cmd {
   toString() {
     return `wrongParams(${this.which})`;
   }
-  async run(_m: object, w: World): Promise<void> {
+  async exec(w: World): Promise<void> {
     const methods = addressing(w.model);
     if (!methods.length) return;
     const method = methods[this.which % methods.length]!;
@@ -542,7 +563,7 @@ class Delete extends TaskCmd {
   toString() {
     return `delete(#${this.pick})`;
   }
-  async run(_m: object, w: World): Promise<void> {
+  async exec(w: World): Promise<void> {
     const t = this.task(w);
     const del = w.model.op("delete");
     const c = w.model.ir.behaviour.cancellation;
@@ -583,7 +604,7 @@ class Move extends TaskCmd {
   toString() {
     return `transition(#${this.pick}, ${this.which})`;
   }
-  async run(_m: object, w: World): Promise<void> {
+  async exec(w: World): Promise<void> {
     const t = this.task(w);
     const moves = w.model.ops("transition");
     if (!t || !moves.length) return;
@@ -665,6 +686,8 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
   const outcomes = opts.outcomes ?? DEFAULT_OUTCOMES;
   const exercised: Record<string, number> = {};
   const skipped: string[] = [];
+  const ignore = new Set(opts.ignore ?? []);
+  const deviations: ConformReport["deviations"] = {};
   const checks = await transportChecks(opts.target, model);
 
   // One probe session: the handshake, the tools offered, which outcomes can be made here.
@@ -681,8 +704,9 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
       commands: 0,
       exercised,
       skipped,
+      deviations,
       checks,
-      failure: { violation: { rule: "handshake", message: `initialize failed: ${why}` }, sequence: ["initialize"], transcript: probe.wire.transcript.slice(-10) },
+      failure: { violation: { rule: "handshake", message: `initialize failed: ${why}` }, sequence: ["initialize"], shrunk: false, transcript: probe.wire.transcript.slice(-10) },
       durationMs: Date.now() - started,
     };
   }
@@ -720,11 +744,14 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
   if (available.length) commandArbs.push(...Array.from({ length: 4 }, () => fc.constantFrom(...available).map((o) => new Create(o))));
 
   let commands = 0;
-  let last: { violation: Violation; transcript: TranscriptEntry[] } | undefined;
+  type Run = { transcript: TranscriptEntry[]; sequence: string[] };
+  let last: (Run & { violation: Violation; previous?: Run }) | undefined;
+  let first: typeof last;
+  let previous: Run | undefined;
   let runsDone = 0;
   const property = fc.asyncProperty(fc.commands(commandArbs, { maxCommands: opts.maxCommands ?? 12, size: "+1" }), async (cmds) => {
     const session = new Session(model, opts.target);
-    const world: World = { model, session, tasks: [], outcomes, tools, exercised };
+    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations };
     const from = session.wire.transcript.length;
     try {
       const h = await session.open();
@@ -732,10 +759,12 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
       commands += [...cmds].length;
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
     } catch (e) {
-      if (e instanceof ViolationError) last = { violation: e.violation, transcript: session.wire.transcript.slice(from) };
-      else last = { violation: { rule: "tester", message: `the tester itself failed: ${(e as Error).stack ?? String(e)}` }, transcript: session.wire.transcript.slice(from) };
+      const violation = e instanceof ViolationError ? e.violation : { rule: "tester", message: `the tester itself failed: ${(e as Error).stack ?? String(e)}` };
+      last = { violation, transcript: session.wire.transcript.slice(from), sequence: [...cmds].map(String), ...(previous ? { previous } : {}) };
+      first ??= last;
       throw e;
     } finally {
+      previous = { transcript: session.wire.transcript.slice(from), sequence: [...cmds].map(String) };
       await cleanup(world);
       await session.close();
       opts.onRun?.(++runsDone);
@@ -747,21 +776,42 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     ...(opts.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: opts.timeLimitMs }),
   });
   const report: ConformReport = {
-    ok: !result.failed && checks.every((c) => c.ok),
+    ok: !result.failed && checks.every((c) => c.ok || ignore.has(c.rule)),
     spec: opts.ir.spec.name,
     seed,
     runs: result.numRuns,
     commands,
     exercised,
     skipped,
+    deviations,
     checks,
     durationMs: Date.now() - started,
   };
   if (result.failed && last) {
-    const sequence = result.counterexample ? [...(result.counterexample[0] as Iterable<Cmd>)].map(String) : [];
-    report.failure = { violation: last.violation, sequence, transcript: last.transcript };
+    const sequence = result.counterexample ? [...(result.counterexample[0] as Iterable<Cmd>)].map(String) : last.sequence;
+    report.failure = { violation: last.violation, sequence, shrunk: true, transcript: last.transcript };
+    // A server that stopped answering cannot be asked again, so shrinking only replays against nothing:
+    // the sequence that first failed is the one that shows what stopped it.
+    if (first && (gone(last.violation) || gone(first.violation))) {
+      // Gone before the run began: the run before it stopped the server.
+      const culprit = gone(first.violation) && first.violation.rule === "handshake" && first.previous ? first.previous : first;
+      report.failure = {
+        violation: {
+          ...first.violation,
+          message: `${first.violation.message} (the server stopped answering ${culprit === first ? "during" : "after"} this sequence, so it is shown as it ran, not shrunk)`,
+        },
+        sequence: culprit.sequence,
+        shrunk: false,
+        transcript: culprit.transcript,
+      };
+    }
   }
   return report;
+}
+
+/** Whether a violation says the server is gone (its process exited, its port stopped answering). */
+function gone(v: Violation): boolean {
+  return /HTTP request failed|process exited|could not start/.test(`${v.message} ${typeof v.observed === "string" ? v.observed : ""}`);
 }
 
 /** Leaves no work running behind a run: cancels what the model still knows as live (best effort). */

@@ -1,0 +1,128 @@
+/**
+ * `conform` with mcp-2025-11-25 against servers this project did not generate: the reference server
+ * @modelcontextprotocol/server-everything 2026.8.31 (stdio and Streamable HTTP) and an SDK 1.32 example
+ * server with task tools. The tester must finish on a peer that deviates, never crash or hang, and report
+ * each deviation as the rule it breaks; the README lists them as found here.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { analyze } from "../generator/pipeline.js";
+import { resolveSpec } from "../generator/specs.js";
+import { conform, type ConformReport, type Outcomes } from "../generator/conform/run.js";
+import { root } from "./seed-harness.js";
+
+const SEED = Number(process.env.FC_SEED ?? 20261204);
+const everything = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+const examples = join(root, "node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server");
+
+function ir() {
+  const r = resolveSpec("mcp-2025-11-25", root);
+  if (!r.ok) throw new Error(r.message);
+  return analyze(r.source).ir!;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A peer started with its port in the environment; resolves once it says it listens. */
+async function peer(args: string[], env: Record<string, string>, listening: RegExp): Promise<{ child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`peer did not start:\n${out}`)), 30_000);
+    const on = (d: Buffer) => {
+      out += d.toString("utf8");
+      if (listening.test(out)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", on);
+    child.stderr!.on("data", on);
+    child.once("exit", (code) => reject(new Error(`peer exited (${code}):\n${out}`)));
+  });
+  return {
+    child,
+    output: () => out,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once("exit", () => done());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** server-everything's one task tool: a research query, asking for input when the topic is ambiguous. */
+const EVERYTHING: Outcomes = {
+  complete: { name: "simulate-research-query", arguments: { topic: "conform" } },
+  input: { name: "simulate-research-query", arguments: { topic: "conform", ambiguous: true } },
+};
+
+function deviations(r: ConformReport): string[] {
+  return Object.keys(r.deviations).sort();
+}
+
+describe("conform against server-everything 2026.8.31 (mcp-2025-11-25)", () => {
+  // What it does differently, as conform reports it: invalid params answered -32603, and error messages
+  // that are not the spec's (prefixed "MCP error -32602:", or naming the id).
+  const KNOWN = ["error-message", "params"];
+
+  it("over stdio: every other rule holds", async () => {
+    const r = await conform({ ir: ir(), target: { stdio: `${process.execPath} ${everything}` }, runs: 12, seed: SEED, outcomes: EVERYTHING, ignore: KNOWN });
+    expect(r.ok, JSON.stringify(r.failure ?? r.checks, null, 1)).toBe(true);
+    expect(deviations(r).every((d) => KNOWN.includes(d))).toBe(true);
+    expect(r.exercised.create ?? 0).toBeGreaterThan(0);
+  }, 300_000);
+
+  it("over Streamable HTTP: the same, and its transport answers an oversized header block with an empty 431", async () => {
+    const port = await freePort();
+    const server = await peer([everything, "streamableHttp"], { PORT: String(port) }, new RegExp(`listening on port ${port}`));
+    try {
+      const r = await conform({ ir: ir(), target: { url: `http://127.0.0.1:${port}/mcp` }, runs: 12, seed: SEED, outcomes: EVERYTHING, ignore: [...KNOWN, "http-header-limit"] });
+      expect(r.ok, JSON.stringify(r.failure ?? r.checks, null, 1)).toBe(true);
+      expect(r.checks.find((c) => c.rule === "http-header-limit")?.ok).toBe(false);
+      expect(r.checks.find((c) => c.rule === "http-accept")?.ok).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  }, 300_000);
+});
+
+describe("conform against the SDK 1.32 example server simpleStreamableHttp", () => {
+  it("reports that the server stops answering once a cancelled task's work ends, and does not hang", async () => {
+    const port = await freePort();
+    const server = await peer([join(examples, "simpleStreamableHttp.js")], { MCP_PORT: String(port) }, /listening on port/);
+    try {
+      const r = await conform({
+        ir: ir(),
+        target: { url: `http://127.0.0.1:${port}/mcp` },
+        runs: 15,
+        seed: SEED,
+        outcomes: { complete: { name: "delay", arguments: { duration: 200 } }, long: { name: "delay", arguments: { duration: 1500 } } },
+        ignore: ["params", "error-message", "unknown-id", "http-header-limit"],
+      });
+      expect(r.ok).toBe(false);
+      // Its InMemoryTaskStore throws "Cannot store result for task … in terminal status 'cancelled'" from the
+      // example's own timer once a cancelled task's delay ends, which ends the process. The crash comes from a
+      // timer, possibly runs after the cancel, so the report names the sequence during which the server went away.
+      expect(r.failure!.violation.rule).toMatch(/^(transport|handshake)$/);
+      expect(r.failure!.violation.message).toMatch(/stopped answering/);
+      expect(r.exercised.cancel ?? 0).toBeGreaterThan(0);
+      expect(server.output()).toContain("Cannot store result for task");
+      expect(r.durationMs).toBeLessThan(240_000);
+    } finally {
+      await server.stop();
+    }
+  }, 300_000);
+});
