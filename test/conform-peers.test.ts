@@ -100,7 +100,9 @@ describe("conform against server-everything 2026.8.31 (mcp-2025-11-25)", () => {
 });
 
 describe("conform against the SDK 1.32 example server simpleStreamableHttp", () => {
-  it("reports that the server stops answering once a cancelled task's work ends, and does not hang", async () => {
+  const KNOWN = ["params", "error-message", "unknown-id", "http-header-limit"];
+
+  it("every rule holds but its known deviations, and the methods it does not declare are not asked", async () => {
     const port = await freePort();
     const server = await peer([join(examples, "simpleStreamableHttp.js")], { MCP_PORT: String(port) }, /listening on port/);
     try {
@@ -110,19 +112,43 @@ describe("conform against the SDK 1.32 example server simpleStreamableHttp", () 
         runs: 15,
         seed: SEED,
         outcomes: { complete: { name: "delay", arguments: { duration: 200 } }, long: { name: "delay", arguments: { duration: 1500 } } },
-        ignore: ["params", "error-message", "unknown-id", "http-header-limit"],
+        ignore: KNOWN,
       });
-      expect(r.ok).toBe(false);
-      // Its InMemoryTaskStore throws "Cannot store result for task … in terminal status 'cancelled'" from the
-      // example's own timer once a cancelled task's delay ends, which ends the process. The crash comes from a
-      // timer, possibly runs after the cancel, so the report names the sequence during which the server went away.
-      expect(r.failure!.violation.rule).toMatch(/^(transport|handshake)$/);
-      expect(r.failure!.violation.message).toMatch(/stopped answering/);
-      expect(r.exercised.cancel ?? 0).toBeGreaterThan(0);
-      expect(server.output()).toContain("Cannot store result for task");
-      expect(r.durationMs).toBeLessThan(240_000);
+      expect(r.ok, JSON.stringify(r.failure ?? r.checks, null, 1)).toBe(true);
+      expect(deviations(r).every((d) => KNOWN.includes(d))).toBe(true);
+      expect(r.exercised.create ?? 0).toBeGreaterThan(0);
+      // It serves tasks/cancel without declaring it; cancelling a running delay task that way ends the process
+      // (its timer stores a result into the cancelled task, and InMemoryTaskStore throws), as README says.
+      expect(r.skipped.join("\n")).toMatch(/tasks\/cancel: the server does not declare it/);
     } finally {
       await server.stop();
     }
   }, 300_000);
 });
+
+describe("conform against the SDK 1.32 example server simpleTaskInteractive", () => {
+  // Its two tools ask for input (an elicitation, a sampling request) delivered on the session's standalone stream.
+  const KNOWN = ["params", "unknown-id", "error-message", "http-header-limit"];
+
+  it("every rule holds but its known deviations; input rounds complete; the methods it does not declare are not asked", async () => {
+    const port = await freePort();
+    const server = await peer([join(examples, "simpleTaskInteractive.js")], { PORT: String(port) }, /Starting server on/);
+    try {
+      const r = await conform({
+        ir: ir(),
+        target: { url: `http://127.0.0.1:${port}/mcp` },
+        runs: 15,
+        seed: SEED,
+        outcomes: { complete: { name: "write_haiku", arguments: { topic: "tasks" } }, input: { name: "confirm_delete", arguments: { filename: "x.txt" } } },
+        ignore: KNOWN,
+      });
+      expect(r.ok, JSON.stringify(r.failure ?? r.checks, null, 1)).toBe(true);
+      expect(deviations(r).every((d) => KNOWN.includes(d))).toBe(true);
+      expect(r.exercised.wait ?? 0).toBeGreaterThan(0);
+      expect(r.skipped.join("\n")).toMatch(/tasks\/cancel: the server does not declare it/);
+    } finally {
+      await server.stop();
+    }
+  }, 300_000);
+});
+

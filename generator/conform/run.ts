@@ -135,6 +135,8 @@ interface World {
   exercised: Record<string, number>;
   ignore: ReadonlySet<string>;
   deviations: ConformReport["deviations"];
+  /** Whether the server offers a method its capability gates (the spec's `capabilities.server.gates`). */
+  offered: (method: string) => boolean;
 }
 
 const count = (w: World, what: string) => (w.exercised[what] = (w.exercised[what] ?? 0) + 1);
@@ -415,7 +417,7 @@ class Cancel extends TaskCmd {
   async exec(w: World): Promise<void> {
     const t = this.task(w);
     const c = w.model.ir.behaviour.cancellation;
-    const cancel = c.via === "method" && c.method !== undefined ? w.model.ir.methods.find((x) => x.method === c.method) : undefined;
+    const cancel = c.via === "method" && c.method !== undefined && w.offered(c.method) ? w.model.ir.methods.find((x) => x.method === c.method) : undefined;
     if (t && c.via === "cancelled-notification" && t.requestId !== undefined) {
       // Cancelling the request that made the task cancels the task; the spec sends no reply.
       count(w, "cancel");
@@ -479,6 +481,7 @@ class List extends Cmd {
   }
   async exec(w: World): Promise<void> {
     const list = w.model.op("list");
+    if (list && !w.offered(list.method)) return;
     const listing = w.model.ir.behaviour.listing;
     if (!list) return;
     count(w, "list");
@@ -523,7 +526,7 @@ class Unknown extends Cmd {
     return `unknownId(${this.which})`;
   }
   async exec(w: World): Promise<void> {
-    const methods = addressing(w.model);
+    const methods = addressing(w.model).filter((m) => w.offered(m.method));
     if (!methods.length) return;
     const method = methods[this.which % methods.length]!;
     count(w, "unknown id");
@@ -545,7 +548,7 @@ class WrongParams extends Cmd {
     return `wrongParams(${this.which})`;
   }
   async exec(w: World): Promise<void> {
-    const methods = addressing(w.model);
+    const methods = addressing(w.model).filter((m) => w.offered(m.method));
     if (!methods.length) return;
     const method = methods[this.which % methods.length]!;
     count(w, "wrong params");
@@ -717,6 +720,13 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
   }
   const tools = await listTools(probe);
   await probe.close();
+  // A method the server's capability gates is offered only where the server declares that part of it.
+  const gates = caps === false ? {} : (caps.gates ?? {});
+  const offered = (method: string): boolean => {
+    const gate = Object.prototype.hasOwnProperty.call(gates, method) ? gates[method] : undefined;
+    return gate === undefined || hello === undefined || caps === false || valueAt(probe.serverCapabilities, [...caps.path, ...gate]) !== undefined;
+  };
+  for (const method of Object.keys(gates)) if (!offered(method)) skipped.push(`${method}: the server does not declare it (capability ${caps === false ? "" : [...caps.path, ...gates[method]!].join(".")})`);
   const available: OutcomeName[] = [];
   for (const [name, recipe] of Object.entries(outcomes) as Array<[OutcomeName, ToolRecipe | undefined]>) {
     if (recipe === undefined) continue;
@@ -751,7 +761,7 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
   let runsDone = 0;
   const property = fc.asyncProperty(fc.commands(commandArbs, { maxCommands: opts.maxCommands ?? 12, size: "+1" }), async (cmds) => {
     const session = new Session(model, opts.target);
-    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations };
+    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered };
     const from = session.wire.transcript.length;
     try {
       const h = await session.open();
@@ -817,7 +827,7 @@ function gone(v: Violation): boolean {
 /** Leaves no work running behind a run: cancels what the model still knows as live (best effort). */
 async function cleanup(w: World): Promise<void> {
   const c = w.model.ir.behaviour.cancellation;
-  const cancel = c.via === "method" ? c.method : undefined;
+  const cancel = c.via === "method" && c.method !== undefined && w.offered(c.method) ? c.method : undefined;
   for (const t of w.tasks) {
     if (t.gone || w.model.terminal.has(t.status)) continue;
     if (cancel !== undefined) await w.session.request(cancel, idParams(w, t.id), 3000).catch(() => undefined);

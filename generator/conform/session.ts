@@ -126,6 +126,7 @@ export class Session {
       const version = a.result.protocolVersion;
       if (this.wire instanceof HttpWire && typeof version === "string") this.wire.setHeaders({ "mcp-protocol-version": version });
       await this.wire.notify("notifications/initialized");
+      if (this.wire instanceof HttpWire) this.wire.openStandalone();
     }
     return a;
   }

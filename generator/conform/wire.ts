@@ -281,7 +281,8 @@ export class HttpWire extends BaseWire {
     }
   }
 
-  private async readStream(body: ReadableStream<Uint8Array>, id: number): Promise<void> {
+  /** Reads an SSE stream until it ends, or (for a request's stream) until request `id` is answered. */
+  private async readStream(body: ReadableStream<Uint8Array>, id: number | undefined): Promise<void> {
     const reader = body.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
     let buffer = "";
     try {
@@ -305,12 +306,35 @@ export class HttpWire extends BaseWire {
             continue;
           }
           this.receive(message, (r) => void this.answerServer(r));
-          if (!this.pending.has(id)) return;
+          if (id !== undefined && !this.pending.has(id)) return;
         }
       }
     } finally {
       void reader.cancel().catch(() => undefined);
     }
+  }
+
+  /**
+   * Opens the session's standalone stream (GET), where a server may send requests and notifications
+   * that belong to no open request (the input requests of a task, for one). A server without one
+   * answers 405, which is allowed.
+   */
+  openStandalone(): void {
+    const ctl = new AbortController();
+    this.inflight.add(ctl);
+    const headers: Record<string, string> = { ...this.baseHeaders(), accept: "text/event-stream" };
+    delete headers["content-type"];
+    void (async () => {
+      try {
+        const res = await fetch(this.url, { method: "GET", headers, signal: ctl.signal });
+        if (res.ok && res.body !== null && (res.headers.get("content-type") ?? "").includes("text/event-stream")) await this.readStream(res.body, undefined);
+        else await res.body?.cancel();
+      } catch {
+        // Closed by close(), or the server has no standalone stream.
+      } finally {
+        this.inflight.delete(ctl);
+      }
+    })();
   }
 
   /** Sends the tester's answer to a server request as its own POST. */
