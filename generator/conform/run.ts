@@ -597,6 +597,47 @@ class Delete extends TaskCmd {
   }
 }
 
+/** Plain arguments that a tool's input schema accepts: its required properties, each with a value of its type. */
+function argumentsFor(tool: Record<string, unknown>): Record<string, unknown> {
+  const schema = isObject(tool.inputSchema) ? tool.inputSchema : {};
+  const props = isObject(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === "string") : [];
+  const out: Record<string, unknown> = {};
+  for (const k of required) {
+    const p = isObject(props[k]) ? (props[k] as Record<string, unknown>) : {};
+    out[k] = Array.isArray(p.enum) && p.enum.length ? p.enum[0] : p.type === "boolean" ? true : p.type === "number" || p.type === "integer" ? 1 : p.type === "array" ? [] : p.type === "object" ? {} : "conform";
+  }
+  return out;
+}
+
+/** The spec's per-tool switch: a tool that forbids tasks refuses a task request, one that requires them a plain call. */
+class Switch extends Cmd {
+  constructor(readonly which: number) {
+    super();
+  }
+  toString() {
+    return `toolSwitch(${this.which})`;
+  }
+  async exec(w: World): Promise<void> {
+    const sw = w.model.ir.behaviour.creation.toolSwitch;
+    if (sw === false) return;
+    const setting = (t: Record<string, unknown>) => {
+      const v = valueAt(t, sw.field.split("."));
+      return typeof v === "string" ? v : sw.default;
+    };
+    const candidates = [...w.tools.values()].filter((t) => setting(t) === "forbidden" || setting(t) === "required");
+    if (!candidates.length) return;
+    const tool = candidates[this.which % candidates.length]!;
+    const forbidden = setting(tool) === "forbidden";
+    count(w, "tool switch");
+    const call = { name: tool.name, arguments: argumentsFor(tool) };
+    const a = await w.session.request("tools/call", forbidden ? w.session.taskParams(call, undefined, 60_000) : call, 10_000);
+    if (a.error && isLimitError(w.model, a.error.code)) return;
+    const err = w.model.error(forbidden ? sw.forbiddenError : sw.requiredError);
+    expectError(a, err, "tool-switch", `tools/call of ${String(tool.name)} (${sw.field}: ${setting(tool)}) ${forbidden ? "with" : "without"} a task request`);
+  }
+}
+
 class Move extends TaskCmd {
   constructor(
     pick: number,
@@ -749,6 +790,7 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     fc.nat(7).map((n) => new WrongParams(n)),
     fc.nat(7).map((n) => new Delete(n)),
     fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Move(p, n)),
+    fc.nat(7).map((n) => new Switch(n)),
   ];
   // Most commands need a task: creation is drawn as often as the task commands together.
   if (available.length) commandArbs.push(...Array.from({ length: 4 }, () => fc.constantFrom(...available).map((o) => new Create(o))));
@@ -766,15 +808,15 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     try {
       const h = await session.open();
       if (h !== undefined && !h.result) fail("handshake", "initialize failed", "a result", brief(h));
-      commands += [...cmds].length;
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
     } catch (e) {
       const violation = e instanceof ViolationError ? e.violation : { rule: "tester", message: `the tester itself failed: ${(e as Error).stack ?? String(e)}` };
-      last = { violation, transcript: session.wire.transcript.slice(from), sequence: [...cmds].map(String), ...(previous ? { previous } : {}) };
+      last = { violation, transcript: session.wire.transcript.slice(from), sequence: ran(cmds), ...(previous ? { previous } : {}) };
       first ??= last;
       throw e;
     } finally {
-      previous = { transcript: session.wire.transcript.slice(from), sequence: [...cmds].map(String) };
+      commands += ran(cmds).length;
+      previous = { transcript: session.wire.transcript.slice(from), sequence: ran(cmds) };
       await cleanup(world);
       await session.close();
       opts.onRun?.(++runsDone);
@@ -798,7 +840,7 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     durationMs: Date.now() - started,
   };
   if (result.failed && last) {
-    const sequence = result.counterexample ? [...(result.counterexample[0] as Iterable<Cmd>)].map(String) : last.sequence;
+    const sequence = result.counterexample ? ran(result.counterexample[0] as Iterable<unknown>) : last.sequence;
     report.failure = { violation: last.violation, sequence, shrunk: true, transcript: last.transcript };
     // A server that stopped answering cannot be asked again, so shrinking only replays against nothing:
     // the sequence that first failed is the one that shows what stopped it.
@@ -817,6 +859,11 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     }
   }
   return report;
+}
+
+/** The commands of a drawn sequence that ran (fast-check marks them; those after a failure did not). */
+function ran(cmds: Iterable<unknown>): string[] {
+  return [...cmds].filter((c) => (c as { hasRan?: boolean }).hasRan !== false).map(String);
 }
 
 /** Whether a violation says the server is gone (its process exited, its port stopped answering). */
