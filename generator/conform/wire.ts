@@ -116,7 +116,9 @@ export class StdioWire extends BaseWire {
 
   constructor(command: string, env?: NodeJS.ProcessEnv) {
     super();
-    this.child = spawn(command, { shell: true, stdio: ["pipe", "pipe", "pipe"], env: env ?? process.env });
+    // Its own process group: a shell that does not exec its command leaves the server as its child, and
+    // closing must end both.
+    this.child = spawn(command, { shell: true, detached: true, stdio: ["pipe", "pipe", "pipe"], env: env ?? process.env });
     this.child.stdout!.setEncoding("utf8");
     this.child.stdout!.on("data", (chunk: string) => {
       this.buffer += chunk;
@@ -178,14 +180,27 @@ export class StdioWire extends BaseWire {
   }
 
   async close(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const signal = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-this.child.pid!, sig);
+      } catch {
+        // The group is gone already.
+      }
+    };
+    if (this.child.exitCode !== null || this.child.signalCode !== null) {
+      // The shell ended; what it started may not have.
+      signal("SIGKILL");
+      return;
+    }
     const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
     this.child.stdin!.end();
-    const timer = setTimeout(() => this.child.kill("SIGKILL"), 2000);
-    this.child.kill("SIGTERM");
+    const timer = setTimeout(() => signal("SIGKILL"), 2000);
+    signal("SIGTERM");
     await exited;
     clearTimeout(timer);
+    signal("SIGKILL");
   }
+
 }
 
 /** Streamable HTTP: one POST per message; answers as JSON or as an SSE stream. */
