@@ -217,8 +217,13 @@ async function nodeAt(text: string, path: readonly PropertyKey[], key: string | 
 // Commands
 // ---------------------------------------------------------------------------
 
+/** How many diagnostics a run prints; the rest are counted (validate --json gives them all). */
+export const MAX_PRINTED_DIAGNOSTICS = 50;
+
 function printDiagnostics(io: Io, diags: readonly Diagnostic[]) {
-  for (const d of diags) io.err(formatDiagnostic(d, { color: io.color }));
+  for (const d of diags.slice(0, MAX_PRINTED_DIAGNOSTICS)) io.err(formatDiagnostic(d, { color: io.color }));
+  const more = diags.length - MAX_PRINTED_DIAGNOSTICS;
+  if (more > 0) io.err(`mcp-task-gen: ${more} more diagnostic${more === 1 ? "" : "s"} not shown; fix these first, or run validate --json for all of them`);
 }
 
 async function compileSpec(io: Io, spec: string): Promise<{ result?: CompileResult; name: string }> {
