@@ -405,7 +405,7 @@ async function checkOutput(io: Io, o: { spec: string; out: string; warnAsError?:
   for (const c of conflicts) io.err(`mcp-task-gen: ${conflictMessage(c, shown)}`);
   const force = conflicts.some((c) => c.reason !== "not-generated") ? " --force" : "";
   io.err(
-    `mcp-task-gen: ${shown}/ is stale (${d.missing.length} missing, ${d.changed.length} changed, ${d.extra.length} extra); run: mcp-task-gen generate --spec ${o.spec} --out ${shown}${force}`,
+    `mcp-task-gen: ${shown}/ is stale (${d.missing.length} missing, ${d.changed.length} changed, ${d.extra.length} extra); run: npx mcp-task-gen generate --spec ${o.spec} --out ${shown}${force}`,
   );
   return 1;
 }
@@ -522,9 +522,60 @@ async function watchCmd(io: Io, o: GenerateOpts, handlers?: string): Promise<num
 // Entry
 // ---------------------------------------------------------------------------
 
+/** A few command lines per command, for its --help; the general help shows the first of each. */
+const EXAMPLES: Record<string, [string, string][]> = {
+  $0: [
+    ["$0", "Generate the configuration's targets (mcp-task-gen.config.json, or package.json#mcp-task-gen)"],
+    ["$0 --force", "The same, overwriting generated files edited by hand"],
+  ],
+  generate: [
+    ["$0 generate --spec mcp-2025-11-25 --out src/tasks", "A built-in spec into src/tasks/"],
+    ["$0 generate --spec ./my-tasks.yaml --out src/tasks --dry-run", "Your spec: list what would be written"],
+    ["$0 generate --spec ./my-tasks.yaml --out src/tasks --handlers src/handlers --watch", "Regenerate on every save, keeping your handlers in step"],
+  ],
+  check: [
+    ["$0 check", "In CI: the configuration's targets and handler files are up to date"],
+    ["$0 check --spec ./my-tasks.yaml --out src/tasks", "One output folder"],
+  ],
+  validate: [
+    ["$0 validate ./my-tasks.yaml", "Report a spec's mistakes, file:line:col"],
+    ["$0 validate ./my-tasks.yaml --json --warn-as-error", "As JSON, failing on warnings too"],
+  ],
+  diff: [
+    ["$0 diff mcp-2025-11-25 ext-tasks-2026-07-28", "What changed between two revisions, as Markdown"],
+    ["$0 diff ./old.yaml ./my-tasks.yaml --json --fail-on any", "As JSON; exit 1 on any change"],
+  ],
+  init: [
+    ["$0 init my-server", "A stdio MCP server for the default spec"],
+    ["$0 init my-server --spec ./my-tasks.yaml --transport http", "Your spec, over Streamable HTTP"],
+  ],
+  "list-specs": [["$0 list-specs", "The built-in specs"]],
+  schema: [
+    ["$0 schema --out mcp-task-spec.schema.json", "For your editor's YAML support"],
+    ["$0 schema", "Print it"],
+  ],
+  codes: [["$0 codes", "Every diagnostic code, with a line on what it means"]],
+};
+
+const COMMANDS = ["generate", "check", "validate", "list-specs", "schema", "codes", "diff", "init"];
+
+/** The commands the parser declares (yargs keeps them in its command instance), else the list above. */
+function commandsOf(parser: unknown): string[] {
+  try {
+    const names = (parser as { getInternalMethods(): { getCommandInstance(): { getCommands(): string[] } } })
+      .getInternalMethods()
+      .getCommandInstance()
+      .getCommands();
+    if (Array.isArray(names) && names.length > 0) return names;
+  } catch {
+    // another yargs: the list is the fallback
+  }
+  return COMMANDS;
+}
+
 /** The commands and options, for a guess at a misspelt one. */
 const WORDS = [
-  ...["generate", "check", "validate", "list-specs", "schema", "codes", "diff", "init"],
+  ...COMMANDS,
   ...["spec", "out", "handlers", "dry-run", "watch", "force", "quiet", "warn-as-error", "json", "fail-on", "transport", "name", "allow-nonempty"],
 ];
 
@@ -563,7 +614,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
         y.options({
           force: { type: "boolean", default: false, describe: "Overwrite generated files edited by hand (never files mcp-task-gen did not write)" },
           ...common,
-        }),
+        }).example([...EXAMPLES.$0!, ...Object.entries(EXAMPLES).flatMap(([c, e]) => (c === "$0" ? [] : [e[0]!]))]),
       (a) => run(configCmd(io, { force: a.force, warnAsError: a["warn-as-error"] })),
     )
     .command(
@@ -583,7 +634,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
             describe: "A directory of user-owned handler files to keep in step with the generated contract (stubs for new members, markers on removed ones)",
           },
           ...common,
-        }),
+        }).example(EXAMPLES.generate!),
       (a) =>
         run(
           generateCmd(
@@ -601,7 +652,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
           out: { ...outOpt, describe: `The output directory (default: the configuration's, else ${DEFAULT_OUT})` },
           handlers: { type: "string", requiresArg: true, describe: "Also check that the user-owned handler files in this folder are in step with the contract" },
           ...common,
-        }),
+        }).example(EXAMPLES.check!),
       (a) =>
         run(
           a.spec === undefined && a.out === undefined && a.handlers === undefined
@@ -615,7 +666,8 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
       (y) =>
         y
           .positional("spec", { ...specOpt, demandOption: true })
-          .options({ json: { type: "boolean", default: false, describe: "Print the diagnostics as JSON" }, ...common }),
+          .options({ json: { type: "boolean", default: false, describe: "Print the diagnostics as JSON" }, ...common })
+          .example(EXAMPLES.validate!),
       (a) => run(validateCmd(io, { spec: a.spec as string, json: a.json, warnAsError: a["warn-as-error"] })),
     )
     .command(
@@ -632,7 +684,8 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
               default: "breaking" as const,
               describe: "Exit 1 when a change is breaking for either side (breaking), on any change (any), or never (none)",
             },
-          }),
+          })
+          .example(EXAMPLES.diff!),
       (a) =>
         run(
           (async () => {
@@ -682,7 +735,8 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
               default: false,
               describe: "Scaffold into a non-empty directory: only missing files are written, existing ones are kept",
             },
-          }),
+          })
+          .example(EXAMPLES.init!),
       (a) =>
         run(
           (async () => {
@@ -705,7 +759,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     .command(
       "list-specs",
       "List the built-in specs",
-      (y) => y,
+      (y) => y.example(EXAMPLES["list-specs"]!),
       () => {
         for (const s of builtinSpecs()) io.out(`${s}${s === DEFAULT_SPEC ? " (default)" : ""}`);
       },
@@ -713,14 +767,27 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     .command(
       "schema",
       "Print the JSON Schema of the spec format",
-      (y) => y.options({ out: { type: "string", requiresArg: true, describe: "Write it to this file instead" } }),
+      (y) => y.options({ out: { type: "string", requiresArg: true, describe: "Write it to this file instead" } }).example(EXAMPLES.schema!),
       (a) =>
         run(
           (async () => {
             const { specJsonSchema } = await import("./format.js");
             const text = JSON.stringify(specJsonSchema(), null, 2) + "\n";
-            if (a.out) writeFileSync(resolve(io.cwd, a.out), text);
-            else io.out(text.trimEnd());
+            if (!a.out) {
+              io.out(text.trimEnd());
+              return 0;
+            }
+            const target = resolve(io.cwd, a.out);
+            const shown = relative(io.cwd, target) || target;
+            try {
+              writeFileSync(target, text);
+            } catch (e) {
+              const err = e as NodeJS.ErrnoException;
+              const why = err.code === "ENOENT" ? "its folder does not exist" : err.code === "EISDIR" ? "it is a folder" : `${err.code ?? "error"}: ${err.message.split("\n")[0]}`;
+              io.err(`mcp-task-gen: error: cannot write ${shown}: ${why}; name a file in an existing folder`);
+              return 1;
+            }
+            io.out(`mcp-task-gen: wrote the JSON Schema of the spec format to ${shown} (${Buffer.byteLength(text)} bytes)`);
             return 0;
           })(),
         ),
@@ -728,7 +795,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     .command(
       "codes",
       "List the diagnostic codes",
-      (y) => y,
+      (y) => y.example(EXAMPLES.codes!),
       () => {
         for (const [code, what] of Object.entries(CODES)) io.out(`${code}  ${what}`);
       },
@@ -742,9 +809,14 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     .fail((msg, err) => {
       // yargs' own validation errors (an option missing its value, ...) are usage errors; anything else is ours.
       if (err && err.name !== "YError") throw err;
-      throw new UsageError(`${msg ?? err?.message}\nRun 'mcp-task-gen --help' for usage.`);
+      throw new UsageError(`${msg ?? err?.message}\nRun 'npx mcp-task-gen --help' for usage.`);
     });
   try {
+    // yargs answers --help before it looks at the command: an unknown one would get the general help and exit 0.
+    const first = argv.find((a) => !a.startsWith("-"));
+    if (first !== undefined && argv.some((a) => a === "--help" || a === "-h") && !commandsOf(parser).includes(first)) {
+      throw new UsageError(`Unknown argument: ${first}\nRun 'npx mcp-task-gen --help' for usage.`);
+    }
     await parser.parseAsync();
   } catch (e) {
     if (e instanceof UsageError) {

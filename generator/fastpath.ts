@@ -76,8 +76,19 @@ export function stdIo(): FastIo {
     out: (s) => process.stdout.write(s + "\n"),
     err: (s) => process.stderr.write(s + "\n"),
     cwd: process.cwd(),
-    color: process.stderr.isTTY === true && !process.env.NO_COLOR,
+    color: useColor(process.env, process.stderr.isTTY === true),
   };
+}
+
+/**
+ * Whether to colour the diagnostics, as Node decides for its own output (util.styleText): FORCE_COLOR, when
+ * set, decides alone ('', 1, 2, 3 or true: colour; 0, false or anything else: none); otherwise a terminal is
+ * coloured unless NO_COLOR or NODE_DISABLE_COLORS is set or TERM is dumb.
+ */
+export function useColor(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return ["", "1", "2", "3", "true"].includes(force);
+  return isTTY && env.NO_COLOR === undefined && env.NODE_DISABLE_COLORS === undefined && env.TERM !== "dumb";
 }
 
 /** What a run prints, in order. */

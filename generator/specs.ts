@@ -80,7 +80,7 @@ export function resolveSpec(nameOrPath: string, cwd = process.cwd()): Resolved {
       const err = e as NodeJS.ErrnoException;
       const why =
         err.code === "ENOENT"
-          ? "no such file; check the path, or run 'mcp-task-gen list-specs' for the built-in specs"
+          ? "no such file; check the path, or run 'npx mcp-task-gen list-specs' for the built-in specs"
           : err.code === "EISDIR"
             ? "it is a directory; name a spec file (YAML or JSON) inside it"
             : `${err.code ?? "error"}: ${err.message.split("\n")[0]}; check the file's permissions`;

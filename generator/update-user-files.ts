@@ -114,7 +114,7 @@ export async function planUserFileUpdates(o: UpdateOptions): Promise<UserFilesRe
     const before = readFileSync(file, "utf8");
     const sf = project.createSourceFile(`/p/${path}`, before, { overwrite: true });
     if (syntaxErrors(project, sf) > 0) {
-      report.warnings.push(`${path}: does not parse; left as it is (fix it, then run mcp-task-gen again)`);
+      report.warnings.push(`${path}: does not parse; left as it is (fix it, then run npx mcp-task-gen again)`);
       continue;
     }
     const edits: Edit[] = [];
