@@ -87,7 +87,7 @@ const EXPECTED: Record<string, Expected> = {
   "MTG062-union-without-discriminator": E("MTG062", 20, 22, "Pending", /^variant 2 needs a required field 'kind' of literal or enum type to be told apart$/),
   "MTG063-endless-recursion": E("MTG063", 7, 3, "Chain:", /^type 'Chain' requires itself \(Chain → Chain\); make a field on the cycle optional or nullable, or use an array$/),
   "MTG064-unused-method": W("MTG064", 31, 3, "notifications/tasks/poke:", /^method 'notifications\/tasks\/poke' is declared but no behaviour uses it; reference it under `behaviour` or remove it$/),
-  "MTG067-no-operation": E("MTG067", 31, 3, "tasks/pause:", /^request 'tasks\/pause' declares no operation and no behaviour names it, so no server could answer it; add `operation:`/),
+  "MTG067-no-operation": E("MTG067", 31, 3, "tasks/pause:", /^request 'tasks\/pause' declares no operation and no behaviour names it, so no server could answer it; .*add `operation: custom` under it \(nothing in its name or shape says more/),
   "MTG068-event-without-transition": E("MTG068", 45, 13, "expired", /^events\.expiry leads to 'expired', but the transition table has no paused → expired; .*add it$/),
   "MTG069-sdk-task-shape": E("MTG069", 39, 12, "task", /^a task request carried in `params\.task` of tools\/call is checked by the SDK 1\.32 Server underneath .* lacks createdAt, lastUpdatedAt\./),
   "MTG070-bad-default": E("MTG070", 16, 18, "half", /^the default of field 'progress' must be an integer, not "half"$/),
@@ -343,6 +343,39 @@ describe("more mistakes, and no crashes", () => {
     const large = time(20_000);
     // Linear: 10x the keys takes about 10x the time (quadratic would be 100x).
     expect(large / small, `${Math.round(small)} ms → ${Math.round(large)} ms`).toBeLessThan(30);
+  });
+
+  it("a spec written for 0.1 (requests without operation) is refused with MTG067 saying which operation to add to each", () => {
+    /** A spec with every request's operation (and a transition's `to`) taken out, as 0.1 wrote them. */
+    const as01 = (file: string) => {
+      const doc = parseYaml(readFileSync(join(ROOT, file), "utf8")) as { methods: Record<string, { operation?: string; to?: string }> };
+      for (const m of Object.values(doc.methods)) {
+        delete m.operation;
+        delete m.to;
+      }
+      return doc;
+    };
+    const mtg067 = (doc: unknown) =>
+      Object.fromEntries(
+        analyze(src(JSON.stringify(doc), "old.json"))
+          .diagnostics.filter((d) => d.code === "MTG067" && d.severity === "error")
+          .map((d) => [/^request '([^']+)'/.exec(d.message)![1], d.message]),
+      );
+    const jobs = mtg067(as01("test/fixtures/specs/jobs.yaml"));
+    expect(Object.keys(jobs).sort()).toEqual(["jobs/note", "jobs/pause", "jobs/resume", "jobs/status"]);
+    for (const message of Object.values(jobs)) expect(message).toContain("specs written for mcp-task-gen 0.1 declare no operations");
+    expect(jobs["jobs/pause"]).toContain("add `operation: transition` and `to: paused` under it (it names a task and its name matches the state 'paused'");
+    expect(jobs["jobs/note"]).toContain("add `operation: custom` under it");
+    // Two requests answer the task: neither is guessed to be the get; each names the other and what decides.
+    expect(jobs["jobs/status"]).toContain("add `operation:` under it (it names a task by 'jobId' and answers the Job, as 'jobs/resume' does: `operation: get` for the one that only reads the task");
+    expect(jobs["jobs/resume"]).toContain("as 'jobs/status' does");
+    // A built-in spec as 0.1 wrote it: the suggestion, applied, makes it valid again.
+    const old = as01("spec/mcp-2025-11-25.yaml");
+    const told = mtg067(old);
+    expect(Object.keys(told)).toEqual(["tasks/get"]);
+    expect(told["tasks/get"]).toContain("add `operation: get` under it");
+    old.methods["tasks/get"]!.operation = "get";
+    expect(analyze(src(JSON.stringify(old), "old.json")).diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   });
 
   it("a misspelt state does not also report the states it left unreachable", () => {
