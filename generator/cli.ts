@@ -429,7 +429,7 @@ async function validateCmd(io: Io, o: { spec: string; warnAsError?: boolean; jso
 }
 
 /** The default command: the config file's targets, else the default spec into ./mcp-tasks/. */
-async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean }): Promise<number> {
+async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean; watch?: boolean }): Promise<number> {
   const cfg = await readConfig(io.cwd);
   if (cfg && "error" in cfg) {
     io.err(cfg.error);
@@ -437,6 +437,7 @@ async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean }):
   }
   const targets = cfg ? cfg.targets : [{ spec: DEFAULT_SPEC, out: DEFAULT_OUT }];
   if (cfg) io.out(`mcp-task-gen: using ${cfg.file}`);
+  if (a.watch) return watchTargets(io, targets, { force: a.force, warnAsError: a.warnAsError });
   let code = 0;
   for (const t of targets) {
     const c = await generate(io, { spec: t.spec, out: t.out, force: a.force, warnAsError: a.warnAsError });
@@ -444,6 +445,30 @@ async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean }):
     code = Math.max(code, c === 0 && t.handlers ? await syncHandlers(io, { ...t, handlers: t.handlers }) : c);
   }
   return code;
+}
+
+/**
+ * generate --watch: the targets the command line names. With neither --spec nor --out, a project's
+ * configuration names them (all its targets, their handler folders included); with --spec alone, the
+ * configuration's targets of that spec; without a configuration, the defaults.
+ */
+async function watchGenerateCmd(io: Io, o: Omit<GenerateOpts, "spec" | "out"> & { spec?: string; out?: string; handlers?: string }): Promise<number> {
+  const explicit = (): TargetT => ({ spec: o.spec ?? DEFAULT_SPEC, out: o.out ?? DEFAULT_OUT, ...(o.handlers === undefined ? {} : { handlers: o.handlers }) });
+  if (o.out !== undefined) return watchTargets(io, [explicit()], o);
+  const cfg = await readConfig(io.cwd);
+  if (cfg && "error" in cfg) {
+    io.err(cfg.error);
+    return 1;
+  }
+  if (cfg === undefined) return watchTargets(io, [explicit()], o);
+  const targets = cfg.targets
+    .filter((t) => o.spec === undefined || t.spec === o.spec)
+    .map((t) => (o.handlers === undefined ? t : { ...t, handlers: o.handlers }));
+  if (targets.length === 0) {
+    throw new UsageError(`${cfg.file} has no target of spec ${o.spec} (its specs: ${cfg.targets.map((t) => t.spec).join(", ")}); name the output folder with --out`);
+  }
+  io.out(`mcp-task-gen: using ${cfg.file}`);
+  return watchTargets(io, targets, o);
 }
 
 /** generate, then the handler files when --handlers names them. */
@@ -493,28 +518,51 @@ export function runCommand(cmd: Command, io: Io = defaultIo()): Promise<number> 
 }
 
 /** Regenerates whenever the spec file changes, and keeps the handler files in step when `handlers` names them. */
-async function watchCmd(io: Io, o: GenerateOpts, handlers?: string): Promise<number> {
-  const r = resolveOrThrow(o.spec, io.cwd);
-  const path = resolve(io.cwd, r.source.file);
-  const round = async () => {
-    const code = await generate(io, o);
-    return code === 0 && handlers !== undefined ? syncHandlers(io, { spec: o.spec, out: o.out, handlers }, { dryRun: o.dryRun, quiet: o.quiet }) : code;
+function watchCmd(io: Io, o: GenerateOpts, handlers?: string): Promise<number> {
+  return watchTargets(io, [{ spec: o.spec, out: o.out, ...(handlers === undefined ? {} : { handlers }) }], o);
+}
+
+/**
+ * Generates every target, then regenerates the targets of a spec file whenever it changes (their handler
+ * files kept in step where `handlers` names them). Never returns: the watch ends with the process.
+ */
+async function watchTargets(io: Io, targets: readonly TargetT[], o: Omit<GenerateOpts, "spec" | "out">): Promise<number> {
+  const round = async (t: TargetT) => {
+    const code = await generate(io, { ...o, spec: t.spec, out: t.out });
+    return code === 0 && t.handlers !== undefined ? syncHandlers(io, { spec: t.spec, out: t.out, handlers: t.handlers }, { dryRun: o.dryRun, quiet: o.quiet }) : code;
   };
-  await round();
-  io.out(`mcp-task-gen: watching ${r.source.file} (Ctrl-C to stop)`);
-  let timer: NodeJS.Timeout | undefined;
+  // The targets of each spec file, by its path.
+  const bySpec = new Map<string, { shown: string; targets: TargetT[] }>();
+  for (const t of targets) {
+    const r = resolveOrThrow(t.spec, io.cwd);
+    const path = resolve(io.cwd, r.source.file);
+    const entry = bySpec.get(path) ?? { shown: r.source.file, targets: [] };
+    entry.targets.push(t);
+    bySpec.set(path, entry);
+  }
+  for (const t of targets) await round(t);
+  io.out(`mcp-task-gen: watching ${[...bySpec.values()].map((e) => e.shown).join(", ")} (Ctrl-C to stop)`);
   let running = Promise.resolve(0);
-  // The folder, not the file: an editor that saves by writing a new file and renaming it over the old
+  // The folders, not the files: an editor that saves by writing a new file and renaming it over the old
   // one (sed -i, "safe write") replaces the file a watch on it would follow.
-  const name = basename(path);
-  fsWatch(dirname(path), (_event, changed) => {
-    if (changed !== null && changed.toString() !== name) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      if (!existsSync(path)) return; // between the removal and the rename: the rename comes next
-      running = running.then(() => round().catch((e) => (io.err(String(e)), 1)));
-    }, 100);
-  });
+  const folders = new Map<string, string[]>();
+  for (const path of bySpec.keys()) folders.set(dirname(path), [...(folders.get(dirname(path)) ?? []), path]);
+  for (const [folder, paths] of folders) {
+    const timers = new Map<string, NodeJS.Timeout>();
+    fsWatch(folder, (_event, changed) => {
+      for (const path of paths) {
+        if (changed !== null && changed.toString() !== basename(path)) continue;
+        clearTimeout(timers.get(path));
+        timers.set(
+          path,
+          setTimeout(() => {
+            if (!existsSync(path)) return; // between the removal and the rename: the rename comes next
+            for (const t of bySpec.get(path)!.targets) running = running.then(() => round(t).catch((e) => (io.err(String(e)), 1)));
+          }, 100),
+        );
+      }
+    });
+  }
   return new Promise<number>(() => {});
 }
 
@@ -613,19 +661,24 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
       (y) =>
         y.options({
           force: { type: "boolean", default: false, describe: "Overwrite generated files edited by hand (never files mcp-task-gen did not write)" },
+          watch: { type: "boolean", default: false, describe: "Then regenerate a target whenever its spec file changes" },
           ...common,
         }).example([...EXAMPLES.$0!, ...Object.entries(EXAMPLES).flatMap(([c, e]) => (c === "$0" ? [] : [e[0]!]))]),
-      (a) => run(configCmd(io, { force: a.force, warnAsError: a["warn-as-error"] })),
+      (a) => run(configCmd(io, { force: a.force, warnAsError: a["warn-as-error"], watch: a.watch })),
     )
     .command(
       "generate",
       "Generate the output of a spec",
       (y) =>
         y.options({
-          spec: { ...specOpt, default: DEFAULT_SPEC },
-          out: { ...outOpt, default: DEFAULT_OUT },
+          spec: { ...specOpt, describe: `${specOpt.describe} (default: ${DEFAULT_SPEC}; with --watch, the configuration's targets)` },
+          out: { ...outOpt, describe: `The output directory (default: ${DEFAULT_OUT}; with --watch, the configuration's)` },
           "dry-run": { type: "boolean", default: false, describe: "Show what would be written, write nothing" },
-          watch: { type: "boolean", default: false, describe: "Regenerate whenever the spec file changes" },
+          watch: {
+            type: "boolean",
+            default: false,
+            describe: "Regenerate whenever the spec file changes; with no --spec or --out, the configuration's targets (and handler folders)",
+          },
           force: { type: "boolean", default: false, describe: "Overwrite generated files edited by hand (never files mcp-task-gen did not write)" },
           quiet: { type: "boolean", default: false, describe: "Print only the summary line" },
           handlers: {
@@ -635,13 +688,14 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
           },
           ...common,
         }).example(EXAMPLES.generate!),
-      (a) =>
-        run(
-          generateCmd(
-            io,
-            { spec: a.spec, out: a.out, dryRun: a["dry-run"], force: a.force, quiet: a.quiet, warnAsError: a["warn-as-error"], handlers: a.handlers, watch: a.watch },
-          ),
-        ),
+      (a) => {
+        const rest = { dryRun: a["dry-run"], force: a.force, quiet: a.quiet, warnAsError: a["warn-as-error"] };
+        return run(
+          a.watch
+            ? watchGenerateCmd(io, { ...rest, ...(a.spec === undefined ? {} : { spec: a.spec }), ...(a.out === undefined ? {} : { out: a.out }), ...(a.handlers === undefined ? {} : { handlers: a.handlers }) })
+            : generateCmd(io, { ...rest, spec: a.spec ?? DEFAULT_SPEC, out: a.out ?? DEFAULT_OUT, handlers: a.handlers, watch: false }),
+        );
+      },
     )
     .command(
       "check",

@@ -248,6 +248,55 @@ describe("generate", () => {
     }
   });
 
+  it.each([
+    ["mcp-task-gen --watch", ["--watch"]],
+    ["generate --watch", ["generate", "--watch"]],
+  ])("%s in a project uses its configuration (targets, handler folders), and writes no ./mcp-tasks/", async (_what, argv) => {
+    const dir = dirs.make();
+    writeFileSync(join(dir, "tasks.yaml"), readFileSync(join(ROOT, "spec/sep-1686-draft.yaml"), "utf8"));
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "p", private: true, "mcp-task-gen": { spec: "tasks.yaml", out: "src/tasks", handlers: "src/handlers" } }));
+    mkdirSync(join(dir, "src/handlers"), { recursive: true });
+    const mine = `import type { ServerHandlers } from "../tasks/handlers.js";\n\nexport class Handlers implements ServerHandlers {\n  readonly tools = [];\n}\n`;
+    writeFileSync(join(dir, "src/handlers/index.ts"), mine);
+    const child = spawn(process.execPath, [BIN, ...argv], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (output += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (output += d));
+    const waitFor = async (what: string, ok: () => boolean) => {
+      for (const end = Date.now() + 30_000; !ok(); await new Promise((r) => setTimeout(r, 50))) {
+        if (Date.now() > end || child.exitCode !== null) throw new Error(`never saw ${what}:\n${output}`);
+      }
+    };
+    try {
+      await waitFor("the watch start", () => output.includes("watching tasks.yaml"));
+      expect(output).toContain("mcp-task-gen: using package.json#mcp-task-gen");
+      expect(existsSync(join(dir, "src/tasks/types.ts"))).toBe(true);
+      expect(readFileSync(join(dir, "src/handlers/index.ts"), "utf8")).toContain("async listResources(");
+      const header = () => readFileSync(join(dir, "src/tasks/types.ts"), "utf8").split("\n")[0]!;
+      writeFileSync(join(dir, "tasks.yaml"), readFileSync(join(dir, "tasks.yaml"), "utf8").replace(/^spec: sep-1686-draft$/m, "spec: my-tasks"));
+      await waitFor("the regeneration", () => header().includes("from spec my-tasks "));
+      expect(readdirSync(dir).sort()).toEqual(["package.json", "src", "tasks.yaml"]);
+      expect(output).not.toMatch(STACK_TRACE);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const closed = new Promise((r) => child.once("close", r));
+        child.kill();
+        await closed;
+      }
+    }
+  });
+
+  it("generate --watch --spec naming no target of the configuration is a usage error, not a stray ./mcp-tasks/", async () => {
+    const dir = dirs.make();
+    writeFileSync(join(dir, "mcp-task-gen.config.json"), JSON.stringify({ spec: "sep-1686-draft", out: "src/tasks" }));
+    const r = ok(await cli(["generate", "--watch", "--spec", "mcp-2025-11-25"], dir));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "mcp-task-gen: mcp-task-gen.config.json has no target of spec mcp-2025-11-25 (its specs: sep-1686-draft); name the output folder with --out\n",
+    );
+    expect(readdirSync(dir)).toEqual(["mcp-task-gen.config.json"]);
+  });
+
   it("--handlers naming a folder that does not exist: a warning, and no claim that it is in step", async () => {
     const dir = dirs.make();
     const r = ok(await cli(["generate", "--spec", MINIMAL, "--out", "gen", "--handlers", "src/handlers"], dir));
