@@ -8,7 +8,9 @@
  *  - A class that `implements ServerHandlers` gets a stub for every contract
  *    member it lacks (and an import of the names the stubs use).
  *  - A member of that class that the contract no longer has is marked with a
- *    comment; it stays, as plain code.
+ *    comment; it stays, as plain code. Such a member is one any contract can
+ *    have, or one typed by the contract's CustomOperations (a custom operation
+ *    the spec no longer declares).
  *  - In a `defineTool({ ... })` call, a spec-specific tool member that the
  *    contract no longer has is marked; a tool that lacks a member the contract
  *    requires is marked too (the compiler reports it there; the choice is the
@@ -140,7 +142,7 @@ export async function planUserFileUpdates(o: UpdateOptions): Promise<UserFilesRe
       for (const [name, node] of present) {
         if (wanted.has(name)) {
           markerEdits(before, node.getStart(true), name, undefined, edits);
-        } else if (KNOWN_MEMBERS.includes(name)) {
+        } else if (KNOWN_MEMBERS.includes(name) || answersCustomOperation(node)) {
           if (markerEdits(before, node.getStart(true), name, removedMarker(name, c.spec), edits)) {
             notes.push(`marked ${className}.${name}: no longer part of the contract of spec ${c.spec}`);
           }
@@ -222,6 +224,17 @@ export async function planUserFileUpdates(o: UpdateOptions): Promise<UserFilesRe
     );
   }
   return report;
+}
+
+/**
+ * A member that answers a custom operation: its parameters or its result are typed by the contract's
+ * CustomOperations map, as the stub of one is (its name is the spec's, so no list knows it).
+ */
+function answersCustomOperation(node: TsMorph.Node): boolean {
+  const m = node as TsMorph.MethodDeclaration;
+  if (typeof m.getParameters !== "function") return false;
+  const types = [...m.getParameters().map((p) => p.getTypeNode()?.getText() ?? ""), m.getReturnTypeNode()?.getText() ?? ""];
+  return types.some((t) => /(^|[^\w.])CustomOperations\s*\[/.test(t));
 }
 
 function syntaxErrors(project: TsMorph.Project, sf: TsMorph.SourceFile): number {
