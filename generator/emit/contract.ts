@@ -14,6 +14,7 @@
  * user's class and marks members that are gone.
  */
 import type { IR } from "../ir.js";
+import { descriptorData } from "./descriptor.js";
 import { jsString, jsValue } from "./escape.js";
 import type { Emitter, EmitEnv, VirtualFile } from "./index.js";
 
@@ -274,6 +275,7 @@ export function contractView(ir: IR, env: EmitEnv) {
         }
       : undefined,
     requestHandlers: has("readResource") || has("getPrompt"),
+    ...workFieldsView(ir),
     operations: ir.methods
       .filter((m) => m.kind === "request" && m.operation === "custom")
       .map((m) => ({
@@ -285,6 +287,20 @@ export function contractView(ir: IR, env: EmitEnv) {
     lifecycle: c.lifecycle,
     initialize: c.lifecycle === "initialize",
     perRequest: c.lifecycle === "per-request",
+  };
+}
+
+/** The task's own fields, set by its work (descriptor.ts's taskExtras), and their type in handlers.ts. */
+function workFieldsView(ir: IR) {
+  const fields = Object.keys(descriptorData(ir).taskExtras);
+  const typeName = ir.types.find((t) => t.name === ir.behaviour.taskType)?.name;
+  const hasOps = ir.methods.some((m) => m.kind === "request" && m.operation === "custom");
+  return {
+    workFields: fields,
+    taskType: typeName ?? ir.behaviour.taskType,
+    workFieldsType:
+      fields.length === 0 || typeName === undefined ? "Record<string, never>" : `Partial<Pick<T.${typeName}, ${fields.map((f) => jsString(f)).join(" | ")}>>`,
+    typesImport: hasOps || (fields.length > 0 && typeName !== undefined),
   };
 }
 
