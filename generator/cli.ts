@@ -11,7 +11,9 @@
 import { existsSync, readFileSync, watch as fsWatch, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { CODES, formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
-import { findConfig, print, probe, probeHandlers, recorder, stdIo, type Command } from "./fastpath.js";
+import { findConfig, print, probe, probeHandlers, recorder, rememberedSpec, rememberSpec, stdIo, type Command } from "./fastpath.js";
+import type { SourceFile } from "./load.js";
+import { MANIFEST_FILE } from "./manifest.js";
 import { apply, conflictMessage, drift, forceable, plan } from "./fsout.js";
 import type { CompileResult } from "./pipeline.js";
 import { builtinSpecs, DEFAULT_OUT, DEFAULT_SPEC, resolveSpec } from "./specs.js";
@@ -226,14 +228,14 @@ function printDiagnostics(io: Io, diags: readonly Diagnostic[]) {
   if (more > 0) io.err(`mcp-task-gen: ${more} more diagnostic${more === 1 ? "" : "s"} not shown; fix these first, or run validate --json for all of them`);
 }
 
-async function compileSpec(io: Io, spec: string): Promise<{ result?: CompileResult; name: string }> {
+async function compileSpec(io: Io, spec: string): Promise<{ result?: CompileResult; name: string; source: SourceFile }> {
   const r = resolveOrThrow(spec, io.cwd);
   // What this spec compiles to, for the fast path of later runs (whatever this run then does with it).
   const record = recorder(io.cwd, r.source);
   const { compile } = await import("./pipeline.js");
   const result = await compile(r.source);
   record(result);
-  return { result, name: spec };
+  return { result, name: spec, source: r.source };
 }
 
 function summarize(diags: readonly Diagnostic[]): string {
@@ -258,12 +260,14 @@ async function generate(io: Io, o: GenerateOpts): Promise<number> {
     print(io, fast);
     return 0;
   }
-  const { result } = await compileSpec(io, o.spec);
+  const { result, source } = await compileSpec(io, o.spec);
   printDiagnostics(io, result!.diagnostics);
   if (!result!.files || hasErrors(result!.diagnostics, o.warnAsError)) {
     io.err(`mcp-task-gen: ${o.spec}: ${summarize(result!.diagnostics)}; nothing written`);
     return 1;
   }
+  // The spec the output was generated from, if remembered: what changed for the handlers is said below.
+  const previous = o.dryRun ? undefined : rememberedSpec(io.cwd, resolve(io.cwd, o.out));
   const outDir = resolve(io.cwd, o.out);
   const shown = relative(io.cwd, outDir) || ".";
   const p = plan(outDir, result!.files);
@@ -308,7 +312,23 @@ async function generate(io: Io, o: GenerateOpts): Promise<number> {
     } (${result!.files.length} files)`,
   );
   if (done.length > 0) await warnMissingDependencies(io, outDir, result!.files);
+  rememberSpec(io.cwd, result!.files.find((f) => f.path === MANIFEST_FILE)!.contents, source);
+  if (done.length > 0 && previous !== undefined && previous.text !== source.text) await printRegenNotes(io, previous, result!);
   return 0;
+}
+
+/**
+ * What the spec's change means for the server's own code (generator/regen-notes.ts): one line per change of
+ * the handler contract, the work-set fields or the states, and what the handlers must do.
+ */
+async function printRegenNotes(io: Io, previous: SourceFile, result: CompileResult): Promise<void> {
+  const { analyze } = await import("./pipeline.js");
+  const old = analyze(previous).ir;
+  if (old === undefined || result.ir === undefined) return;
+  const { regenNotes } = await import("./regen-notes.js");
+  const notes = regenNotes(old, result.ir);
+  for (const n of notes) io.out(`  ${n.kind.padEnd(9)} ${n.change}: ${n.todo}`);
+  if (notes.length > 0) io.out(`mcp-task-gen: ${notes.length} change${notes.length === 1 ? "" : "s"} for the handlers (all changes: npx mcp-task-gen diff <old spec> <new spec>)`);
 }
 
 /**

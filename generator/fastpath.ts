@@ -263,6 +263,39 @@ export function recorder(cwd: string, source: SourceFile): (result: Compiled) =>
   };
 }
 
+/** A spec as it was compiled into an output, keyed by the sha256 of that output's manifest. */
+interface SpecEntry {
+  key: string;
+  file: string;
+  text: string;
+}
+
+/**
+ * Remembers the spec that an output directory now holds the compile of (`manifest`: its manifest file's
+ * text), so that the next generate into it can say what the spec's change means for the handlers.
+ */
+export function rememberSpec(cwd: string, manifest: string, source: SourceFile): void {
+  try {
+    const dir = cacheDir(cwd);
+    const entry: SpecEntry = { key: sha256(manifest), file: source.file, text: source.text };
+    if (dir) writeEntry(dir, "spec", entry);
+  } catch {
+    // The cache is only an optimization.
+  }
+}
+
+/** The spec whose compile an output directory holds (read from its manifest), if this cache remembers it. */
+export function rememberedSpec(cwd: string, outDir: string): SourceFile | undefined {
+  try {
+    const dir = cacheDir(cwd);
+    if (!dir) return undefined;
+    const e = readEntry<SpecEntry>(dir, "spec", sha256(readFileSync(join(outDir, MANIFEST_FILE), "utf8")));
+    return e === undefined ? undefined : { file: e.file, text: e.text };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * After a full handler update that changed nothing and warned of nothing: the
  * handler files it read (`files`, listed before it ran) are in step with this

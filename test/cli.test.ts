@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { compile, MANIFEST_FILE, type VirtualFile } from "../generator/pipeline.js";
 import { builtinSpecs, DEFAULT_SPEC, resolveSpec } from "../generator/specs.js";
 import { useColor } from "../generator/fastpath.js";
@@ -295,6 +296,34 @@ describe("generate", () => {
       "mcp-task-gen: mcp-task-gen.config.json has no target of spec mcp-2025-11-25 (its specs: sep-1686-draft); name the output folder with --out\n",
     );
     expect(readdirSync(dir)).toEqual(["mcp-task-gen.config.json"]);
+  });
+
+  it("a regeneration after a spec change says, one line each, what changed for the handlers and what they must do", async () => {
+    const dir = dirs.make();
+    const jobs = readFileSync(join(ROOT, "test/fixtures/specs/jobs.yaml"), "utf8");
+    writeFileSync(join(dir, "tasks.yaml"), jobs);
+    const first = ok(await cli(["generate", "--spec", "tasks.yaml", "--out", "gen", "--quiet"], dir));
+    expect(first.code).toBe(0);
+    expect(first.stdout).not.toContain("for the handlers");
+    const doc = parseYaml(jobs) as Record<string, any>;
+    delete doc.methods["jobs/note"];
+    doc.examples = (doc.examples ?? []).filter((e: { method?: string }) => e.method !== "jobs/note");
+    doc.types.Job.fields.eta = "integer?";
+    doc.states.archived = { role: "completed", terminal: true };
+    doc.transitions.push({ from: "running", to: "archived" });
+    writeFileSync(join(dir, "tasks.yaml"), stringifyYaml(doc));
+    const r = ok(await cli(["generate", "--spec", "tasks.yaml", "--out", "gen", "--quiet"], dir));
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n").filter((l) => l.startsWith("  "))).toEqual([
+      "  contract  Request `jobs/note` removed (compatible for servers): remove jobsNote (jobs/note) from your class (with a handlers folder, it is marked)",
+      "  fields    `Job.eta` added (optional: integer) (compatible for servers): the work may set 'eta' with ctx.setFields",
+      "  states    Status `archived (completed, terminal)` added with 1 transition: running → archived (compatible for servers): custom operations may move tasks to 'archived' (ctx.move)",
+    ]);
+    expect(r.stdout).toContain("mcp-task-gen: 3 changes for the handlers (all changes: npx mcp-task-gen diff <old spec> <new spec>)");
+    // A change that touches none of them says nothing more.
+    writeFileSync(join(dir, "tasks.yaml"), stringifyYaml({ ...doc, description: "Another description." }));
+    const quiet = ok(await cli(["generate", "--spec", "tasks.yaml", "--out", "gen", "--quiet"], dir));
+    expect(quiet.stdout).not.toContain("for the handlers");
   });
 
   it("--handlers naming a folder that does not exist: a warning, and no claim that it is in step", async () => {
