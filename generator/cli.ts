@@ -700,7 +700,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
             describe: "Regenerate whenever the spec file changes; with no --spec or --out, the configuration's targets (and handler folders)",
           },
           force: { type: "boolean", default: false, describe: "Overwrite generated files edited by hand (never files mcp-task-gen did not write)" },
-          quiet: { type: "boolean", default: false, describe: "Print only the summary line" },
+          quiet: { type: "boolean", default: false, describe: "Print only the summary line (and what a spec change means for the handlers)" },
           handlers: {
             type: "string",
             requiresArg: true,

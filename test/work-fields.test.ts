@@ -4,7 +4,7 @@
  * generated code of test/fixtures/specs/jobs.yaml (work field: progress).
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, ROOT, tempDirs } from "./helpers/cli.js";
@@ -52,5 +52,18 @@ describe("ctx.setFields", () => {
     expect(errorsOf(jobs, tool("{ progres: 50 }"))).toEqual(["src/tool.ts:5 TS2561"]);
     expect(errorsOf(jobs, tool("{ state: \"done\" }"))).toEqual(["src/tool.ts:5 TS2353"]);
     expect(errorsOf(jobs, tool('{ progress: "half" }'))).toEqual(["src/tool.ts:5 TS2322"]);
+  }, 180_000);
+
+  it("types them for a task type that is a union of status-specific shapes too (ext-tasks-2026-07-28 with a progress field)", () => {
+    const dir = dirs.make();
+    const text = readFileSync(join(ROOT, "spec/ext-tasks-2026-07-28.yaml"), "utf8").replace(
+      /^( {2}Task:\n {4}type: object\n(?: {4}.*\n)*? {4}fields:\n)/m,
+      "$1      progress:\n        type: number\n        default: 0\n",
+    );
+    expect(text).toContain("      progress:\n        type: number");
+    writeFileSync(join(dir, "ext.yaml"), text);
+    const ext = join(dir, "ext.yaml");
+    expect(errorsOf(ext, tool("{ progress: 50 }"))).toEqual([]);
+    expect(errorsOf(ext, tool("{ progres: 50 }"))).toEqual(["src/tool.ts:5 TS2561"]);
   }, 180_000);
 });

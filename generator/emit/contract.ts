@@ -293,7 +293,16 @@ export function contractView(ir: IR, env: EmitEnv) {
 /** The task's own fields, set by its work (descriptor.ts's taskExtras), and their type in handlers.ts. */
 function workFieldsView(ir: IR) {
   const fields = Object.keys(descriptorData(ir).taskExtras);
-  const typeName = ir.types.find((t) => t.name === ir.behaviour.taskType)?.name;
+  // The type the descriptor reads them from: the task type when it is an object, else a type named Task.
+  const isObject = (name: string) => {
+    let t = ir.types.find((d) => d.name === name)?.type;
+    for (let i = 0; i < 32 && t?.kind === "ref"; i++) {
+      const ref = t.name;
+      t = ir.types.find((d) => d.name === ref)?.type;
+    }
+    return t?.kind === "object" && t.fields.length > 0;
+  };
+  const typeName = [ir.behaviour.taskType, "Task"].find(isObject);
   const hasOps = ir.methods.some((m) => m.kind === "request" && m.operation === "custom");
   return {
     workFields: fields,

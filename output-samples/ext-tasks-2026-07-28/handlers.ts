@@ -75,7 +75,7 @@ export const CONTRACT = {
 type InputMethod = "elicit" | "sample" | "listRoots";
 
 /**
- * The fields of the task that its work sets (those of DetailedTask that no behaviour fills), for
+ * The fields of the task that its work sets (those of Task that no behaviour fills), for
  * `ctx.setFields`: a misspelt field fails type-checking.
  */
 export type TaskWorkFields = Record<string, never>;
