@@ -3,20 +3,21 @@
  *
  *   tsx bench/run.ts [--quick] [--out FILE.md] [--json FILE.json] [--only a,b]
  *
+ * A full run writes BENCHMARKS.md; a quick one bench/results/quick.md (rough figures stay out of the committed report).
+ *
  * Areas: validators, transitions, generator, store, stores (SQLite and the
  * in-memory stores; PostgreSQL when MCP_TASK_GEN_PG_URL is set), e2e, load. `--quick` is a smoke
  * run (a few hundred ms per case) for CI; its figures are rough. Nothing here
  * asserts on a timing: a missed target is reported, never thrown.
  */
-import { writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, relative } from "node:path";
 import { builtinSpecs } from "../generator/specs.js";
+import { AREAS, parseArgs, type Area } from "./args.js";
 import { settingsFor } from "./harness.js";
 import { ROOT } from "./messages.js";
 import { machine, markdown, type Report, type Section } from "./report.js";
 
-const AREAS = ["validators", "transitions", "generator", "store", "stores", "e2e", "load"] as const;
-type Area = (typeof AREAS)[number];
 const TITLES: Record<Area, string> = {
   validators: "Validators",
   transitions: "Transitions",
@@ -26,30 +27,6 @@ const TITLES: Record<Area, string> = {
   e2e: "End to end",
   load: "Load",
 };
-
-function parseArgs(argv: string[]) {
-  const o = { quick: false, out: join(ROOT, "BENCHMARKS.md"), json: undefined as string | undefined, only: [...AREAS] as Area[] };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const val = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === "--quick") o.quick = true;
-    else if (a === "--out") o.out = resolve(val());
-    else if (a === "--json") o.json = resolve(val());
-    else if (a === "--only") {
-      const list = val().split(",").map((x) => x.trim()) as Area[];
-      for (const x of list) if (!AREAS.includes(x)) throw new Error(`unknown area '${x}' (areas: ${AREAS.join(", ")})`);
-      o.only = list;
-    } else if (a === "--help" || a === "-h") {
-      process.stdout.write("usage: tsx bench/run.ts [--quick] [--out FILE.md] [--json FILE.json] [--only " + AREAS.join(",") + "]\n");
-      process.exit(0);
-    } else throw new Error(`unknown argument '${a}'`);
-  }
-  return o;
-}
 
 async function area(name: Area, specs: string[], quick: boolean): Promise<Section> {
   const s = settingsFor(quick);
@@ -111,6 +88,7 @@ async function main() {
   }
   report.durationMs = performance.now() - t0;
   report.machine.loadEnd = (await import("node:os")).loadavg().map((x) => Math.round(x * 100) / 100);
+  mkdirSync(dirname(o.out), { recursive: true });
   writeFileSync(o.out, markdown(report));
   if (o.json) writeFileSync(o.json, JSON.stringify(report, null, 2) + "\n");
   process.stderr.write(`bench: wrote ${relative(process.cwd(), o.out) || o.out}${o.json ? ` and ${relative(process.cwd(), o.json)}` : ""} in ${(report.durationMs / 1000).toFixed(1)} s\n`);

@@ -15,6 +15,7 @@ import {
 } from "./format.js";
 import type { Loaded } from "./load.js";
 import { methodNames as generatedNames } from "./ir.js";
+import { suggestionText, suggestOperations } from "./migrate.js";
 import { methodOperations } from "./operations.js";
 import { managedTaskFields, namedTypeOf } from "./task-shape.js";
 import { reexportedModules, templateTopLevelNames } from "./emit/index.js";
@@ -1016,12 +1017,16 @@ function semanticChecks(spec: Spec, report: Report): void {
     Object.keys((cap && cap.gates) || {}).forEach(use);
     if (cap) (cap.requiredBy ?? []).forEach(use);
   }
+  let suggested: ReturnType<typeof suggestOperations> | undefined;
+  const unnamedRequests = () => [...methodNames].filter((x) => !usedMethods.has(x) && spec.methods[x]!.kind === "request");
   for (const m of methodNames) {
     if (!usedMethods.has(m) && spec.methods[m]!.kind === "request") {
+      const hint = (suggested ??= suggestOperations(spec, unnamedRequests(), new Set([...operations.values()].map((o) => o.operation)))).get(m)!;
+      const old = Object.values(spec.methods).every((x) => x.operation === undefined) ? "; specs written for mcp-task-gen 0.1 declare no operations, and since 0.2 each task request that no behaviour names says what it does" : "";
       report(
         "MTG067",
         "error",
-        `request '${m}' declares no operation and no behaviour names it, so no server could answer it; add \`operation:\` (get, result, list, cancel, update, delete, transition or custom) or remove it`,
+        `request '${m}' declares no operation and no behaviour names it, so no server could answer it${old}; ${suggestionText(hint)}, or another operation (get, result, list, cancel, update, delete, transition, custom), or remove it`,
         ["methods", m],
         true,
       );

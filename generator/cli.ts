@@ -11,7 +11,9 @@
 import { existsSync, readFileSync, watch as fsWatch, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { CODES, formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
-import { findConfig, print, probe, probeHandlers, recorder, stdIo, type Command } from "./fastpath.js";
+import { findConfig, print, probe, probeHandlers, recorder, rememberedSpec, rememberSpec, stdIo, type Command } from "./fastpath.js";
+import type { SourceFile } from "./load.js";
+import { MANIFEST_FILE } from "./manifest.js";
 import { apply, conflictMessage, drift, forceable, plan } from "./fsout.js";
 import type { CompileResult } from "./pipeline.js";
 import { builtinSpecs, DEFAULT_OUT, DEFAULT_SPEC, resolveSpec } from "./specs.js";
@@ -217,18 +219,23 @@ async function nodeAt(text: string, path: readonly PropertyKey[], key: string | 
 // Commands
 // ---------------------------------------------------------------------------
 
+/** How many diagnostics a run prints; the rest are counted (validate --json gives them all). */
+export const MAX_PRINTED_DIAGNOSTICS = 50;
+
 function printDiagnostics(io: Io, diags: readonly Diagnostic[]) {
-  for (const d of diags) io.err(formatDiagnostic(d, { color: io.color }));
+  for (const d of diags.slice(0, MAX_PRINTED_DIAGNOSTICS)) io.err(formatDiagnostic(d, { color: io.color }));
+  const more = diags.length - MAX_PRINTED_DIAGNOSTICS;
+  if (more > 0) io.err(`mcp-task-gen: ${more} more diagnostic${more === 1 ? "" : "s"} not shown; fix these first, or run validate --json for all of them`);
 }
 
-async function compileSpec(io: Io, spec: string): Promise<{ result?: CompileResult; name: string }> {
+async function compileSpec(io: Io, spec: string): Promise<{ result?: CompileResult; name: string; source: SourceFile }> {
   const r = resolveOrThrow(spec, io.cwd);
   // What this spec compiles to, for the fast path of later runs (whatever this run then does with it).
   const record = recorder(io.cwd, r.source);
   const { compile } = await import("./pipeline.js");
   const result = await compile(r.source);
   record(result);
-  return { result, name: spec };
+  return { result, name: spec, source: r.source };
 }
 
 function summarize(diags: readonly Diagnostic[]): string {
@@ -253,12 +260,14 @@ async function generate(io: Io, o: GenerateOpts): Promise<number> {
     print(io, fast);
     return 0;
   }
-  const { result } = await compileSpec(io, o.spec);
+  const { result, source } = await compileSpec(io, o.spec);
   printDiagnostics(io, result!.diagnostics);
   if (!result!.files || hasErrors(result!.diagnostics, o.warnAsError)) {
     io.err(`mcp-task-gen: ${o.spec}: ${summarize(result!.diagnostics)}; nothing written`);
     return 1;
   }
+  // The spec the output was generated from, if remembered: what changed for the handlers is said below.
+  const previous = o.dryRun ? undefined : rememberedSpec(io.cwd, resolve(io.cwd, o.out));
   const outDir = resolve(io.cwd, o.out);
   const shown = relative(io.cwd, outDir) || ".";
   const p = plan(outDir, result!.files);
@@ -303,7 +312,23 @@ async function generate(io: Io, o: GenerateOpts): Promise<number> {
     } (${result!.files.length} files)`,
   );
   if (done.length > 0) await warnMissingDependencies(io, outDir, result!.files);
+  rememberSpec(io.cwd, result!.files.find((f) => f.path === MANIFEST_FILE)!.contents, source);
+  if (done.length > 0 && previous !== undefined && previous.text !== source.text) await printRegenNotes(io, previous, result!);
   return 0;
+}
+
+/**
+ * What the spec's change means for the server's own code (generator/regen-notes.ts): one line per change of
+ * the handler contract, the work-set fields or the states, and what the handlers must do.
+ */
+async function printRegenNotes(io: Io, previous: SourceFile, result: CompileResult): Promise<void> {
+  const { analyze } = await import("./pipeline.js");
+  const old = analyze(previous).ir;
+  if (old === undefined || result.ir === undefined) return;
+  const { regenNotes } = await import("./regen-notes.js");
+  const notes = regenNotes(old, result.ir);
+  for (const n of notes) io.out(`  ${n.kind.padEnd(9)} ${n.change}: ${n.todo}`);
+  if (notes.length > 0) io.out(`mcp-task-gen: ${notes.length} change${notes.length === 1 ? "" : "s"} for the handlers (all changes: npx mcp-task-gen diff <old spec> <new spec>)`);
 }
 
 /**
@@ -400,7 +425,7 @@ async function checkOutput(io: Io, o: { spec: string; out: string; warnAsError?:
   for (const c of conflicts) io.err(`mcp-task-gen: ${conflictMessage(c, shown)}`);
   const force = conflicts.some((c) => c.reason !== "not-generated") ? " --force" : "";
   io.err(
-    `mcp-task-gen: ${shown}/ is stale (${d.missing.length} missing, ${d.changed.length} changed, ${d.extra.length} extra); run: mcp-task-gen generate --spec ${o.spec} --out ${shown}${force}`,
+    `mcp-task-gen: ${shown}/ is stale (${d.missing.length} missing, ${d.changed.length} changed, ${d.extra.length} extra); run: npx mcp-task-gen generate --spec ${o.spec} --out ${shown}${force}`,
   );
   return 1;
 }
@@ -424,7 +449,7 @@ async function validateCmd(io: Io, o: { spec: string; warnAsError?: boolean; jso
 }
 
 /** The default command: the config file's targets, else the default spec into ./mcp-tasks/. */
-async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean }): Promise<number> {
+async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean; watch?: boolean }): Promise<number> {
   const cfg = await readConfig(io.cwd);
   if (cfg && "error" in cfg) {
     io.err(cfg.error);
@@ -432,6 +457,7 @@ async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean }):
   }
   const targets = cfg ? cfg.targets : [{ spec: DEFAULT_SPEC, out: DEFAULT_OUT }];
   if (cfg) io.out(`mcp-task-gen: using ${cfg.file}`);
+  if (a.watch) return watchTargets(io, targets, { force: a.force, warnAsError: a.warnAsError });
   let code = 0;
   for (const t of targets) {
     const c = await generate(io, { spec: t.spec, out: t.out, force: a.force, warnAsError: a.warnAsError });
@@ -439,6 +465,30 @@ async function configCmd(io: Io, a: { force?: boolean; warnAsError?: boolean }):
     code = Math.max(code, c === 0 && t.handlers ? await syncHandlers(io, { ...t, handlers: t.handlers }) : c);
   }
   return code;
+}
+
+/**
+ * generate --watch: the targets the command line names. With neither --spec nor --out, a project's
+ * configuration names them (all its targets, their handler folders included); with --spec alone, the
+ * configuration's targets of that spec; without a configuration, the defaults.
+ */
+async function watchGenerateCmd(io: Io, o: Omit<GenerateOpts, "spec" | "out"> & { spec?: string; out?: string; handlers?: string }): Promise<number> {
+  const explicit = (): TargetT => ({ spec: o.spec ?? DEFAULT_SPEC, out: o.out ?? DEFAULT_OUT, ...(o.handlers === undefined ? {} : { handlers: o.handlers }) });
+  if (o.out !== undefined) return watchTargets(io, [explicit()], o);
+  const cfg = await readConfig(io.cwd);
+  if (cfg && "error" in cfg) {
+    io.err(cfg.error);
+    return 1;
+  }
+  if (cfg === undefined) return watchTargets(io, [explicit()], o);
+  const targets = cfg.targets
+    .filter((t) => o.spec === undefined || t.spec === o.spec)
+    .map((t) => (o.handlers === undefined ? t : { ...t, handlers: o.handlers }));
+  if (targets.length === 0) {
+    throw new UsageError(`${cfg.file} has no target of spec ${o.spec} (its specs: ${cfg.targets.map((t) => t.spec).join(", ")}); name the output folder with --out`);
+  }
+  io.out(`mcp-task-gen: using ${cfg.file}`);
+  return watchTargets(io, targets, o);
 }
 
 /** generate, then the handler files when --handlers names them. */
@@ -488,28 +538,51 @@ export function runCommand(cmd: Command, io: Io = defaultIo()): Promise<number> 
 }
 
 /** Regenerates whenever the spec file changes, and keeps the handler files in step when `handlers` names them. */
-async function watchCmd(io: Io, o: GenerateOpts, handlers?: string): Promise<number> {
-  const r = resolveOrThrow(o.spec, io.cwd);
-  const path = resolve(io.cwd, r.source.file);
-  const round = async () => {
-    const code = await generate(io, o);
-    return code === 0 && handlers !== undefined ? syncHandlers(io, { spec: o.spec, out: o.out, handlers }, { dryRun: o.dryRun, quiet: o.quiet }) : code;
+function watchCmd(io: Io, o: GenerateOpts, handlers?: string): Promise<number> {
+  return watchTargets(io, [{ spec: o.spec, out: o.out, ...(handlers === undefined ? {} : { handlers }) }], o);
+}
+
+/**
+ * Generates every target, then regenerates the targets of a spec file whenever it changes (their handler
+ * files kept in step where `handlers` names them). Never returns: the watch ends with the process.
+ */
+async function watchTargets(io: Io, targets: readonly TargetT[], o: Omit<GenerateOpts, "spec" | "out">): Promise<number> {
+  const round = async (t: TargetT) => {
+    const code = await generate(io, { ...o, spec: t.spec, out: t.out });
+    return code === 0 && t.handlers !== undefined ? syncHandlers(io, { spec: t.spec, out: t.out, handlers: t.handlers }, { dryRun: o.dryRun, quiet: o.quiet }) : code;
   };
-  await round();
-  io.out(`mcp-task-gen: watching ${r.source.file} (Ctrl-C to stop)`);
-  let timer: NodeJS.Timeout | undefined;
+  // The targets of each spec file, by its path.
+  const bySpec = new Map<string, { shown: string; targets: TargetT[] }>();
+  for (const t of targets) {
+    const r = resolveOrThrow(t.spec, io.cwd);
+    const path = resolve(io.cwd, r.source.file);
+    const entry = bySpec.get(path) ?? { shown: r.source.file, targets: [] };
+    entry.targets.push(t);
+    bySpec.set(path, entry);
+  }
+  for (const t of targets) await round(t);
+  io.out(`mcp-task-gen: watching ${[...bySpec.values()].map((e) => e.shown).join(", ")} (Ctrl-C to stop)`);
   let running = Promise.resolve(0);
-  // The folder, not the file: an editor that saves by writing a new file and renaming it over the old
+  // The folders, not the files: an editor that saves by writing a new file and renaming it over the old
   // one (sed -i, "safe write") replaces the file a watch on it would follow.
-  const name = basename(path);
-  fsWatch(dirname(path), (_event, changed) => {
-    if (changed !== null && changed.toString() !== name) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      if (!existsSync(path)) return; // between the removal and the rename: the rename comes next
-      running = running.then(() => round().catch((e) => (io.err(String(e)), 1)));
-    }, 100);
-  });
+  const folders = new Map<string, string[]>();
+  for (const path of bySpec.keys()) folders.set(dirname(path), [...(folders.get(dirname(path)) ?? []), path]);
+  for (const [folder, paths] of folders) {
+    const timers = new Map<string, NodeJS.Timeout>();
+    fsWatch(folder, (_event, changed) => {
+      for (const path of paths) {
+        if (changed !== null && changed.toString() !== basename(path)) continue;
+        clearTimeout(timers.get(path));
+        timers.set(
+          path,
+          setTimeout(() => {
+            if (!existsSync(path)) return; // between the removal and the rename: the rename comes next
+            for (const t of bySpec.get(path)!.targets) running = running.then(() => round(t).catch((e) => (io.err(String(e)), 1)));
+          }, 100),
+        );
+      }
+    });
+  }
   return new Promise<number>(() => {});
 }
 
@@ -517,10 +590,66 @@ async function watchCmd(io: Io, o: GenerateOpts, handlers?: string): Promise<num
 // Entry
 // ---------------------------------------------------------------------------
 
+/** A few command lines per command, for its --help; the general help shows the first of each. */
+const EXAMPLES: Record<string, [string, string][]> = {
+  $0: [
+    ["$0", "Generate the configuration's targets (mcp-task-gen.config.json, or package.json#mcp-task-gen)"],
+    ["$0 --force", "The same, overwriting generated files edited by hand"],
+  ],
+  generate: [
+    ["$0 generate --spec mcp-2025-11-25 --out src/tasks", "A built-in spec into src/tasks/"],
+    ["$0 generate --spec ./my-tasks.yaml --out src/tasks --dry-run", "Your spec: list what would be written"],
+    ["$0 generate --spec ./my-tasks.yaml --out src/tasks --handlers src/handlers --watch", "Regenerate on every save, keeping your handlers in step"],
+  ],
+  check: [
+    ["$0 check", "In CI: the configuration's targets and handler files are up to date"],
+    ["$0 check --spec ./my-tasks.yaml --out src/tasks", "One output folder"],
+  ],
+  validate: [
+    ["$0 validate ./my-tasks.yaml", "Report a spec's mistakes, file:line:col"],
+    ["$0 validate ./my-tasks.yaml --json --warn-as-error", "As JSON, failing on warnings too"],
+  ],
+  diff: [
+    ["$0 diff mcp-2025-11-25 ext-tasks-2026-07-28", "What changed between two revisions, as Markdown"],
+    ["$0 diff ./old.yaml ./my-tasks.yaml --json --fail-on any", "As JSON; exit 1 on any change"],
+  ],
+  init: [
+    ["$0 init my-server", "A stdio MCP server for the default spec"],
+    ["$0 init my-server --spec ./my-tasks.yaml --transport http", "Your spec, over Streamable HTTP"],
+  ],
+  "list-specs": [["$0 list-specs", "The built-in specs"]],
+  schema: [
+    ["$0 schema --out mcp-task-spec.schema.json", "For your editor's YAML support"],
+    ["$0 schema", "Print it"],
+  ],
+  codes: [["$0 codes", "Every diagnostic code, with a line on what it means"]],
+  conform: [
+    ["$0 conform --spec mcp-2025-11-25 --stdio 'node server.js'", "Test a stdio server against a spec"],
+    ["$0 conform --spec ./my-tasks.yaml --url http://127.0.0.1:3000/mcp --runs 50", "An HTTP server, more runs"],
+  ],
+};
+
+const COMMANDS = ["generate", "check", "validate", "list-specs", "schema", "codes", "diff", "init", "conform"];
+
+/** The commands the parser declares (yargs keeps them in its command instance), else the list above. */
+function commandsOf(parser: unknown): string[] {
+  try {
+    const names = (parser as { getInternalMethods(): { getCommandInstance(): { getCommands(): string[] } } })
+      .getInternalMethods()
+      .getCommandInstance()
+      .getCommands();
+    if (Array.isArray(names) && names.length > 0) return names;
+  } catch {
+    // another yargs: the list is the fallback
+  }
+  return COMMANDS;
+}
+
 /** The commands and options, for a guess at a misspelt one. */
 const WORDS = [
-  ...["generate", "check", "validate", "list-specs", "schema", "codes", "diff", "init", "conform"],
-  ...["spec", "out", "handlers", "dry-run", "watch", "force", "quiet", "warn-as-error", "json", "fail-on", "transport", "name", "allow-nonempty", "stdio", "url", "runs", "seed", "outcomes", "header", "max-commands", "time-limit", "ignore"],
+  ...COMMANDS,
+  ...["spec", "out", "handlers", "dry-run", "watch", "force", "quiet", "warn-as-error", "json", "fail-on", "transport", "name", "allow-nonempty"],
+  ...["stdio", "url", "runs", "seed", "outcomes", "header", "max-commands", "time-limit", "ignore"],
 ];
 
 /** yargs' "Unknown argument: x" with a close guess, as the spec checks give one. */
@@ -557,35 +686,41 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
       (y) =>
         y.options({
           force: { type: "boolean", default: false, describe: "Overwrite generated files edited by hand (never files mcp-task-gen did not write)" },
+          watch: { type: "boolean", default: false, describe: "Then regenerate a target whenever its spec file changes" },
           ...common,
-        }),
-      (a) => run(configCmd(io, { force: a.force, warnAsError: a["warn-as-error"] })),
+        }).example([...EXAMPLES.$0!, ...Object.entries(EXAMPLES).flatMap(([c, e]) => (c === "$0" ? [] : [e[0]!]))]),
+      (a) => run(configCmd(io, { force: a.force, warnAsError: a["warn-as-error"], watch: a.watch })),
     )
     .command(
       "generate",
       "Generate the output of a spec",
       (y) =>
         y.options({
-          spec: { ...specOpt, default: DEFAULT_SPEC },
-          out: { ...outOpt, default: DEFAULT_OUT },
+          spec: { ...specOpt, describe: `${specOpt.describe} (default: ${DEFAULT_SPEC}; with --watch, the configuration's targets)` },
+          out: { ...outOpt, describe: `The output directory (default: ${DEFAULT_OUT}; with --watch, the configuration's)` },
           "dry-run": { type: "boolean", default: false, describe: "Show what would be written, write nothing" },
-          watch: { type: "boolean", default: false, describe: "Regenerate whenever the spec file changes" },
+          watch: {
+            type: "boolean",
+            default: false,
+            describe: "Regenerate whenever the spec file changes; with no --spec or --out, the configuration's targets (and handler folders)",
+          },
           force: { type: "boolean", default: false, describe: "Overwrite generated files edited by hand (never files mcp-task-gen did not write)" },
-          quiet: { type: "boolean", default: false, describe: "Print only the summary line" },
+          quiet: { type: "boolean", default: false, describe: "Print only the summary line (and what a spec change means for the handlers)" },
           handlers: {
             type: "string",
             requiresArg: true,
             describe: "A directory of user-owned handler files to keep in step with the generated contract (stubs for new members, markers on removed ones)",
           },
           ...common,
-        }),
-      (a) =>
-        run(
-          generateCmd(
-            io,
-            { spec: a.spec, out: a.out, dryRun: a["dry-run"], force: a.force, quiet: a.quiet, warnAsError: a["warn-as-error"], handlers: a.handlers, watch: a.watch },
-          ),
-        ),
+        }).example(EXAMPLES.generate!),
+      (a) => {
+        const rest = { dryRun: a["dry-run"], force: a.force, quiet: a.quiet, warnAsError: a["warn-as-error"] };
+        return run(
+          a.watch
+            ? watchGenerateCmd(io, { ...rest, ...(a.spec === undefined ? {} : { spec: a.spec }), ...(a.out === undefined ? {} : { out: a.out }), ...(a.handlers === undefined ? {} : { handlers: a.handlers }) })
+            : generateCmd(io, { ...rest, spec: a.spec ?? DEFAULT_SPEC, out: a.out ?? DEFAULT_OUT, handlers: a.handlers, watch: false }),
+        );
+      },
     )
     .command(
       "check",
@@ -596,7 +731,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
           out: { ...outOpt, describe: `The output directory (default: the configuration's, else ${DEFAULT_OUT})` },
           handlers: { type: "string", requiresArg: true, describe: "Also check that the user-owned handler files in this folder are in step with the contract" },
           ...common,
-        }),
+        }).example(EXAMPLES.check!),
       (a) =>
         run(
           a.spec === undefined && a.out === undefined && a.handlers === undefined
@@ -610,7 +745,8 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
       (y) =>
         y
           .positional("spec", { ...specOpt, demandOption: true })
-          .options({ json: { type: "boolean", default: false, describe: "Print the diagnostics as JSON" }, ...common }),
+          .options({ json: { type: "boolean", default: false, describe: "Print the diagnostics as JSON" }, ...common })
+          .example(EXAMPLES.validate!),
       (a) => run(validateCmd(io, { spec: a.spec as string, json: a.json, warnAsError: a["warn-as-error"] })),
     )
     .command(
@@ -627,7 +763,8 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
               default: "breaking" as const,
               describe: "Exit 1 when a change is breaking for either side (breaking), on any change (any), or never (none)",
             },
-          }),
+          })
+          .example(EXAMPLES.diff!),
       (a) =>
         run(
           (async () => {
@@ -677,7 +814,8 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
               default: false,
               describe: "Scaffold into a non-empty directory: only missing files are written, existing ones are kept",
             },
-          }),
+          })
+          .example(EXAMPLES.init!),
       (a) =>
         run(
           (async () => {
@@ -700,7 +838,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     .command(
       "list-specs",
       "List the built-in specs",
-      (y) => y,
+      (y) => y.example(EXAMPLES["list-specs"]!),
       () => {
         for (const s of builtinSpecs()) io.out(`${s}${s === DEFAULT_SPEC ? " (default)" : ""}`);
       },
@@ -708,14 +846,27 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     .command(
       "schema",
       "Print the JSON Schema of the spec format",
-      (y) => y.options({ out: { type: "string", requiresArg: true, describe: "Write it to this file instead" } }),
+      (y) => y.options({ out: { type: "string", requiresArg: true, describe: "Write it to this file instead" } }).example(EXAMPLES.schema!),
       (a) =>
         run(
           (async () => {
             const { specJsonSchema } = await import("./format.js");
             const text = JSON.stringify(specJsonSchema(), null, 2) + "\n";
-            if (a.out) writeFileSync(resolve(io.cwd, a.out), text);
-            else io.out(text.trimEnd());
+            if (!a.out) {
+              io.out(text.trimEnd());
+              return 0;
+            }
+            const target = resolve(io.cwd, a.out);
+            const shown = relative(io.cwd, target) || target;
+            try {
+              writeFileSync(target, text);
+            } catch (e) {
+              const err = e as NodeJS.ErrnoException;
+              const why = err.code === "ENOENT" ? "its folder does not exist" : err.code === "EISDIR" ? "it is a folder" : `${err.code ?? "error"}: ${err.message.split("\n")[0]}`;
+              io.err(`mcp-task-gen: error: cannot write ${shown}: ${why}; name a file in an existing folder`);
+              return 1;
+            }
+            io.out(`mcp-task-gen: wrote the JSON Schema of the spec format to ${shown} (${Buffer.byteLength(text)} bytes)`);
             return 0;
           })(),
         ),
@@ -742,8 +893,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
             ignore: { type: "string", array: true, requiresArg: true, describe: "A rule whose violations are reported as known deviations, not failures (repeatable)" },
             json: { type: "boolean", default: false, describe: "Print the report as JSON" },
           })
-          .example("$0 conform --spec mcp-2025-11-25 --stdio 'node server.js'", "stdio server")
-          .example("$0 conform --spec ./my-tasks.yaml --url http://127.0.0.1:3000/mcp --runs 50", "HTTP server, more runs")
+          .example(EXAMPLES.conform!)
           .epilog("Exit codes: 0 every rule held, 1 a violation (the shortest failing sequence is printed), 2 usage."),
       (a) =>
         run(
@@ -772,7 +922,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     .command(
       "codes",
       "List the diagnostic codes",
-      (y) => y,
+      (y) => y.example(EXAMPLES.codes!),
       () => {
         for (const [code, what] of Object.entries(CODES)) io.out(`${code}  ${what}`);
       },
@@ -786,9 +936,14 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
     .fail((msg, err) => {
       // yargs' own validation errors (an option missing its value, ...) are usage errors; anything else is ours.
       if (err && err.name !== "YError") throw err;
-      throw new UsageError(`${msg ?? err?.message}\nRun 'mcp-task-gen --help' for usage.`);
+      throw new UsageError(`${msg ?? err?.message}\nRun 'npx mcp-task-gen --help' for usage.`);
     });
   try {
+    // yargs answers --help before it looks at the command: an unknown one would get the general help and exit 0.
+    const first = argv.find((a) => !a.startsWith("-"));
+    if (first !== undefined && argv.some((a) => a === "--help" || a === "-h") && !commandsOf(parser).includes(first)) {
+      throw new UsageError(`Unknown argument: ${first}\nRun 'npx mcp-task-gen --help' for usage.`);
+    }
     await parser.parseAsync();
   } catch (e) {
     if (e instanceof UsageError) {

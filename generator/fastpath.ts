@@ -76,8 +76,19 @@ export function stdIo(): FastIo {
     out: (s) => process.stdout.write(s + "\n"),
     err: (s) => process.stderr.write(s + "\n"),
     cwd: process.cwd(),
-    color: process.stderr.isTTY === true && !process.env.NO_COLOR,
+    color: useColor(process.env, process.stderr.isTTY === true),
   };
+}
+
+/**
+ * Whether to colour the diagnostics, as Node decides for its own output (util.styleText): FORCE_COLOR, when
+ * set, decides alone ('', 1, 2, 3 or true: colour; 0, false or anything else: none); otherwise a terminal is
+ * coloured unless NO_COLOR or NODE_DISABLE_COLORS is set or TERM is dumb.
+ */
+export function useColor(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return ["", "1", "2", "3", "true"].includes(force);
+  return isTTY && env.NO_COLOR === undefined && env.NODE_DISABLE_COLORS === undefined && env.TERM !== "dumb";
 }
 
 /** What a run prints, in order. */
@@ -250,6 +261,39 @@ export function recorder(cwd: string, source: SourceFile): (result: Compiled) =>
       // The cache is only an optimization.
     }
   };
+}
+
+/** A spec as it was compiled into an output, keyed by the sha256 of that output's manifest. */
+interface SpecEntry {
+  key: string;
+  file: string;
+  text: string;
+}
+
+/**
+ * Remembers the spec that an output directory now holds the compile of (`manifest`: its manifest file's
+ * text), so that the next generate into it can say what the spec's change means for the handlers.
+ */
+export function rememberSpec(cwd: string, manifest: string, source: SourceFile): void {
+  try {
+    const dir = cacheDir(cwd);
+    const entry: SpecEntry = { key: sha256(manifest), file: source.file, text: source.text };
+    if (dir) writeEntry(dir, "spec", entry);
+  } catch {
+    // The cache is only an optimization.
+  }
+}
+
+/** The spec whose compile an output directory holds (read from its manifest), if this cache remembers it. */
+export function rememberedSpec(cwd: string, outDir: string): SourceFile | undefined {
+  try {
+    const dir = cacheDir(cwd);
+    if (!dir) return undefined;
+    const e = readEntry<SpecEntry>(dir, "spec", sha256(readFileSync(join(outDir, MANIFEST_FILE), "utf8")));
+    return e === undefined ? undefined : { file: e.file, text: e.text };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -38,20 +38,31 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   return best !== undefined && bestDist <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
+/** How many unknown keys of one mapping a diagnostic names; the rest are counted. */
+export const MAX_LISTED_KEYS = 5;
+
 /** A strict object whose unknown-key error names the keys it does accept. */
 function strict<T extends z.ZodRawShape>(shape: T) {
   const known = Object.keys(shape);
   return z.strictObject(shape, {
     error: (iss) => {
       if (iss.code !== "unrecognized_keys") return undefined;
-      return iss.keys
-        .map((k: string) => {
-          const guess = closest(k, known);
-          return guess
-            ? `unknown key '${k}', did you mean '${guess}'?`
-            : `unknown key '${k}' (allowed here: ${known.join(", ")})`;
-        })
-        .join("; ");
+      // A guess for each misspelt key; the others named together, the first few and a count (a mapping of
+      // thousands of unknown keys is one mistake, not one long message).
+      const guessed: string[] = [];
+      const unknown: string[] = [];
+      for (const k of iss.keys as string[]) {
+        const guess = closest(k, known);
+        if (guess !== undefined && guessed.length < MAX_LISTED_KEYS) guessed.push(`unknown key '${k}', did you mean '${guess}'?`);
+        else unknown.push(k);
+      }
+      const named = unknown.slice(0, Math.max(1, MAX_LISTED_KEYS - guessed.length));
+      const more = unknown.length - named.length;
+      const rest =
+        unknown.length === 0
+          ? []
+          : [`unknown key${unknown.length === 1 ? "" : "s"} ${named.map((k) => `'${k}'`).join(", ")}${more > 0 ? ` and ${more} more` : ""} (allowed here: ${known.join(", ")})`];
+      return [...guessed, ...rest].join("; ");
     },
   });
 }

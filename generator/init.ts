@@ -281,6 +281,13 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
     user("test/server.test.ts", "server.test.ts.hbs"),
     ...(specFile ? [{ path: specFile, contents: o.source.text, owner: "user" as const }] : []),
   ];
+  // The template writes the members every spec of its requests has; the spec's own (custom operations)
+  // get the stubs a regeneration would add, so that the project compiles from the start.
+  const index = files.find((f) => f.path === `${LAYOUT.handlers}/index.ts`)!;
+  const { planSourceUpdate } = await import("./update-user-files.js");
+  const root = "/project";
+  const planned = await planSourceUpdate({ contract, contractFile: `${root}/${LAYOUT.out}/handlers.ts` }, `${root}/${index.path}`, index.path, index.contents);
+  if (planned.update !== undefined) index.contents = planned.update.after;
   const formatted = await Promise.all(files.map(format));
   const generated = compiled.files.map((f) => ({ path: `${LAYOUT.out}/${f.path}`, contents: f.contents, owner: "generated" as const }));
   return { diagnostics: compiled.diagnostics, files: [...formatted, ...generated], specRef, transport };

@@ -4,6 +4,7 @@
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Alias, type Document, type Node, type Scalar } from "yaml";
 import { diag, type Diagnostic, type Location } from "./diagnostics.js";
+import { MAX_SPEC_BYTES, tooLarge } from "./specs.js";
 
 export interface SourceFile {
   /** The name shown in diagnostics (a path relative to the cwd, or builtin:<name>). */
@@ -19,8 +20,8 @@ export interface Loaded {
   diagnostics: Diagnostic[];
 }
 
-/** The largest spec accepted, in bytes of text: a spec is a few dozen KB; far above that is a mistake. */
-export const MAX_SPEC_BYTES = 8 * 1024 * 1024;
+/** The largest spec accepted (specs.ts, where a file's size is checked before it is read). */
+export { MAX_SPEC_BYTES };
 /** The deepest nesting of mappings and lists accepted (the built-in specs nest about ten levels). */
 export const MAX_DEPTH = 64;
 
@@ -37,15 +38,7 @@ export function load(source: SourceFile): Loaded {
 
   const bytes = Buffer.byteLength(text, "utf8");
   if (bytes > MAX_SPEC_BYTES) {
-    diagnostics.push(
-      diag(
-        "MTG001",
-        "error",
-        `the spec is ${megabytes(bytes)}, above the limit of ${megabytes(MAX_SPEC_BYTES)}; a spec declares one protocol revision in a few dozen KB, so remove what is not part of it`,
-        undefined,
-        { file: source.file, line: 1, col: 1, lineText: text.slice(0, Math.min(text.length, 200)).split("\n")[0], length: 1 },
-      ),
-    );
+    diagnostics.push(tooLarge(source.file, bytes, text.slice(0, Math.min(text.length, 200)).split("\n")[0]));
     return { source, data: undefined, locate: () => undefined, diagnostics };
   }
 
@@ -164,9 +157,6 @@ export function load(source: SourceFile): Loaded {
 
 const MAX_ALIAS_COUNT = 100;
 
-function megabytes(n: number): string {
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 function tooDeepMessage(): string {
   return `the document nests mappings and lists more than ${MAX_DEPTH} levels deep; a spec needs far fewer, so flatten it (name a nested type under \`types\` and refer to it)`;

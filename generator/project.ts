@@ -157,7 +157,7 @@ export async function syncHandlers(io: ProjectIo, t: HandlersTarget, opts: { dry
       // Only if the file is still what was planned from (no concurrent edit).
       const now = readFileSync(resolve(io.cwd, u.path), "utf8");
       if (now !== u.before) {
-        io.err(`mcp-task-gen: warning: ${u.path} changed while it was being updated; left as it is (run mcp-task-gen again)`);
+        io.err(`mcp-task-gen: warning: ${u.path} changed while it was being updated; left as it is (run npx mcp-task-gen again)`);
         continue;
       }
       atomicWrite(resolve(io.cwd, u.path), u.after);
@@ -181,7 +181,7 @@ export async function checkHandlers(io: ProjectIo, t: HandlersTarget): Promise<n
   if (typeof planned === "number") return planned;
   const { report, name } = planned;
   const shown = show(t.handlers);
-  const fix = `run: mcp-task-gen generate --spec ${t.spec} --out ${show(t.out)} --handlers ${shown} (or mcp-task-gen with the configuration)`;
+  const fix = `run: npx mcp-task-gen generate --spec ${t.spec} --out ${show(t.out)} --handlers ${shown} (or npx mcp-task-gen with the configuration)`;
   if (!existsSync(resolve(io.cwd, t.handlers))) {
     for (const w of report.warnings) io.err(`mcp-task-gen: error: ${w}`);
     return 1;

@@ -1,7 +1,7 @@
 /**
  * Built-in specs and spec resolution: a built-in name, or a path to a file.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { diag, type Diagnostic } from "./diagnostics.js";
@@ -9,6 +9,27 @@ import type { SourceFile } from "./load.js";
 
 export const DEFAULT_SPEC = "sep-1686-draft";
 export const DEFAULT_OUT = "mcp-tasks";
+
+/**
+ * The largest spec accepted, in bytes: the built-in specs are 23 to 35 KB, so 1 MiB leaves room for thirty
+ * times that; far above it is a mistake (a generated or pasted file), refused before it is read or parsed.
+ */
+export const MAX_SPEC_BYTES = 1024 * 1024;
+
+/** The refusal of a spec above MAX_SPEC_BYTES (MTG001 at 1:1). */
+export function tooLarge(file: string, bytes: number, lineText?: string): Diagnostic {
+  return diag(
+    "MTG001",
+    "error",
+    `the spec is ${megabytes(bytes)}, above the limit of ${megabytes(MAX_SPEC_BYTES)}; a spec declares one protocol revision in a few dozen KB, so remove what is not part of it`,
+    undefined,
+    { file, line: 1, col: 1, ...(lineText === undefined ? {} : { lineText }), length: 1 },
+  );
+}
+
+function megabytes(n: number): string {
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
 
 export function specDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -48,12 +69,18 @@ export function resolveSpec(nameOrPath: string, cwd = process.cwd()): Resolved {
   const looksLikePath = /[/\\.]/.test(nameOrPath);
   if (existsSync(path) || looksLikePath) {
     try {
+      // The size first: an oversized file is refused without reading it.
+      const st = statSync(path);
+      if (st.isFile() && st.size > MAX_SPEC_BYTES) {
+        const d = tooLarge(displayPath(path, cwd), st.size);
+        return { ok: false, message: `${d.location!.file}: ${d.message}`, diagnostic: d };
+      }
       return { ok: true, builtin: false, source: { file: displayPath(path, cwd), text: readFileSync(path, "utf8") } };
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       const why =
         err.code === "ENOENT"
-          ? "no such file; check the path, or run 'mcp-task-gen list-specs' for the built-in specs"
+          ? "no such file; check the path, or run 'npx mcp-task-gen list-specs' for the built-in specs"
           : err.code === "EISDIR"
             ? "it is a directory; name a spec file (YAML or JSON) inside it"
             : `${err.code ?? "error"}: ${err.message.split("\n")[0]}; check the file's permissions`;

@@ -8,7 +8,9 @@
  *  - A class that `implements ServerHandlers` gets a stub for every contract
  *    member it lacks (and an import of the names the stubs use).
  *  - A member of that class that the contract no longer has is marked with a
- *    comment; it stays, as plain code.
+ *    comment; it stays, as plain code. Such a member is one any contract can
+ *    have, or one typed by the contract's CustomOperations (a custom operation
+ *    the spec no longer declares).
  *  - In a `defineTool({ ... })` call, a spec-specific tool member that the
  *    contract no longer has is marked; a tool that lacks a member the contract
  *    requires is marked too (the compiler reports it there; the choice is the
@@ -106,115 +108,14 @@ export async function planUserFileUpdates(o: UpdateOptions): Promise<UserFilesRe
     report.warnings.push(`${shownDir}/ does not exist: no handler files to update${near}`);
     return report;
   }
-  const { Project, SyntaxKind, Node } = await loadTsMorph();
-  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: false, noLib: true } });
+  const tools = await planner();
   let classes = 0;
   for (const file of listTs(o.handlersDir)) {
     const path = relative(o.projectDir, file).split(sep).join("/");
-    const before = readFileSync(file, "utf8");
-    const sf = project.createSourceFile(`/p/${path}`, before, { overwrite: true });
-    if (syntaxErrors(project, sf) > 0) {
-      report.warnings.push(`${path}: does not parse; left as it is (fix it, then run mcp-task-gen again)`);
-      continue;
-    }
-    const edits: Edit[] = [];
-    const notes: string[] = [];
-    const isAnchor = (n: TsMorph.Node) => Node.isStatement(n) || Node.isPropertyDeclaration(n) || Node.isPropertyAssignment(n);
-    const imports = new Set<string>();
-    const c = o.contract;
-    const wanted = new Map(c.members.map((m) => [m.name, m]));
-
-    // Classes that implement ServerHandlers.
-    for (const cls of sf.getDescendantsOfKind(SyntaxKind.ClassDeclaration)) {
-      const implementsIt = cls.getImplements().some((h) => /(^|\.)ServerHandlers$/.test(h.getExpression().getText()));
-      if (!implementsIt) continue;
-      classes++;
-      const className = cls.getName() ?? "(anonymous class)";
-      const present = new Map<string, TsMorph.Node>();
-      for (const m of cls.getMembers()) {
-        if (Node.isPropertyDeclaration(m) || Node.isMethodDeclaration(m) || Node.isGetAccessorDeclaration(m)) {
-          const n = m.getName();
-          if (!present.has(n)) present.set(n, m);
-        }
-      }
-      for (const [name, node] of present) {
-        if (wanted.has(name)) {
-          markerEdits(before, node.getStart(true), name, undefined, edits);
-        } else if (KNOWN_MEMBERS.includes(name)) {
-          if (markerEdits(before, node.getStart(true), name, removedMarker(name, c.spec), edits)) {
-            notes.push(`marked ${className}.${name}: no longer part of the contract of spec ${c.spec}`);
-          }
-        }
-      }
-      const missing = c.members.filter((m) => !present.has(m.name));
-      if (missing.length > 0) {
-        const indent = memberIndent(before, cls);
-        const stubs = missing.map((m) => m.stub.map((l) => (l === "" ? "" : indent + l)).join("\n"));
-        edits.push(closingInsert(before, cls, stubs.join("\n\n")));
-        for (const m of missing) {
-          m.imports.forEach((i) => imports.add(i));
-          notes.push(`added a stub for ${className}.${m.name} (${m.method}), new in the contract of spec ${c.spec}`);
-        }
-      }
-    }
-
-    // defineTool({ ... }) calls.
-    for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-      if (!/(^|\.)defineTool$/.test(call.getExpression().getText())) continue;
-      const arg = call.getArguments()[0];
-      if (!arg || !Node.isObjectLiteralExpression(arg)) continue;
-      const props = new Map<string, TsMorph.Node>();
-      for (const p of arg.getProperties()) {
-        if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) || Node.isMethodDeclaration(p)) props.set(p.getName(), p);
-      }
-      const toolName = literalText(props.get("name")) ?? "a tool";
-      for (const [name, node] of props) {
-        if (c.tool?.member === name) markerEdits(before, node.getStart(true), name, undefined, edits);
-        else if (KNOWN_TOOL_MEMBERS.includes(name)) {
-          if (markerEdits(before, node.getStart(true), name, removedMarker(name, c.spec, "tool contract"), edits)) {
-            notes.push(`marked '${name}' of tool ${toolName}: no longer part of the tool contract of spec ${c.spec} (the compiler reports it)`);
-          }
-        }
-      }
-      // A required member the tool lacks: a marker above the statement that holds the call.
-      let statement: TsMorph.Node = call;
-      for (let up = call.getParent(); up && !isAnchor(statement); up = up.getParent()) {
-        if (Node.isArrayLiteralExpression(up)) break;
-        statement = up;
-      }
-      const lacks = c.tool?.required === true && !props.has(c.tool.member);
-      if (markerEdits(before, statement.getStart(true), "", lacks ? missingToolMemberMarker(c.tool!, c.spec) : undefined, edits, true)) {
-        if (lacks) notes.push(`marked tool ${toolName}: spec ${c.spec} asks every tool for '${c.tool!.member}' (the compiler reports it)`);
-      }
-    }
-
-    // Imports the stubs need, as a new declaration after the last import.
-    if (imports.size > 0) {
-      const already = new Set(
-        sf.getImportDeclarations().flatMap((d) => d.getNamedImports().map((n) => (n.getAliasNode() ?? n.getNameNode()).getText())),
-      );
-      const byName = (a: string, b: string) => a.localeCompare(b);
-      const fresh = [...imports].filter((n) => !already.has(n));
-      // Values first, then types, each sorted.
-      const names = [...fresh.filter((n) => VALUE_IMPORTS.has(n)).sort(byName), ...fresh.filter((n) => !VALUE_IMPORTS.has(n)).sort(byName)];
-      if (names.length > 0) {
-        const spec = contractSpecifier(file, o.contractFile);
-        const line = `import { ${names.map((n) => (VALUE_IMPORTS.has(n) ? n : `type ${n}`)).join(", ")} } from ${JSON.stringify(spec)};\n`;
-        const last = sf.getImportDeclarations().at(-1);
-        const pos = last ? lineEnd(before, last.getEnd()) : 0;
-        // First in the list: at the same position, it goes above a marker.
-        edits.unshift({ pos, remove: 0, text: last ? line : `${line}\n` });
-      }
-    }
-
-    if (edits.length === 0) continue;
-    const after = applyEdits(before, edits);
-    const check = project.createSourceFile(`/p/${path}.check.ts`, after, { overwrite: true });
-    if (syntaxErrors(project, check) > 0) {
-      report.warnings.push(`${path}: an update would not parse; left as it is (please report this): ${notes.join("; ")}`);
-      continue;
-    }
-    if (after !== before) report.updates.push({ path, before, after, notes });
+    const r = planFile(tools, o, file, path, readFileSync(file, "utf8"));
+    classes += r.classes;
+    if (r.warning !== undefined) report.warnings.push(r.warning);
+    if (r.update !== undefined) report.updates.push(r.update);
   }
   if (classes === 0 && o.contract.members.length > 0) {
     report.warnings.push(
@@ -222,6 +123,148 @@ export async function planUserFileUpdates(o: UpdateOptions): Promise<UserFilesRe
     );
   }
   return report;
+}
+
+interface Planner {
+  project: TsMorph.Project;
+  SyntaxKind: typeof TsMorph.SyntaxKind;
+  Node: typeof TsMorph.Node;
+}
+
+async function planner(): Promise<Planner> {
+  const { Project, SyntaxKind, Node } = await loadTsMorph();
+  return { project: new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: false, noLib: true } }), SyntaxKind, Node };
+}
+
+/**
+ * The update of one handler file not on disk (a scaffold's, before it is written): `file` is where it will
+ * be (for the import of the contract module), `path` how notes name it.
+ */
+export async function planSourceUpdate(o: Pick<UpdateOptions, "contract" | "contractFile">, file: string, path: string, text: string) {
+  return planFile(await planner(), o, file, path, text);
+}
+
+/** The update of one file: stubs, markers and imports, as edits of its text. */
+function planFile(
+  { project, SyntaxKind, Node }: Planner,
+  o: Pick<UpdateOptions, "contract" | "contractFile">,
+  file: string,
+  path: string,
+  before: string,
+): { classes: number; update?: UserFileUpdate; warning?: string } {
+  let classes = 0;
+  const sf = project.createSourceFile(`/p/${path}`, before, { overwrite: true });
+  if (syntaxErrors(project, sf) > 0) {
+    return { classes, warning: `${path}: does not parse; left as it is (fix it, then run npx mcp-task-gen again)` };
+  }
+  const edits: Edit[] = [];
+  const notes: string[] = [];
+  const isAnchor = (n: TsMorph.Node) => Node.isStatement(n) || Node.isPropertyDeclaration(n) || Node.isPropertyAssignment(n);
+  const imports = new Set<string>();
+  const c = o.contract;
+  const wanted = new Map(c.members.map((m) => [m.name, m]));
+
+  // Classes that implement ServerHandlers.
+  for (const cls of sf.getDescendantsOfKind(SyntaxKind.ClassDeclaration)) {
+    const implementsIt = cls.getImplements().some((h) => /(^|\.)ServerHandlers$/.test(h.getExpression().getText()));
+    if (!implementsIt) continue;
+    classes++;
+    const className = cls.getName() ?? "(anonymous class)";
+    const present = new Map<string, TsMorph.Node>();
+    for (const m of cls.getMembers()) {
+      if (Node.isPropertyDeclaration(m) || Node.isMethodDeclaration(m) || Node.isGetAccessorDeclaration(m)) {
+        const n = m.getName();
+        if (!present.has(n)) present.set(n, m);
+      }
+    }
+    for (const [name, node] of present) {
+      if (wanted.has(name)) {
+        markerEdits(before, node.getStart(true), name, undefined, edits);
+      } else if (KNOWN_MEMBERS.includes(name) || answersCustomOperation(node)) {
+        if (markerEdits(before, node.getStart(true), name, removedMarker(name, c.spec), edits)) {
+          notes.push(`marked ${className}.${name}: no longer part of the contract of spec ${c.spec}`);
+        }
+      }
+    }
+    const missing = c.members.filter((m) => !present.has(m.name));
+    if (missing.length > 0) {
+      const indent = memberIndent(before, cls);
+      const stubs = missing.map((m) => m.stub.map((l) => (l === "" ? "" : indent + l)).join("\n"));
+      edits.push(closingInsert(before, cls, stubs.join("\n\n")));
+      for (const m of missing) {
+        m.imports.forEach((i) => imports.add(i));
+        notes.push(`added a stub for ${className}.${m.name} (${m.method}), new in the contract of spec ${c.spec}`);
+      }
+    }
+  }
+
+  // defineTool({ ... }) calls.
+  for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    if (!/(^|\.)defineTool$/.test(call.getExpression().getText())) continue;
+    const arg = call.getArguments()[0];
+    if (!arg || !Node.isObjectLiteralExpression(arg)) continue;
+    const props = new Map<string, TsMorph.Node>();
+    for (const p of arg.getProperties()) {
+      if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) || Node.isMethodDeclaration(p)) props.set(p.getName(), p);
+    }
+    const toolName = literalText(props.get("name")) ?? "a tool";
+    for (const [name, node] of props) {
+      if (c.tool?.member === name) markerEdits(before, node.getStart(true), name, undefined, edits);
+      else if (KNOWN_TOOL_MEMBERS.includes(name)) {
+        if (markerEdits(before, node.getStart(true), name, removedMarker(name, c.spec, "tool contract"), edits)) {
+          notes.push(`marked '${name}' of tool ${toolName}: no longer part of the tool contract of spec ${c.spec} (the compiler reports it)`);
+        }
+      }
+    }
+    // A required member the tool lacks: a marker above the statement that holds the call.
+    let statement: TsMorph.Node = call;
+    for (let up = call.getParent(); up && !isAnchor(statement); up = up.getParent()) {
+      if (Node.isArrayLiteralExpression(up)) break;
+      statement = up;
+    }
+    const lacks = c.tool?.required === true && !props.has(c.tool.member);
+    if (markerEdits(before, statement.getStart(true), "", lacks ? missingToolMemberMarker(c.tool!, c.spec) : undefined, edits, true)) {
+      if (lacks) notes.push(`marked tool ${toolName}: spec ${c.spec} asks every tool for '${c.tool!.member}' (the compiler reports it)`);
+    }
+  }
+
+  // Imports the stubs need, as a new declaration after the last import.
+  if (imports.size > 0) {
+    const already = new Set(
+      sf.getImportDeclarations().flatMap((d) => d.getNamedImports().map((n) => (n.getAliasNode() ?? n.getNameNode()).getText())),
+    );
+    const byName = (a: string, b: string) => a.localeCompare(b);
+    const fresh = [...imports].filter((n) => !already.has(n));
+    // Values first, then types, each sorted.
+    const names = [...fresh.filter((n) => VALUE_IMPORTS.has(n)).sort(byName), ...fresh.filter((n) => !VALUE_IMPORTS.has(n)).sort(byName)];
+    if (names.length > 0) {
+      const spec = contractSpecifier(file, o.contractFile);
+      const line = `import { ${names.map((n) => (VALUE_IMPORTS.has(n) ? n : `type ${n}`)).join(", ")} } from ${JSON.stringify(spec)};\n`;
+      const last = sf.getImportDeclarations().at(-1);
+      const pos = last ? lineEnd(before, last.getEnd()) : 0;
+      // First in the list: at the same position, it goes above a marker.
+      edits.unshift({ pos, remove: 0, text: last ? line : `${line}\n` });
+    }
+  }
+
+  if (edits.length === 0) return { classes };
+  const after = applyEdits(before, edits);
+  const check = project.createSourceFile(`/p/${path}.check.ts`, after, { overwrite: true });
+  if (syntaxErrors(project, check) > 0) {
+    return { classes, warning: `${path}: an update would not parse; left as it is (please report this): ${notes.join("; ")}` };
+  }
+  return after !== before ? { classes, update: { path, before, after, notes } } : { classes };
+}
+
+/**
+ * A member that answers a custom operation: its parameters or its result are typed by the contract's
+ * CustomOperations map, as the stub of one is (its name is the spec's, so no list knows it).
+ */
+function answersCustomOperation(node: TsMorph.Node): boolean {
+  const m = node as TsMorph.MethodDeclaration;
+  if (typeof m.getParameters !== "function") return false;
+  const types = [...m.getParameters().map((p) => p.getTypeNode()?.getText() ?? ""), m.getReturnTypeNode()?.getText() ?? ""];
+  return types.some((t) => /(^|[^\w.])CustomOperations\s*\[/.test(t));
 }
 
 function syntaxErrors(project: TsMorph.Project, sf: TsMorph.SourceFile): number {

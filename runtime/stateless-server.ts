@@ -38,6 +38,9 @@ import {
   type ServerContext,
   type Transport,
 } from "@modelcontextprotocol/server";
+// Imported as the package's main entry is, so that both resolve to the same declarations in an ES module and in
+// a CommonJS one (a dynamic import resolves to the ESM ones even from CommonJS, whose types then do not match).
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { TaskProtocolError, invalidParams } from "./errors.js";
 import { listen } from "./http-listen.js";
 import { isObject, type RuntimePlan } from "./plan.js";
@@ -438,7 +441,7 @@ export async function serveStatelessStdio<S extends string, W>(
   runtime: TaskRuntime<S, W>,
   options: StatelessServerOptions & { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream; maxLineBytes?: number } = {},
 ): Promise<{ close(): Promise<void> }> {
-  const [{ serveStdio }, { TaskStdioServerTransport }] = await Promise.all([import("@modelcontextprotocol/server/stdio"), import("./transports.js")]);
+  const { TaskStdioServerTransport } = await import("./transports.js");
   const transport = new TaskStdioServerTransport(options.stdin, options.stdout, {
     ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     check: (message) => {

@@ -4,10 +4,11 @@
  * No timing is asserted here, nor anywhere in the tests: a missed target is a
  * line in BENCHMARKS.md, not a failure.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parseArgs } from "../bench/args.js";
 import { ROOT, tempDirs } from "./helpers/cli.js";
 
 const dirs = tempDirs("mcp-task-gen-bench-");
@@ -15,6 +16,17 @@ afterAll(() => dirs.cleanup());
 
 const AREAS = ["validators", "transitions", "generator", "store", "stores", "e2e", "load"];
 const STATUSES = ["met", "missed", "not measured yet", "n/a"];
+
+describe("where a run writes its report", () => {
+  it("a full run writes BENCHMARKS.md; a quick run an ignored file beside the benches, never the committed report", () => {
+    expect(parseArgs([]).out).toBe(join(ROOT, "BENCHMARKS.md"));
+    const quick = parseArgs(["--quick"]).out;
+    expect(quick).toBe(join(ROOT, "bench", "results", "quick.md"));
+    // git check-ignore exits 0 (and names the file) when the file is ignored.
+    expect(execFileSync("git", ["check-ignore", quick], { cwd: ROOT, encoding: "utf8" }).trim()).toBe(quick);
+    expect(parseArgs(["--quick", "--out", "x.md"]).out).toBe(join(process.cwd(), "x.md"));
+  });
+});
 
 describe("npm run bench -- --quick", () => {
   const dir = dirs.make();

@@ -7,9 +7,11 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { compile, MANIFEST_FILE, type VirtualFile } from "../generator/pipeline.js";
 import { builtinSpecs, DEFAULT_SPEC, resolveSpec } from "../generator/specs.js";
-import { BIN, cli, ROOT, STACK_TRACE, tempDirs, type Run } from "./helpers/cli.js";
+import { useColor } from "../generator/fastpath.js";
+import { BIN, cli, ROOT, run, STACK_TRACE, tempDirs, type Run } from "./helpers/cli.js";
 
 const MINIMAL = join(ROOT, "test/fixtures/minimal.yaml");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -247,6 +249,83 @@ describe("generate", () => {
     }
   });
 
+  it.each([
+    ["mcp-task-gen --watch", ["--watch"]],
+    ["generate --watch", ["generate", "--watch"]],
+  ])("%s in a project uses its configuration (targets, handler folders), and writes no ./mcp-tasks/", async (_what, argv) => {
+    const dir = dirs.make();
+    writeFileSync(join(dir, "tasks.yaml"), readFileSync(join(ROOT, "spec/sep-1686-draft.yaml"), "utf8"));
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "p", private: true, "mcp-task-gen": { spec: "tasks.yaml", out: "src/tasks", handlers: "src/handlers" } }));
+    mkdirSync(join(dir, "src/handlers"), { recursive: true });
+    const mine = `import type { ServerHandlers } from "../tasks/handlers.js";\n\nexport class Handlers implements ServerHandlers {\n  readonly tools = [];\n}\n`;
+    writeFileSync(join(dir, "src/handlers/index.ts"), mine);
+    const child = spawn(process.execPath, [BIN, ...argv], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (output += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (output += d));
+    const waitFor = async (what: string, ok: () => boolean) => {
+      for (const end = Date.now() + 30_000; !ok(); await new Promise((r) => setTimeout(r, 50))) {
+        if (Date.now() > end || child.exitCode !== null) throw new Error(`never saw ${what}:\n${output}`);
+      }
+    };
+    try {
+      await waitFor("the watch start", () => output.includes("watching tasks.yaml"));
+      expect(output).toContain("mcp-task-gen: using package.json#mcp-task-gen");
+      expect(existsSync(join(dir, "src/tasks/types.ts"))).toBe(true);
+      expect(readFileSync(join(dir, "src/handlers/index.ts"), "utf8")).toContain("async listResources(");
+      const header = () => readFileSync(join(dir, "src/tasks/types.ts"), "utf8").split("\n")[0]!;
+      writeFileSync(join(dir, "tasks.yaml"), readFileSync(join(dir, "tasks.yaml"), "utf8").replace(/^spec: sep-1686-draft$/m, "spec: my-tasks"));
+      await waitFor("the regeneration", () => header().includes("from spec my-tasks "));
+      expect(readdirSync(dir).sort()).toEqual(["package.json", "src", "tasks.yaml"]);
+      expect(output).not.toMatch(STACK_TRACE);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const closed = new Promise((r) => child.once("close", r));
+        child.kill();
+        await closed;
+      }
+    }
+  });
+
+  it("generate --watch --spec naming no target of the configuration is a usage error, not a stray ./mcp-tasks/", async () => {
+    const dir = dirs.make();
+    writeFileSync(join(dir, "mcp-task-gen.config.json"), JSON.stringify({ spec: "sep-1686-draft", out: "src/tasks" }));
+    const r = ok(await cli(["generate", "--watch", "--spec", "mcp-2025-11-25"], dir));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "mcp-task-gen: mcp-task-gen.config.json has no target of spec mcp-2025-11-25 (its specs: sep-1686-draft); name the output folder with --out\n",
+    );
+    expect(readdirSync(dir)).toEqual(["mcp-task-gen.config.json"]);
+  });
+
+  it("a regeneration after a spec change says, one line each, what changed for the handlers and what they must do", async () => {
+    const dir = dirs.make();
+    const jobs = readFileSync(join(ROOT, "test/fixtures/specs/jobs.yaml"), "utf8");
+    writeFileSync(join(dir, "tasks.yaml"), jobs);
+    const first = ok(await cli(["generate", "--spec", "tasks.yaml", "--out", "gen", "--quiet"], dir));
+    expect(first.code).toBe(0);
+    expect(first.stdout).not.toContain("for the handlers");
+    const doc = parseYaml(jobs) as Record<string, any>;
+    delete doc.methods["jobs/note"];
+    doc.examples = (doc.examples ?? []).filter((e: { method?: string }) => e.method !== "jobs/note");
+    doc.types.Job.fields.eta = "integer?";
+    doc.states.archived = { role: "completed", terminal: true };
+    doc.transitions.push({ from: "running", to: "archived" });
+    writeFileSync(join(dir, "tasks.yaml"), stringifyYaml(doc));
+    const r = ok(await cli(["generate", "--spec", "tasks.yaml", "--out", "gen", "--quiet"], dir));
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n").filter((l) => l.startsWith("  "))).toEqual([
+      "  contract  Request `jobs/note` removed (compatible for servers): remove jobsNote (jobs/note) from your class (with a handlers folder, it is marked)",
+      "  fields    `Job.eta` added (optional: integer) (compatible for servers): the work may set 'eta' with ctx.setFields",
+      "  states    Status `archived (completed, terminal)` added with 1 transition: running → archived (compatible for servers): custom operations may move tasks to 'archived' (ctx.move)",
+    ]);
+    expect(r.stdout).toContain("mcp-task-gen: 3 changes for the handlers (all changes: npx mcp-task-gen diff <old spec> <new spec>)");
+    // A change that touches none of them says nothing more.
+    writeFileSync(join(dir, "tasks.yaml"), stringifyYaml({ ...doc, description: "Another description." }));
+    const quiet = ok(await cli(["generate", "--spec", "tasks.yaml", "--out", "gen", "--quiet"], dir));
+    expect(quiet.stdout).not.toContain("for the handlers");
+  });
+
   it("--handlers naming a folder that does not exist: a warning, and no claim that it is in step", async () => {
     const dir = dirs.make();
     const r = ok(await cli(["generate", "--spec", MINIMAL, "--out", "gen", "--handlers", "src/handlers"], dir));
@@ -365,7 +444,7 @@ describe("check", () => {
     expect(stale.stderr).toContain("mcp-task-gen: src/tasks/ is stale");
     expect(stale.stderr).toMatch(/^ {2}update {4}src\/handlers\/index\.ts: /m);
     expect(stale.stderr).toContain(
-      "mcp-task-gen: src/handlers/ is not in step with the contract of spec sep-1686-draft (1 file(s) to update); run: mcp-task-gen generate --spec sep-1686-draft --out src/tasks --handlers src/handlers",
+      "mcp-task-gen: src/handlers/ is not in step with the contract of spec sep-1686-draft (1 file(s) to update); run: npx mcp-task-gen generate --spec sep-1686-draft --out src/tasks --handlers src/handlers",
     );
     // check writes nothing.
     expect(readFileSync(join(project, "src/handlers/index.ts"), "utf8")).toBe(mine);
@@ -396,7 +475,7 @@ describe("check", () => {
     expect(r.stderr).toContain("gen/ is stale (1 missing, 1 changed, 1 extra)");
     // The hand edit is named as generate names it, and the command given is one that generate accepts.
     expect(r.stderr).toContain("gen/types.ts was edited by hand since it was generated");
-    expect(r.stderr).toMatch(/run: mcp-task-gen generate --spec \S+ --out gen --force$/m);
+    expect(r.stderr).toMatch(/run: npx mcp-task-gen generate --spec \S+ --out gen --force$/m);
     // check never writes.
     expect(snapshot(join(dir, "gen"))).toEqual(before);
   });
@@ -459,6 +538,53 @@ describe("validate, list-specs, --help, --version", () => {
     for (const c of ["generate", "check", "validate <spec>", "list-specs", "--version", "--help"]) expect(r.stdout).toContain(c);
   });
 
+  it("--help shows examples: a few of every command in the general help, each command's own in its help", async () => {
+    const general = ok(await cli(["--help"], dirs.make()));
+    expect(general.stdout).toContain("Examples:");
+    for (const c of ["generate --spec", "check", "validate ./my-tasks.yaml", "diff mcp-2025-11-25", "init my-server", "schema --out"]) {
+      expect(general.stdout).toContain(`mcp-task-gen ${c}`);
+    }
+    const generate = ok(await cli(["generate", "--help"], dirs.make()));
+    expect(generate.code).toBe(0);
+    const examples = generate.stdout.slice(generate.stdout.indexOf("Examples:"));
+    expect(examples).toContain("mcp-task-gen generate --spec ./my-tasks.yaml");
+    expect(examples).toContain("Your spec: list what would be written");
+    expect(examples).toContain("--handlers src/handlers --watch");
+  });
+
+  it("schema --out says what it wrote; a file it cannot write is an error, not a stack trace", async () => {
+    const dir = dirs.make();
+    const r = ok(await cli(["schema", "--out", "schema.json"], dir));
+    expect(r.code).toBe(0);
+    const bytes = statSync(join(dir, "schema.json")).size;
+    expect(r.stdout.trim()).toBe(`mcp-task-gen: wrote the JSON Schema of the spec format to schema.json (${bytes} bytes)`);
+    const bad = ok(await cli(["schema", "--out", "no/such/folder.json"], dir));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toBe("mcp-task-gen: error: cannot write no/such/folder.json: its folder does not exist; name a file in an existing folder");
+  });
+
+  it("colours the diagnostics as Node decides: FORCE_COLOR forces or forbids, NO_COLOR and a pipe turn them off", async () => {
+    const bad = "test/fixtures/diagnostics/MTG041-two-initial-states.yaml";
+    const validate = (env: NodeJS.ProcessEnv) => run(process.execPath, [BIN, "validate", bad], { cwd: ROOT, env: { NO_COLOR: undefined, FORCE_COLOR: undefined, ...env } });
+    const red = "\x1b[31merror\x1b[0m";
+    expect((await validate({ FORCE_COLOR: "1" })).stderr).toContain(`:20:5 ${red} MTG041`);
+    expect((await validate({ FORCE_COLOR: "" })).stderr).toContain(red);
+    // FORCE_COLOR decides alone when set, as in Node.
+    expect((await validate({ FORCE_COLOR: "3", NO_COLOR: "1" })).stderr).toContain(red);
+    for (const env of [{ FORCE_COLOR: "0" }, { FORCE_COLOR: "false" }, {}, { NO_COLOR: "1" }]) {
+      const r = await validate(env);
+      expect(r.stderr, JSON.stringify(env)).toContain(":20:5 error MTG041");
+      expect(r.stderr, JSON.stringify(env)).not.toContain("\x1b[");
+    }
+    // On a terminal: coloured unless NO_COLOR, NODE_DISABLE_COLORS or TERM=dumb.
+    expect(useColor({}, true)).toBe(true);
+    expect(useColor({ NO_COLOR: "" }, true)).toBe(false);
+    expect(useColor({ NODE_DISABLE_COLORS: "1" }, true)).toBe(false);
+    expect(useColor({ TERM: "dumb" }, true)).toBe(false);
+    expect(useColor({ FORCE_COLOR: "0" }, true)).toBe(false);
+    expect(useColor({ FORCE_COLOR: "2", TERM: "dumb" }, false)).toBe(true);
+  });
+
   it("--version prints the package version", async () => {
     const r = ok(await cli(["--version"], dirs.make()));
     expect(r.code).toBe(0);
@@ -478,6 +604,9 @@ describe("usage errors exit 2", () => {
     ["--handlers without a value", ["generate", "--handlers"], /Not enough arguments following: handlers/],
     ["check --spec without a value", ["check", "--spec"], /Not enough arguments following: spec/],
     ["a misspelt command, with a guess", ["genrate"], /Unknown argument: genrate; did you mean 'generate'\?/],
+    // --help does not turn an unknown command into a request for the general help.
+    ["a misspelt command with --help, with a guess", ["genrate", "--help"], /^mcp-task-gen: Unknown argument: genrate; did you mean 'generate'\?\nRun 'npx mcp-task-gen --help' for usage\.\n$/],
+    ["an unknown command with -h", ["frobnicate", "-h"], /Unknown argument: frobnicate/],
     ["a misspelt option, with a guess", ["generate", "--sepc", "x"], /Unknown argument: sepc; did you mean 'spec'\?/],
     ["init with a --name npm would refuse", ["init", "srv", "--name", "Bad_Name!"], /--name "Bad_Name!" is not a valid npm package name/],
   ])("%s", async (_what, argv, message) => {

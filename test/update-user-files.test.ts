@@ -10,7 +10,8 @@ import { contractOf, type Contract } from "../generator/emit/contract.js";
 import { analyze } from "../generator/pipeline.js";
 import { resolveSpec } from "../generator/specs.js";
 import { planUserFileUpdates } from "../generator/update-user-files.js";
-import { tempDirs } from "./helpers/cli.js";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { ROOT, tempDirs } from "./helpers/cli.js";
 
 const dirs = tempDirs("mcp-task-gen-update-");
 afterAll(() => dirs.cleanup());
@@ -113,6 +114,24 @@ describe("planUserFileUpdates", () => {
     expect(text).toContain('  async jobsNote(params: CustomOperations["jobs/note"]["params"], _ctx: OperationContext): Promise<CustomOperations["jobs/note"]["result"]> {');
     expect(text).toContain('throw notImplemented("jobsNote", JSON.stringify(params));');
     expect((await update(text, "test/fixtures/specs/jobs.yaml")).report.updates).toEqual([]);
+  });
+
+  it("marks the member of a custom operation the spec no longer declares, and unmarks it when the operation is back", async () => {
+    const jobs = "test/fixtures/specs/jobs.yaml";
+    const withNote = (await update(empty, jobs)).text;
+    const dir = dirs.make();
+    const doc = parseYaml(readFileSync(join(ROOT, jobs), "utf8")) as { methods: Record<string, unknown>; examples?: { method?: string }[] };
+    delete doc.methods["jobs/note"];
+    doc.examples = (doc.examples ?? []).filter((e) => e.method !== "jobs/note");
+    writeFileSync(join(dir, "jobs.yaml"), stringifyYaml(doc));
+    const { text, report } = await update(withNote, join(dir, "jobs.yaml"));
+    expect(text).toContain(
+      "  // mcp-task-gen: 'jobsNote' is no longer part of the contract of spec jobs; remove it or keep it as plain code\n  async jobsNote(",
+    );
+    expect(report.updates[0]!.notes).toContain("marked Handlers.jobsNote: no longer part of the contract of spec jobs");
+    // The user's own helper, typed by nothing of the contract, is left alone.
+    expect(text).toContain("  /** A helper of mine. */\n  private helper(): number {");
+    expect((await update(text, jobs)).text).toBe(withNote);
   });
 
   it("handles a one-line class body", async () => {

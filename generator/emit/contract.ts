@@ -14,6 +14,7 @@
  * user's class and marks members that are gone.
  */
 import type { IR } from "../ir.js";
+import { descriptorData } from "./descriptor.js";
 import { jsString, jsValue } from "./escape.js";
 import type { Emitter, EmitEnv, VirtualFile } from "./index.js";
 
@@ -274,6 +275,7 @@ export function contractView(ir: IR, env: EmitEnv) {
         }
       : undefined,
     requestHandlers: has("readResource") || has("getPrompt"),
+    ...workFieldsView(ir),
     operations: ir.methods
       .filter((m) => m.kind === "request" && m.operation === "custom")
       .map((m) => ({
@@ -285,6 +287,29 @@ export function contractView(ir: IR, env: EmitEnv) {
     lifecycle: c.lifecycle,
     initialize: c.lifecycle === "initialize",
     perRequest: c.lifecycle === "per-request",
+  };
+}
+
+/** The task's own fields, set by its work (descriptor.ts's taskExtras), and their type in handlers.ts. */
+function workFieldsView(ir: IR) {
+  const fields = Object.keys(descriptorData(ir).taskExtras);
+  // The type the descriptor reads them from: the task type when it is an object, else a type named Task.
+  const isObject = (name: string) => {
+    let t = ir.types.find((d) => d.name === name)?.type;
+    for (let i = 0; i < 32 && t?.kind === "ref"; i++) {
+      const ref = t.name;
+      t = ir.types.find((d) => d.name === ref)?.type;
+    }
+    return t?.kind === "object" && t.fields.length > 0;
+  };
+  const typeName = [ir.behaviour.taskType, "Task"].find(isObject);
+  const hasOps = ir.methods.some((m) => m.kind === "request" && m.operation === "custom");
+  return {
+    workFields: fields,
+    taskType: typeName ?? ir.behaviour.taskType,
+    workFieldsType:
+      fields.length === 0 || typeName === undefined ? "Record<string, never>" : `Partial<Pick<T.${typeName}, ${fields.map((f) => jsString(f)).join(" | ")}>>`,
+    typesImport: hasOps || (fields.length > 0 && typeName !== undefined),
   };
 }
 

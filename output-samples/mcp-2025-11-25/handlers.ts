@@ -75,10 +75,22 @@ export const CONTRACT = {
 type InputMethod = "elicit" | "sample" | "listRoots";
 
 /**
+ * The fields of the task that its work sets (those of Task that no behaviour fills), for
+ * `ctx.setFields`: a misspelt field fails type-checking.
+ */
+export type TaskWorkFields = Record<string, never>;
+
+/**
  * What a handler receives besides its arguments: the task (if the request runs
  * as one), cancellation, the session, and the input requests spec mcp-2025-11-25 declares.
  */
-export interface HandlerContext extends Omit<TaskContext, InputMethod> {
+export interface HandlerContext extends Omit<TaskContext, InputMethod | "setFields"> {
+  /**
+   * Sets the task's own fields: spec mcp-2025-11-25 declares none.
+   * Stored and sent with the task; the task with them must pass the spec's task check, else it throws a
+   * TypeError and nothing changes. No-op for a plain request.
+   */
+  setFields(fields: TaskWorkFields): Promise<void>;
   /** Asks the requestor for input (elicitation/create); a task is input_required until it is answered. */
   elicit(params: ElicitRequest["params"]): Promise<ElicitResult>;
   /** Asks the requestor's model (sampling/createMessage); a task is input_required meanwhile. */
