@@ -11,7 +11,8 @@ import fc from "fast-check";
 import type { z } from "zod";
 import type { IRMethod } from "../ir.js";
 import { specModel, type ExpectedError, type SpecModel } from "./model.js";
-import { CLIENT_INFO, clientCapabilities, envelope, Session, taskIn, valueAt, type Target } from "./session.js";
+import { minimalValue } from "./schemas.js";
+import { CLIENT_CAPABILITIES_KEY, CLIENT_INFO, clientCapabilities, envelope, PROTOCOL_VERSION_KEY, Session, taskIn, valueAt, type Target } from "./session.js";
 import { HttpWire, type Answer, type TranscriptEntry } from "./wire.js";
 import type { IR } from "../ir.js";
 
@@ -191,6 +192,12 @@ function idParams(w: World, id: string): Record<string, unknown> {
   return { [w.model.idField]: id };
 }
 
+/** Params a method's type accepts, addressing task `id`: its other required fields get small valid values. */
+function validParams(w: World, method: IRMethod, id: string): Record<string, unknown> {
+  const base = method.params === undefined ? {} : minimalValue(w.model.ir, method.params);
+  return { ...(isObject(base) ? base : {}), [w.model.idField]: id };
+}
+
 /** Answers a task's input round the way the spec routes it: on the result stream, or by the update method. */
 async function answerInputRound(w: World, t: ModelTask): Promise<void> {
   const input = w.model.ir.behaviour.input;
@@ -338,6 +345,21 @@ class Get extends TaskCmd {
     if (!task) fail("get", `${get.method} answered no task`, undefined, a.result);
     observe(w, t, task, get.method);
     checkInline(w, t, task, get.method);
+    checkRelated(w, t, get.method, a.result!);
+  }
+}
+
+/** The related-task `_meta` entry: on the results the spec lists it for (naming the task), absent where it says not. */
+function checkRelated(w: World, t: ModelTask, method: string, result: Record<string, unknown>): void {
+  const rel = w.model.ir.behaviour.relatedTask;
+  if (rel === false) return;
+  const key = w.model.metaKey(rel.meta);
+  if (key === undefined) return;
+  const entry = valueAt(result, ["_meta", key]);
+  if (rel.results.includes(method)) {
+    if (!isObject(entry) || entry.taskId !== t.id) fail("related-task", `${method} result of task ${t.id} does not carry _meta["${key}"] naming it`, { taskId: t.id }, entry ?? "nothing");
+  } else if ((rel.notOnResults ?? []).includes(method) && entry !== undefined) {
+    fail("related-task", `${method} result carries _meta["${key}"], which the spec says it does not`, "nothing", entry);
   }
 }
 
@@ -392,11 +414,15 @@ class Result extends TaskCmd {
         return;
       }
       checkSchema(w.model.schemas.result(res.method), a.result, "types", `${res.method} result`);
+      checkRelated(w, t, res.method, a.result!);
       return;
     }
     // Blocking: the answer comes once the task is terminal, and the task must then be terminal.
     if (a.error && isLimitError(w.model, a.error.code)) return;
-    if (a.result) checkSchema(w.model.schemas.result(res.method), a.result, "types", `${res.method} result`);
+    if (a.result) {
+      checkSchema(w.model.schemas.result(res.method), a.result, "types", `${res.method} result`);
+      checkRelated(w, t, res.method, a.result);
+    }
     const get = w.model.op("get");
     if (get) {
       const g = await w.session.request(get.method, idParams(w, t.id));
@@ -530,7 +556,7 @@ class Unknown extends Cmd {
     if (!methods.length) return;
     const method = methods[this.which % methods.length]!;
     count(w, "unknown id");
-    const a = await w.session.request(method.method, idParams(w, `conform-unknown-${this.which}`));
+    const a = await w.session.request(method.method, validParams(w, method, `conform-unknown-${this.which}`));
     expectError(a, w.model.notFound, "unknown-id", `${method.method} of an unknown task id`, -32602);
   }
 }
@@ -635,6 +661,42 @@ class Switch extends Cmd {
     if (a.error && isLimitError(w.model, a.error.code)) return;
     const err = w.model.error(forbidden ? sw.forbiddenError : sw.requiredError);
     expectError(a, err, "tool-switch", `tools/call of ${String(tool.name)} (${sw.field}: ${setting(tool)}) ${forbidden ? "with" : "without"} a task request`);
+  }
+}
+
+/**
+ * The per-request lifecycle's envelope: a request whose `_meta` protocol version is absent, empty or one the
+ * spec does not speak is refused, and a task method the client capability gates (`requiredBy`) is refused
+ * without that capability, with the declared error.
+ */
+class Envelope extends Cmd {
+  constructor(readonly which: number) {
+    super();
+  }
+  toString() {
+    return `envelope(${this.which})`;
+  }
+  async exec(w: World): Promise<void> {
+    if (!w.model.perRequest) return;
+    const cap = w.model.ir.behaviour.capabilities.client;
+    const kind = this.which % 4;
+    if (kind === 3) {
+      if (cap === false || !cap.requiredBy?.length || cap.missingError === undefined) return;
+      const name = cap.requiredBy[this.which % cap.requiredBy.length]!;
+      const method = w.model.ir.methods.find((m) => m.method === name);
+      if (method === undefined) return;
+      count(w, "missing capability");
+      const params = { ...validParams(w, method, `conform-unknown-envelope-${this.which}`), _meta: { [CLIENT_CAPABILITIES_KEY]: {} } };
+      const a = await w.session.request(name, params);
+      expectError(a, w.model.error(cap.missingError), "capabilities", `${name} without the client capability ${cap.path.join(".")}`);
+      return;
+    }
+    // A request that succeeds with a good envelope, so that only the protocol version can refuse it.
+    const version = ([undefined, "", "1999-01-01"] as const)[kind];
+    count(w, "envelope");
+    const a = await w.session.request("tools/list", {}, 10_000, undefined, version === undefined ? { omit: [PROTOCOL_VERSION_KEY] } : { set: { [PROTOCOL_VERSION_KEY]: version } });
+    expectAnswer(a, "envelope", "tools/list");
+    if (!a.error) fail("envelope", `tools/list whose _meta protocol version is ${version === undefined ? "absent" : JSON.stringify(version)} was served`, "an error", a.result);
   }
 }
 
@@ -791,6 +853,7 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     fc.nat(7).map((n) => new Delete(n)),
     fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Move(p, n)),
     fc.nat(7).map((n) => new Switch(n)),
+    fc.nat(7).map((n) => new Envelope(n)),
   ];
   // Most commands need a task: creation is drawn as often as the task commands together.
   if (available.length) commandArbs.push(...Array.from({ length: 4 }, () => fc.constantFrom(...available).map((o) => new Create(o))));

@@ -138,3 +138,44 @@ export function specSchemas(ir: IR): SpecSchemas {
     of,
   };
 }
+
+/**
+ * A small value that a type accepts, for params the tester sends where only one field matters (the task id):
+ * required fields only, the first variant of a union, the first value of an enum, empty collections.
+ */
+export function minimalValue(ir: IR, t: IRType, depth = 0): unknown {
+  if (depth > 16) return null;
+  if (t.nullable) return null;
+  switch (t.kind) {
+    case "string":
+      return t.format === "date-time" ? "2026-01-01T00:00:00Z" : t.format === "uri" ? "conform:x" : t.format === "uuid" ? "00000000-0000-4000-8000-000000000000" : "x".repeat(t.minLength ?? 1);
+    case "integer":
+    case "number":
+      return t.minimum ?? 0;
+    case "boolean":
+      return false;
+    case "null":
+    case "unknown":
+      return null;
+    case "literal":
+      return t.value;
+    case "enum":
+      return t.values[0];
+    case "ref": {
+      const d = ir.types.find((x) => x.name === t.name);
+      return d === undefined ? null : minimalValue(ir, d.type, depth + 1);
+    }
+    case "array":
+      return Array.from({ length: t.minItems ?? 0 }, () => minimalValue(ir, t.items, depth + 1));
+    case "record":
+      return {};
+    case "union":
+      return t.variants.length ? minimalValue(ir, t.variants[0]!, depth + 1) : null;
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (const f of t.fields) if (!f.optional) out[f.name] = minimalValue(ir, f.type, depth + 1);
+      return out;
+    }
+  }
+}
+

@@ -10,9 +10,9 @@ import { HttpWire, StdioWire, type Answer, type Wire } from "./wire.js";
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The envelope keys of a per-request lifecycle (core MCP 2026-07-28). */
-const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+export const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
-const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
+export const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
 /** The request routing headers of Streamable HTTP on a per-request lifecycle. */
 const NAME_FIELDS: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
@@ -132,8 +132,19 @@ export class Session {
   }
 
   /** A request as this lifecycle sends it: with the per-request envelope and routing headers where it has them. */
-  request(method: string, params: Record<string, unknown> = {}, timeoutMs = 10_000, onId?: (id: number) => void): Promise<Answer> {
+  request(
+    method: string,
+    params: Record<string, unknown> = {},
+    timeoutMs = 10_000,
+    onId?: (id: number) => void,
+    meta?: { omit?: readonly string[]; set?: Record<string, unknown> },
+  ): Promise<Answer> {
     const e = envelope(this.model, method, params, this.capabilities);
+    if (meta !== undefined && isObject(e.params._meta)) {
+      const m: Record<string, unknown> = { ...e.params._meta, ...(meta.set ?? {}) };
+      for (const k of meta.omit ?? []) delete m[k];
+      e.params = { ...e.params, _meta: m };
+    }
     return this.wire.request(method, e.params, { timeoutMs, headers: e.headers, ...(onId ? { onId } : {}) });
   }
 
