@@ -281,6 +281,22 @@ export function checkUnsupportedMethod(plan: RuntimePlan<string>, message: unkno
 }
 
 /**
+ * The protocol version a request's `_meta` names, checked as the SDK's HTTP entry checks it: a request
+ * that names none, or one this spec does not speak, is refused (-32022, as over HTTP). Over stdio the
+ * SDK's entry does not check it; undefined for a valid request and for anything that is no request.
+ */
+export function checkProtocolVersion(plan: RuntimePlan<string>, message: unknown): Refusal | undefined {
+  if (!isRequest(message)) return undefined;
+  const supported = plan.descriptor.spec.protocol.protocolVersion;
+  if (supported === undefined) return undefined;
+  const meta = isObject(message.params) && isObject(message.params._meta) ? message.params._meta : {};
+  const version = meta[PROTOCOL_VERSION_META_KEY];
+  if (version === supported) return undefined;
+  const message_ = typeof version === "string" && version !== "" ? `Unsupported protocol version: ${version}` : "Unsupported protocol version: the request did not name a protocol version";
+  return { id: idOf(message), status: 400, error: { code: -32022, message: message_, data: { supported: [supported], ...(version === undefined ? {} : { requested: version }) } } };
+}
+
+/**
  * The declared mismatch error for a task method the spec routes by header whose header does not repeat
  * its task id, with the error's HTTP status (400 unless it declares another). Checked before dispatch,
  * as the SDK checks the headers of the methods it knows: an error a handler throws stays on HTTP 200.
@@ -434,8 +450,9 @@ export function statelessServerFactory<S extends string, W>(runtime: TaskRuntime
 /**
  * Serves the runtime over stdio (`serveStdio` of @modelcontextprotocol/server) on the runtime's
  * stdio transport, which answers malformed lines (-32700, -32600) where the SDK's drops them, and
- * refuses malformed update answers and the spec's unsupported methods as over HTTP
- * ({@link checkInputResponses}, {@link checkUnsupportedMethod}).
+ * refuses a missing or unsupported protocol version, malformed update answers and the spec's
+ * unsupported methods as over HTTP ({@link checkProtocolVersion}, {@link checkInputResponses},
+ * {@link checkUnsupportedMethod}).
  */
 export async function serveStatelessStdio<S extends string, W>(
   runtime: TaskRuntime<S, W>,
@@ -445,8 +462,8 @@ export async function serveStatelessStdio<S extends string, W>(
   const transport = new TaskStdioServerTransport(options.stdin, options.stdout, {
     ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     check: (message) => {
-      const unsupported = checkUnsupportedMethod(runtime.plan, message);
-      return unsupported === undefined ? checkInputResponses(runtime.plan, message) : { id: unsupported.id, ...unsupported.error };
+      const refused = checkProtocolVersion(runtime.plan, message) ?? checkUnsupportedMethod(runtime.plan, message);
+      return refused === undefined ? checkInputResponses(runtime.plan, message) : { id: refused.id, ...refused.error };
     },
   });
   // Task subscriptions are served in front of the SDK's entry, which knows no task filter.

@@ -17,6 +17,7 @@ import {
 import { makePlan } from "../../runtime/plan.js";
 import { TaskRuntime } from "../../runtime/server.js";
 import {
+  checkProtocolVersion,
   createStatelessHandler,
   protocolVersionOf,
   serveStatelessHttp,
@@ -196,6 +197,33 @@ describe("values read from the plan", () => {
   it("a spec without a protocol version cannot be served per request", () => {
     const d = { ...descriptor, spec: { ...descriptor.spec, protocol: { ...descriptor.spec.protocol, protocolVersion: undefined } } };
     expect(() => protocolVersionOf(makePlan(d))).toThrow(/protocolVersion/);
+  });
+});
+
+describe("checkProtocolVersion (stdio, where the SDK's entry does not check it)", () => {
+  const request = (meta: Record<string, unknown> | undefined) => ({ jsonrpc: "2.0", id: 7, method: "tools/list", params: meta === undefined ? {} : { _meta: meta } });
+  const KEY = "io.modelcontextprotocol/protocolVersion";
+
+  it("lets a request naming the spec's version through", () => {
+    expect(checkProtocolVersion(plan, request({ [KEY]: protocolVersionOf(plan) }))).toBeUndefined();
+  });
+
+  it.each([
+    ["absent", undefined],
+    ["absent from _meta", {}],
+    ["empty", { [KEY]: "" }],
+    ["unsupported", { [KEY]: "1999-01-01" }],
+    ["not a string", { [KEY]: 20260728 }],
+  ])("refuses a request whose version is %s with -32022, as over HTTP", (_what, meta) => {
+    const refused = checkProtocolVersion(plan, request(meta as Record<string, unknown> | undefined));
+    expect(refused?.id).toBe(7);
+    expect(refused?.error.code).toBe(-32022);
+    expect(refused?.error.data).toMatchObject({ supported: [protocolVersionOf(plan)] });
+  });
+
+  it("leaves notifications and responses alone", () => {
+    expect(checkProtocolVersion(plan, { jsonrpc: "2.0", method: "notifications/cancelled", params: {} })).toBeUndefined();
+    expect(checkProtocolVersion(plan, { jsonrpc: "2.0", id: 1, result: {} })).toBeUndefined();
   });
 });
 
