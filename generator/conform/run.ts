@@ -180,6 +180,11 @@ async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<void> {
   while (!w.model.terminal.has(t.status) && Date.now() < deadline) {
     // Any work may ask for input (a tool that samples, one that elicits): answer it as the spec routes it.
     if (w.model.roleOf[t.status] === "input_required") await answerInputRound(w, t);
+    // A task held by a transition (paused) waits for one that lets it go on: the spec's own way out.
+    if (w.model.roleOf[t.status] === "paused") {
+      const out = w.model.ops("transition").find((m) => m.to !== undefined && m.to !== t.status && w.model.direct.get(t.status)?.has(m.to) && w.model.roleOf[m.to] !== "paused");
+      if (out) await w.session.request(out.method, idParams(w, t.id));
+    }
     await new Promise((r) => setTimeout(r, 50));
     const a = await w.session.request(get.method, idParams(w, t.id));
     expectAnswer(a, "get", `${get.method} of task ${t.id}`);
