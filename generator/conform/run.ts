@@ -136,6 +136,8 @@ interface World {
   exercised: Record<string, number>;
   ignore: ReadonlySet<string>;
   deviations: ConformReport["deviations"];
+  /** How many of the session's notifications have been checked. */
+  notificationsSeen: number;
   /** Whether the server offers a method its capability gates (the spec's `capabilities.server.gates`). */
   offered: (method: string) => boolean;
 }
@@ -242,6 +244,7 @@ abstract class Cmd implements fc.AsyncCommand<object, World, boolean> {
   async run(_m: object, w: World): Promise<void> {
     try {
       await this.exec(w);
+      checkNotifications(w);
     } catch (e) {
       if (!(e instanceof ViolationError) || !w.ignore.has(e.violation.rule)) throw e;
       const d = (w.deviations[e.violation.rule] ??= { count: 0, first: e.violation });
@@ -351,6 +354,26 @@ class Get extends TaskCmd {
     observe(w, t, task, get.method);
     checkInline(w, t, task, get.method);
     checkRelated(w, t, get.method, a.result!);
+  }
+}
+
+/**
+ * The notifications the spec declares (status notifications, creation acknowledgements) match their declared
+ * params, and a status they carry is a declared state.
+ */
+function checkNotifications(w: World): void {
+  const all = w.session.wire.notifications;
+  for (; w.notificationsSeen < all.length; w.notificationsSeen++) {
+    const n = all[w.notificationsSeen]!;
+    const decl = w.model.ir.methods.find((m) => m.method === n.method && m.kind === "notification");
+    if (decl === undefined) continue;
+    count(w, "notification");
+    checkSchema(w.model.schemas.params(n.method), n.params ?? {}, "notifications", `${n.method} params`);
+    const task = taskIn(w.model, n.params);
+    const status = task?.[w.model.statusField];
+    if (task !== undefined && (typeof status !== "string" || !w.model.states.has(status))) {
+      fail("notifications", `${n.method} carries ${JSON.stringify(status)}, which is not a declared state`, [...w.model.states], status);
+    }
   }
 }
 
@@ -871,7 +894,7 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
   let runsDone = 0;
   const property = fc.asyncProperty(fc.commands(commandArbs, { maxCommands: opts.maxCommands ?? 12, size: "+1" }), async (cmds) => {
     const session = new Session(model, opts.target);
-    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered };
+    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, notificationsSeen: 0 };
     const from = session.wire.transcript.length;
     try {
       const h = await session.open();
