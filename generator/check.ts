@@ -802,6 +802,39 @@ function semanticChecks(spec: Spec, report: Report): void {
       report("MTG011", "error", "creation.paramType must name a type declared under `types` (or be `object`): its generated validator checks every task request", [...crP, "paramType"]);
     }
   }
+  // What a guard can read: the task's own fields (the work sets them) and its count of unanswered inputs.
+  if (taskFields !== undefined) {
+    const managed = managedTaskFields(b);
+    const readable = new Set(["pendingInputs", ...Object.keys(taskFields).filter((f) => !managed.has(f))]);
+    for (const [name, g] of Object.entries(spec.guards ?? {})) {
+      if (!readable.has(g.field)) {
+        report(
+          "MTG061",
+          "error",
+          `guard '${name}' reads '${g.field}', which the runtime never gives a guard, so its transitions could never happen: a guard reads pendingInputs or a field of the task type that the work sets (${[...readable].join(", ")})${suggest(g.field, readable)}`,
+          ["guards", name, "field"],
+        );
+      }
+    }
+  }
+  // The status field carries a state: its type is the status enum.
+  const statusDecl = taskFields?.[statusField];
+  if (statusDecl !== undefined) {
+    const named = typeof statusDecl === "string" ? statusDecl.replace(/\?$/, "") : statusDecl.type === "ref" ? statusDecl.ref : undefined;
+    // A status-dependent task type (a union) pins each variant's status to a state or a few.
+    const pinned =
+      typeof statusDecl !== "string" &&
+      ((statusDecl.type === "literal" && typeof statusDecl.value === "string" && stateNames.has(statusDecl.value)) ||
+        (statusDecl.type === "enum" && statusDecl.values.every((v) => stateNames.has(v))));
+    if (named !== statusType && !pinned) {
+      report(
+        "MTG061",
+        "error",
+        `the status field '${statusField}' of the task type must have the status type ${statusType} (the runtime writes a state name into it), not ${typeof statusDecl === "string" ? statusDecl : statusDecl.type}`,
+        ["types", taskType, "fields", statusField],
+      );
+    }
+  }
   checkOperations(spec, report, { idField, taskType, stateNames, errorNames });
   checkEvents(spec, report, stateNames);
   checkSdkTaskShape(spec, report, taskFields, taskType);
