@@ -1215,6 +1215,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const rec = found.record;
       const from = rec.status as S;
       if (from === to) return this.store.update(taskId, from, { ...patch, updatedAt: Date.now() });
+      // Guards read the task as it stands: its own fields (as the work set them) and its unanswered inputs.
+      ctx ??= { ...(rec.fields ?? {}), pendingInputs: rec.pendingInputs } as TransitionContext;
       if (!machine.canTransition(from, to, ctx)) {
         if (onlyIfLegal) return undefined;
         try {
