@@ -802,19 +802,86 @@ function semanticChecks(spec: Spec, report: Report): void {
       report("MTG011", "error", "creation.paramType must name a type declared under `types` (or be `object`): its generated validator checks every task request", [...crP, "paramType"]);
     }
   }
+  // Names that become keys of the generated tables and of the runtime's lookups: one that every JavaScript
+  // object already has (toString, constructor, ...) would be found declared through the prototype.
+  const inherited = new Set(Object.getOwnPropertyNames(Object.prototype));
+  for (const section of ["states", "errors", "guards", "meta", "methods"] as const) {
+    for (const name of Object.keys((spec as Record<string, unknown>)[section] ?? {})) {
+      if (inherited.has(name)) {
+        report("MTG031", "error", `'${name}' cannot name one of \`${section}\`: every JavaScript object has a '${name}', so generated lookups would find it through the prototype; rename it`, [section, name], true);
+      }
+    }
+  }
+  // Past this many states the generated unions are more than TypeScript checks (TS2590).
+  if (stateNames.size > MAX_STATES) {
+    report("MTG011", "error", `${stateNames.size} states: at most ${MAX_STATES} are supported (the generated types of more fail to type-check); merge states that share a role`, ["states"], true);
+  }
+  // A request the core protocol defines is the SDK's: declared as a task method, its handler would never run.
+  for (const [method, m] of Object.entries(spec.methods)) {
+    if (CORE_METHODS.has(method)) {
+      report("MTG069", "error", `'${method}' is a core MCP method: the SDK underneath answers it, so a task method of that name would never be reached; name it otherwise (e.g. 'tasks/${method.split("/").pop()}')`, ["methods", method], true);
+    }
+    if (m.kind === "request" && m.operation === "transition" && m.to !== undefined && spec.states[m.to]?.role === "completed") {
+      report(
+        "MTG067",
+        "error",
+        `'${method}' would move a task to '${m.to}', a completed state, without a result: the result method could never answer it; let the work complete it, or move it to a state of another role`,
+        ["methods", method, "to"],
+      );
+    }
+  }
+  // The acknowledgement in the request's own answer is { task }: its type must hold the task there.
+  if (cr.ack.mode === "result" && cr.ack.resultType !== undefined) {
+    const ackFields = fieldsOf(spec, cr.ack.resultType);
+    if (ackFields !== undefined && !("task" in ackFields)) {
+      report(
+        "MTG061",
+        "error",
+        `the acknowledgement type has no field 'task': in ack mode result the task is sent as { task }; name its field 'task' (fields: ${Object.keys(ackFields).join(", ") || "none"})`,
+        ["behaviour", "creation", "ack", "resultType"],
+      );
+    }
+  }
+  // The task request's own type (a creation param or meta entry): what the runtime reads of it is its retention.
+  const creationType =
+    cr.via === "param" ? namedTypeOf(cr.paramType) : cr.via === "meta" ? namedTypeOf(spec.meta?.[cr.meta ?? ""]?.type) : undefined;
+  const creationFields = creationType !== undefined && typeNames.has(creationType) ? fieldsOf(spec, creationType) : undefined;
+  for (const [name, t] of Object.entries(creationFields ?? {})) {
+    if (typeof t !== "string" && t.default !== undefined && t.optional !== true && t.nullable !== true) {
+      report(
+        "MTG070",
+        "error",
+        `field '${name}' of the task request type ${creationType} is required and has a default: a request without it is refused, so the default is never applied; make it optional or remove the default`,
+        ["types", creationType!, "fields", name, "default"],
+      );
+    }
+    const managedHere = managedTaskFields(b);
+    if (taskFields !== undefined && name in taskFields && name !== cr.retentionField && name !== idField && !managedHere.has(name)) {
+      report(
+        "MTG060",
+        "warning",
+        `field '${name}' of the task request type ${creationType} has the name of a task field, but a task does not start with the requested value (its own fields start with their defaults and are set by the work); rename one of them, or have the work copy it (ctx.setFields)`,
+        ["types", creationType!, "fields", name],
+      );
+    }
+  }
   // What a guard can read: the task's own fields (the work sets them) and its count of unanswered inputs.
   if (taskFields !== undefined) {
     const managed = managedTaskFields(b);
     const readable = new Set(["pendingInputs", ...Object.keys(taskFields).filter((f) => !managed.has(f))]);
+    // One diagnostic per field read, at its first guard (a spec may hold thousands of guards).
+    const unreadable = new Map<string, string[]>();
     for (const [name, g] of Object.entries(spec.guards ?? {})) {
-      if (!readable.has(g.field)) {
-        report(
-          "MTG061",
-          "error",
-          `guard '${name}' reads '${g.field}', which the runtime never gives a guard, so its transitions could never happen: a guard reads pendingInputs or a field of the task type that the work sets (${[...readable].join(", ")})${suggest(g.field, readable)}`,
-          ["guards", name, "field"],
-        );
-      }
+      if (!readable.has(g.field)) unreadable.set(g.field, [...(unreadable.get(g.field) ?? []), name]);
+    }
+    for (const [fieldName, guards] of unreadable) {
+      const others = guards.length > 1 ? ` (so do ${guards.length - 1} other guard${guards.length > 2 ? "s" : ""}: ${guards.slice(1, 4).join(", ")}${guards.length > 4 ? ", ..." : ""})` : "";
+      report(
+        "MTG061",
+        "error",
+        `guard '${guards[0]}' reads '${fieldName}'${others}, which the runtime never gives a guard, so its transitions could never happen: a guard reads pendingInputs or a field of the task type that the work sets (${[...readable].join(", ")})${suggest(fieldName, readable)}`,
+        ["guards", guards[0]!, "field"],
+      );
     }
   }
   // The status field carries a state: its type is the status enum.
@@ -1426,6 +1493,19 @@ function checkGeneratedNames(spec: Spec, statusType: string, report: Report): vo
 // ---------------------------------------------------------------------------
 // operations, events, task field defaults, the SDK underneath
 // ---------------------------------------------------------------------------
+
+/** The most states a spec may declare: measured, 300 type-check and 400 fail with TS2590 (union too complex). */
+export const MAX_STATES = 300;
+
+/** Methods of core MCP (2025-11-25 and 2026-07-28) that the SDK underneath serves or sends itself. */
+const CORE_METHODS = new Set([
+  ...["initialize", "ping", "server/discover", "tools/list", "tools/call", "prompts/list", "prompts/get", "resources/list", "resources/read"],
+  ...["resources/templates/list", "resources/subscribe", "resources/unsubscribe", "subscriptions/listen", "completion/complete", "logging/setLevel"],
+  ...["sampling/createMessage", "elicitation/create", "roots/list"],
+  ...["notifications/initialized", "notifications/cancelled", "notifications/progress", "notifications/message", "notifications/roots/list_changed"],
+  ...["notifications/resources/updated", "notifications/resources/list_changed", "notifications/tools/list_changed", "notifications/prompts/list_changed"],
+  "notifications/elicitation/complete",
+]);
 
 const SINGLE_OPERATIONS = new Set(["get", "result", "list", "cancel", "update", "delete"]);
 /** Operations that address one task, whose params carry its id. */

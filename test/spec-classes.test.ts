@@ -13,9 +13,10 @@ import { ROOT } from "./helpers/cli.js";
 type Doc = Record<string, any>;
 
 function refused(spec: string, change: (d: Doc) => void): Diagnostic[] {
-  const doc = parseYaml(readFileSync(join(ROOT, "spec", `${spec}.yaml`), "utf8")) as Doc;
+  const path = spec.endsWith(".yaml") ? spec : join("spec", `${spec}.yaml`);
+  const doc = parseYaml(readFileSync(join(ROOT, path), "utf8")) as Doc;
   change(doc);
-  const file = `${spec}-changed.yaml`;
+  const file = `${spec.replace(/\.yaml$/, "").replace(/\W+/g, "-")}-changed.yaml`;
   const text = toYaml(doc, { lineWidth: 0 });
   const { diagnostics, ir } = analyze({ file, text });
   const errors = diagnostics.filter((d) => d.severity === "error");
@@ -37,6 +38,72 @@ describe("specs no server could keep are refused", () => {
     const e = errors.find((x) => x.code === "MTG061" && /guard 'noPendingInput'/.test(x.message));
     expect(e?.message).toMatch(/reads 'progress'.*pendingInputs/);
     expect(e?.path).toEqual(["guards", "noPendingInput", "field"]);
+  });
+
+  it("a transition operation into a completed state (the task would end without a result)", () => {
+    const errors = refused("test/fixtures/specs/jobs.yaml", (d) => {
+      d.methods["jobs/pause"].to = "done";
+      d.transitions.push({ from: "running", to: "done" });
+    });
+    const e = errors.find((x) => x.code === "MTG067" && /jobs\/pause/.test(x.message));
+    expect(e?.message).toMatch(/completed state, without a result/);
+    expect(e?.path).toEqual(["methods", "jobs/pause", "to"]);
+  });
+
+  it.each(["tools/call", "ping", "initialize", "tools/list", "resources/read"])("a core MCP method declared as a task method: %s", (core) => {
+    const errors = refused("mcp-2025-11-25", (d) => void (d.methods[core] = { ...d.methods["tasks/get"], name: "Shadowed" }));
+    const e = errors.find((x) => x.code === "MTG069" && x.message.includes(`'${core}' is a core MCP method`));
+    expect(e?.path).toEqual(["methods", core]);
+  });
+
+  it("a state named after an Object.prototype member (the only one state names can spell: constructor)", () => {
+    const errors = refused("mcp-2025-11-25", (d) => {
+      d.states.constructor = { role: "failed", terminal: true };
+      d.transitions.push({ from: "working", to: "constructor" });
+    });
+    expect(errors.find((x) => x.code === "MTG031" && x.message.includes("'constructor'"))?.path).toEqual(["states", "constructor"]);
+  });
+
+  it.each(["toString", "hasOwnProperty", "valueOf", "isPrototypeOf"])("an error named after an Object.prototype member: %s", (name) => {
+    const errors = refused("mcp-2025-11-25", (d) => void (d.errors[name] = { code: -32050, message: "Odd" }));
+    expect(errors.find((x) => x.code === "MTG031" && x.message.includes(`'${name}'`))?.path).toEqual(["errors", name]);
+  });
+
+  it("more states than the generated types can carry (measured: 300 type-check, 400 fail with TS2590)", () => {
+    const errors = refused("mcp-2025-11-25", (d) => {
+      for (let i = 0; i < 300; i++) {
+        d.states[`s${i}`] = { role: "running" };
+        d.transitions.push({ from: "working", to: `s${i}` }, { from: `s${i}`, to: "completed" });
+      }
+    });
+    expect(errors.find((x) => x.code === "MTG011" && /at most 300 are supported/.test(x.message))?.path).toEqual(["states"]);
+  });
+
+  it("an acknowledgement type without the field 'task' that the answer carries the task in", () => {
+    const errors = refused("mcp-2025-11-25", (d) => {
+      d.types.CreateTaskResult.fields = { job: "Task", _meta: "MetaObject?" };
+    });
+    const e = errors.find((x) => x.code === "MTG061" && /no field 'task'/.test(x.message));
+    expect(e?.message).toMatch(/fields: job, _meta/);
+    expect(e?.path).toEqual(["behaviour", "creation", "ack", "resultType"]);
+  });
+
+  it("a default on a required field of the task request type (a request without it is refused, so it never applies)", () => {
+    const errors = refused("test/fixtures/specs/jobs.yaml", (d) => {
+      d.types.JobRequest.fields.priority = { type: "enum", values: ["low", "normal", "high"], default: "normal" };
+    });
+    const e = errors.find((x) => x.code === "MTG070" && /'priority'/.test(x.message));
+    expect(e?.message).toMatch(/make it optional or remove the default/);
+    expect(e?.path).toEqual(["types", "JobRequest", "fields", "priority", "default"]);
+  });
+
+  it("a field of the task request named like a task field, which a task does not start with: a warning", () => {
+    const doc = parseYaml(readFileSync(join(ROOT, "test/fixtures/specs/jobs.yaml"), "utf8")) as Doc;
+    doc.types.JobRequest.fields.progress = "number?";
+    const { diagnostics } = analyze({ file: "jobs-changed.yaml", text: toYaml(doc, { lineWidth: 0 }) });
+    const w = diagnostics.find((x) => x.code === "MTG060" && /'progress' of the task request type/.test(x.message));
+    expect(w?.severity).toBe("warning");
+    expect(w?.path).toEqual(["types", "JobRequest", "fields", "progress"]);
   });
 
   it("the built-in specs keep their status types and guards", () => {
