@@ -255,7 +255,11 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
       b.creation.toolSwitch === false ? undefined : { ...b.creation.toolSwitch, path: b.creation.toolSwitch.field.split(".") },
     /** Builds the declared error `name` (filling its message from `ctx`), or `fallback()` when the spec declares none. */
     error(name: string | undefined, ctx: Readonly<Record<string, unknown>>, fallback: () => TaskProtocolError, data?: unknown): TaskProtocolError {
-      return declaredError(d.errors, name, ctx, fallback, data);
+      // The runtime names a task's id and status as taskId and status; a message may use the spec's own names.
+      const named: Record<string, unknown> = { ...ctx };
+      if ("status" in ctx && !(statusField in named)) named[statusField] = ctx.status;
+      if ("taskId" in ctx && !(idField in named)) named[idField] = ctx.taskId;
+      return declaredError(d.errors, name, named, fallback, data);
     },
     /** The declared error answered to a requestor without the client capability, naming it in `data` when the error declares data. */
     missingCapability(name: string | undefined, ctx: Readonly<Record<string, unknown>>): TaskProtocolError | undefined {

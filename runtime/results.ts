@@ -11,7 +11,7 @@ import { invalidParams, TaskProtocolError } from "./errors.js";
 import { deliverInputs } from "./input.js";
 import { relayInputs } from "./store-events.js";
 import type { TaskRecord } from "./store.js";
-import { internalError, requestor, type ServerExtra, type TaskHost, type TaskPeer } from "./task-context.js";
+import { internalError, notFoundError, requestor, type ServerExtra, type TaskHost, type TaskPeer } from "./task-context.js";
 import { withRelated } from "./wire.js";
 
 /** The stored result of a task, with the related-task meta where the spec declares it on results. */
@@ -95,6 +95,11 @@ function replay<S extends string>(host: TaskHost<S>, rec: TaskRecord, owner: str
   if (rec.result !== undefined) return storedResult(host, rec as TaskRecord & { result: Record<string, unknown> });
   if (plan.behaviour.results.replaysErrors && rec.error !== undefined) {
     throw new TaskProtocolError("requestFailed", rec.error.code, rec.error.message, rec.error.data);
+  }
+  // A task that expired into the spec's expiry state has no result and never will: the spec's expired
+  // error says so (else not found), never the server's own failure.
+  if (plan.status.onExpiry !== undefined && rec.status === plan.status.onExpiry) {
+    throw plan.error(plan.retention.expiredError, { status: rec.status }, () => notFoundError(plan));
   }
   throw internalError(plan);
 }

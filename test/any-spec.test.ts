@@ -145,7 +145,10 @@ describe("jobs.yaml end to end (stdio)", () => {
     expect(still.state).toBe("paused");
     // At most the step that was under way when the pause came may finish.
     expect((still.progress as number) - (held.progress as number)).toBeLessThanOrEqual(10);
-    expect((await rpcError(raw(client, "jobs/result", { jobId: id }))).code).toBe(-32002);
+    // The not-ready message names the job's state by the spec's own field ({state}).
+    const notReady = await rpcError(raw(client, "jobs/result", { jobId: id }));
+    expect(notReady.code).toBe(-32002);
+    expect(notReady.message).toMatch(/The job has not finished \(state paused\)$/);
     expect((await rpcError(raw(client, "jobs/pause", { jobId: id }))).code).toBe(-32602);
     const resumed = await raw(client, "jobs/resume", { jobId: id });
     expect(resumed.state).toBe("running");
@@ -160,6 +163,10 @@ describe("jobs.yaml end to end (stdio)", () => {
     expect(expired.message).toMatch(/retention/);
     // Ended: it cannot be cancelled any more.
     expect((await rpcError(raw(client, "jobs/cancel", { jobId: ack.jobId }))).code).toBe(-32602);
+    // It has no result and never will: a declared error says so, never -32603.
+    const result = await rpcError(raw(client, "jobs/result", { jobId: ack.jobId }));
+    expect(result.code).toBe(-32002);
+    expect(result.message).toMatch(/\(state expired\)$/);
   });
 
   it("an expired job stays readable for the server's expiredReadableMs, then is gone", async () => {
