@@ -1216,7 +1216,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const from = rec.status as S;
       if (from === to) return this.store.update(taskId, from, { ...patch, updatedAt: Date.now() });
       // Guards read the task as it stands: its own fields (as the work set them) and its unanswered inputs.
-      ctx ??= { ...(rec.fields ?? {}), pendingInputs: rec.pendingInputs } as TransitionContext;
+      ctx = { ...(rec.fields ?? {}), pendingInputs: rec.pendingInputs, ...(ctx ?? {}) } as TransitionContext;
       if (!machine.canTransition(from, to, ctx)) {
         if (onlyIfLegal) return undefined;
         try {
@@ -1328,6 +1328,9 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     const methods = plan.methods;
     const method = request.method;
     const params = request.params ?? {};
+    // A method the spec has only the other side send is not this side's to answer.
+    const decl = this.descriptor.methods.find((m) => m.method === method && m.kind === "request");
+    if (decl !== undefined && decl.from !== "either" && decl.from === this.side) throw methodNotFound();
     // Methods gated on the declared capability (e.g. the list method on `list`).
     this.gate(method);
     if (peer !== undefined && extra.sessionId !== undefined && !this.peers.has(extra.sessionId)) this.peers.set(extra.sessionId, peer);

@@ -60,3 +60,24 @@ describe("errors named by the behaviour", () => {
     }
   });
 });
+
+describe("the direction a method is declared with", () => {
+  it("a request the spec has only the server send is not answered by the server: method not found", async () => {
+    const d = await descriptorOf(SPEC);
+    const serverOnly: TaskSpecDescriptor = { ...d, methods: d.methods.map((m) => (m.method === "tasks/get" ? { ...m, from: "server" as const } : m)) };
+    const rt = new TaskRuntime(serverOnly, { audit: false, log: () => undefined });
+    try {
+      const params = { taskId: "any", _meta: await capabilityMeta(SPEC) };
+      await expect(rt.handleTaskRequest("tasks/get", params, fakeExtra())).rejects.toMatchObject({ code: -32601 });
+      // The same request the spec lets the client send is dispatched (here: to the not-found answer).
+      const both = new TaskRuntime(d, { audit: false, log: () => undefined });
+      try {
+        await expect(both.handleTaskRequest("tasks/get", params, fakeExtra())).rejects.toMatchObject({ code: -32602 });
+      } finally {
+        await both.close();
+      }
+    } finally {
+      await rt.close();
+    }
+  });
+});
