@@ -5,13 +5,12 @@
  * each deviation as the rule it breaks; the README lists them as found here.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyze } from "../generator/pipeline.js";
 import { resolveSpec } from "../generator/specs.js";
 import { conform, type ConformReport, type Outcomes } from "../generator/conform/run.js";
-import { root } from "./seed-harness.js";
+import { freePort, root } from "./seed-harness.js";
 
 const SEED = Number(process.env.FC_SEED ?? 20261204);
 const everything = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -21,17 +20,6 @@ function ir() {
   const r = resolveSpec("mcp-2025-11-25", root);
   if (!r.ok) throw new Error(r.message);
   return analyze(r.source).ir!;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** A peer started with its port in the environment; resolves once it says it listens. */

@@ -17,7 +17,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,6 +33,7 @@ import {
   type ElicitRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { freePort } from "./seed-harness.js";
 
 type ClientModule = typeof import("../output-samples/mcp-2025-11-25/client.js");
 type ServerModule = typeof import("../output-samples/mcp-2025-11-25/server.js");
@@ -59,18 +59,6 @@ beforeAll(async () => {
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-/** A free TCP port on 127.0.0.1 (the server takes its port from PORT and cannot report one it picked). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** server-everything in its Streamable HTTP mode; resolves once it listens. */
 async function startHttp(): Promise<{ url: string; stderr: () => string; stop: () => Promise<void> }> {
