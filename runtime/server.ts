@@ -934,6 +934,11 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     notification: { method: string; params?: Record<string, unknown> },
   ): Promise<void> {
     if (taskId === undefined || active === undefined) return extra.sendNotification(notification as unknown as ServerNotification);
+    // A task's progress ends with it: what its work reports once it was cancelled goes nowhere.
+    if (notification.method === PROGRESS.method && active.cancelled) {
+      this.log({ level: "debug", msg: "progress after the task ended dropped", taskId });
+      return Promise.resolve();
+    }
     const plan = this.plan;
     const key = plan.related.key;
     let message = notification;

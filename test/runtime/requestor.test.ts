@@ -102,6 +102,34 @@ describe("input is asked only of capabilities the requestor declared", () => {
   });
 });
 
+describe("a task's progress ends with it", () => {
+  it("mcp-2025-11-25: progress the work reports after its task was cancelled is not sent", async () => {
+    let release: () => void = () => undefined;
+    const late = defineTool({
+      name: "late",
+      taskSupport: "optional",
+      handler: async (_args, ctx) => {
+        await ctx.notify({ method: "notifications/progress", params: { progress: 1, total: 3 } });
+        await new Promise<void>((resolve) => (release = resolve));
+        // The work has not looked at its signal yet: it reports on, as work does.
+        await ctx.notify({ method: "notifications/progress", params: { progress: 2, total: 3 } });
+        return text("done");
+      },
+    });
+    const rt = await runtimeOf("mcp-2025-11-25");
+    rt.addTools([late]);
+    const extra = fakeExtra();
+    const answer = (await rt.callTool({ name: "late", task: {}, _meta: { progressToken: "tok" } }, extra)) as { task: { taskId: string } };
+    await waitFor(() => extra.sent.find((n) => n.method === "notifications/progress"));
+    await rt.handleTaskRequest("tasks/cancel", { taskId: answer.task.taskId }, extra);
+    release();
+    await new Promise((r) => setTimeout(r, 100));
+    const progress = extra.sent.filter((n) => n.method === "notifications/progress");
+    expect(progress.map((n) => (n.params as { progress: number }).progress)).toEqual([1]);
+    await rt.close();
+  });
+});
+
 describe("notifications a task's work sends carry the related-task meta where the spec declares it", () => {
   const progress = defineTool({
     name: "progress",
