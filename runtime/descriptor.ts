@@ -74,6 +74,8 @@ export interface TaskSpecDescriptor<Status extends string = string> {
   readonly requestGuards: Readonly<Record<string, { readonly params: (params: unknown) => boolean }>>;
   /** The zod check of a task request's params, for the wording of a rejection. */
   validateParams(method: string, params: unknown): SafeParse<unknown>;
+  /** The zod check of a task request's result (a custom operation's answer is checked with it before it is sent). */
+  validateResult?(method: string, result: unknown): SafeParse<unknown>;
   /** The zod check of the task type (as the requestor sees it). */
   validateTask(value: unknown): SafeParse<unknown>;
   /** The zod check of a task request (the creation param or meta entry), where the spec names its type. */

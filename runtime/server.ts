@@ -936,7 +936,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     if (taskId === undefined || active === undefined) return extra.sendNotification(notification as unknown as ServerNotification);
     // A task's progress ends with it: what its work reports once it was cancelled goes nowhere.
     if (notification.method === PROGRESS.method && active.cancelled) {
-      this.log({ level: "debug", msg: "progress after the task ended dropped", taskId });
+      this.log({ level: "info", msg: "progress after the task was cancelled dropped", taskId });
       return Promise.resolve();
     }
     const plan = this.plan;
@@ -1412,7 +1412,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const p = this.params(method, params) as Record<string, unknown>;
       const owner = this.ownerOf(extra);
       this.rate(owner, "poll", this.limits.pollPerMinute, method);
-      return (await handler(p, {
+      const answer = await handler(p, {
         owner,
         extra,
         task: async (taskId: string) => toWireTask<W>(plan, await this.lookup(taskId, owner, extra, method)),
@@ -1421,7 +1421,14 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
           const moved = await this.move(rec.taskId, status, {}, { pendingInputs: rec.pendingInputs }, true);
           return moved === undefined ? undefined : toWireTask<W>(plan, moved);
         },
-      })) as Result;
+      });
+      // The answer goes out as the spec declares it or not at all: a handler's mistake is the server's failure.
+      const checked = this.descriptor.validateResult?.(method, answer);
+      if (checked !== undefined && !checked.success) {
+        this.log({ level: "error", msg: "custom operation answered a result its declared type refuses", method, issues: checked.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "result"}: ${i.message}`) });
+        throw internalError(plan);
+      }
+      return answer as Result;
     }
     if (method === methods.update) {
       // Only taskId and the shape are checked here: values under keys that are not

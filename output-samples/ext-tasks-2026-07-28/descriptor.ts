@@ -7,7 +7,7 @@ import type { TaskSpecDescriptor } from "./runtime/descriptor.js";
 import { BEHAVIOUR, META_KEYS } from "./protocol.js";
 import { assertTransition, canTransition, isTerminal } from "./transitions.js";
 import { requestGuards } from "./guards.js";
-import { DetailedTaskSchema, validateRequestParams } from "./validators.js";
+import { DetailedTaskSchema, validateRequestParams, validateRequestResult } from "./validators.js";
 
 export const DESCRIPTOR: TaskSpecDescriptor<T.TaskStatus> = {
   spec: {
@@ -69,5 +69,6 @@ export const DESCRIPTOR: TaskSpecDescriptor<T.TaskStatus> = {
   taskExtras: {},
   requestGuards,
   validateParams: (method, params) => validateRequestParams(method as T.TaskRequestMethod, params),
+  validateResult: (method, result) => validateRequestResult(method as T.TaskRequestMethod, result),
   validateTask: (value) => DetailedTaskSchema.safeParse(value),
 };

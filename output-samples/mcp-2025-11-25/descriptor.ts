@@ -7,7 +7,7 @@ import type { TaskSpecDescriptor } from "./runtime/descriptor.js";
 import { BEHAVIOUR, META_KEYS } from "./protocol.js";
 import { assertTransition, canTransition, isTerminal } from "./transitions.js";
 import { requestGuards } from "./guards.js";
-import { TaskMetadataSchema, TaskSchema, validateRequestParams } from "./validators.js";
+import { TaskMetadataSchema, TaskSchema, validateRequestParams, validateRequestResult } from "./validators.js";
 
 export const DESCRIPTOR: TaskSpecDescriptor<T.TaskStatus> = {
   spec: {
@@ -79,6 +79,7 @@ export const DESCRIPTOR: TaskSpecDescriptor<T.TaskStatus> = {
   taskExtras: {},
   requestGuards,
   validateParams: (method, params) => validateRequestParams(method as T.TaskRequestMethod, params),
+  validateResult: (method, result) => validateRequestResult(method as T.TaskRequestMethod, result),
   validateTask: (value) => TaskSchema.safeParse(value),
   validateCreation: (value) => TaskMetadataSchema.safeParse(value),
 };

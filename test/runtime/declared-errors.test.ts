@@ -81,3 +81,36 @@ describe("the direction a method is declared with", () => {
     }
   });
 });
+
+describe("a custom operation's answer", () => {
+  /** The ext-tasks descriptor with a custom operation tasks/echo whose declared result is { ok: boolean }. */
+  async function withEcho(): Promise<TaskSpecDescriptor> {
+    const d = await descriptorOf(SPEC);
+    const okResult = (v: unknown) =>
+      typeof v === "object" && v !== null && typeof (v as { ok?: unknown }).ok === "boolean"
+        ? { success: true as const, data: v }
+        : { success: false as const, error: { issues: [{ path: ["ok"], message: "expected a boolean" }] } };
+    return {
+      ...d,
+      methods: [...d.methods, { method: "tasks/echo", kind: "request", from: "client", operation: "custom" }],
+      validateParams: (method, params) => (method === "tasks/echo" ? { success: true, data: params } : d.validateParams(method, params)),
+      validateResult: (method, result) => (method === "tasks/echo" ? okResult(result) : { success: true, data: result }),
+    };
+  }
+
+  it("is checked against its declared result type: a handler's malformed answer is the spec's internal error, never sent", async () => {
+    const logged: Array<Record<string, unknown>> = [];
+    const rt = new TaskRuntime(await withEcho(), { audit: false, log: (e: Record<string, unknown>) => logged.push(e) } as never);
+    let answer: unknown = { ok: "yes" };
+    rt.addOperations({ "tasks/echo": async () => answer as never });
+    try {
+      const params = { _meta: await capabilityMeta(SPEC) };
+      await expect(rt.handleTaskRequest("tasks/echo", params, fakeExtra())).rejects.toMatchObject({ code: -32603 });
+      expect(logged.some((e) => e.msg === "custom operation answered a result its declared type refuses")).toBe(true);
+      answer = { ok: true };
+      await expect(rt.handleTaskRequest("tasks/echo", params, fakeExtra())).resolves.toEqual({ ok: true });
+    } finally {
+      await rt.close();
+    }
+  });
+});
