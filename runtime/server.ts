@@ -884,11 +884,20 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     this.wake(taskId);
   }
 
+  /**
+   * The session of a connection that has none of its own (stdio: one client per process). On a store of
+   * its own (SQLite locks its file), the same after a restart, so the tasks outlive it; on a store that
+   * several processes share, this process's own, so no other process's stdio client sees its tasks.
+   */
+  private connectionWithoutSession(): string {
+    return this.store.shared ? `stdio:${this.runner}` : "stdio";
+  }
+
   /** The requestor key: the session and/or the auth context the task is bound to. */
   ownerOf(extra: ServerExtra): string {
     if (this.options.ownerOf) return this.options.ownerOf(extra);
     const parts: string[] = [];
-    if (this.plan.binding.session) parts.push(`session:${extra.sessionId ?? "stdio"}`);
+    if (this.plan.binding.session) parts.push(`session:${extra.sessionId ?? this.connectionWithoutSession()}`);
     if (this.plan.binding.auth) {
       const auth = extra.authInfo;
       const subject = auth && isObject(auth.extra) && typeof auth.extra.sub === "string" ? auth.extra.sub : "";
