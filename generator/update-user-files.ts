@@ -22,7 +22,9 @@
  * update would not parse.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, dirname, join, relative, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import type * as TsMorph from "ts-morph";
 import {
   KNOWN_MEMBERS,
@@ -30,6 +32,7 @@ import {
   MARKER_RE,
   missingToolMemberMarker,
   removedMarker,
+  STUB_VALUE_IMPORTS,
   type Contract,
 } from "./emit/contract.js";
 
@@ -65,15 +68,33 @@ interface Edit {
   text: string;
 }
 
-/** Names a stub may need and that are values (the rest are imported as types). */
-const VALUE_IMPORTS = new Set(["notImplemented", "defineTool"]);
 
 let tsMorph: typeof TsMorph | undefined;
 
-async function loadTsMorph(): Promise<typeof TsMorph> {
-  tsMorph ??= await import("ts-morph");
+/** The ts-morph range this generator is written against (an optional peer dependency, like the scaffold's). */
+export const TS_MORPH_RANGE = "^28.0.0";
+
+/**
+ * ts-morph, an optional peer dependency (it brings its own TypeScript, most of an install's size): from
+ * beside this package, else from the project it runs in. Undefined when neither has it.
+ */
+async function loadTsMorph(projectDir: string): Promise<typeof TsMorph | undefined> {
+  if (tsMorph) return tsMorph;
+  try {
+    tsMorph = await import("ts-morph");
+  } catch {
+    try {
+      const path = createRequire(join(projectDir, "package.json")).resolve("ts-morph");
+      tsMorph = (await import(pathToFileURL(path).href)) as typeof TsMorph;
+    } catch {
+      return undefined;
+    }
+  }
   return tsMorph;
 }
+
+/** What to do when ts-morph is missing. */
+export const TS_MORPH_MISSING = `handler files not checked against the contract: that needs ts-morph, which is not installed (npm install --save-dev ts-morph@${TS_MORPH_RANGE})`;
 
 /** The files the update reads: TypeScript sources under dir (not declarations, node_modules or dot entries), sorted. */
 export function listTs(dir: string): string[] {
@@ -108,7 +129,11 @@ export async function planUserFileUpdates(o: UpdateOptions): Promise<UserFilesRe
     report.warnings.push(`${shownDir}/ does not exist: no handler files to update${near}`);
     return report;
   }
-  const tools = await planner();
+  const tools = await planner(o.projectDir);
+  if (!tools) {
+    report.warnings.push(TS_MORPH_MISSING);
+    return report;
+  }
   let classes = 0;
   for (const file of listTs(o.handlersDir)) {
     const path = relative(o.projectDir, file).split(sep).join("/");
@@ -131,17 +156,11 @@ interface Planner {
   Node: typeof TsMorph.Node;
 }
 
-async function planner(): Promise<Planner> {
-  const { Project, SyntaxKind, Node } = await loadTsMorph();
+async function planner(projectDir: string): Promise<Planner | undefined> {
+  const m = await loadTsMorph(projectDir);
+  if (!m) return undefined;
+  const { Project, SyntaxKind, Node } = m;
   return { project: new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: false, noLib: true } }), SyntaxKind, Node };
-}
-
-/**
- * The update of one handler file not on disk (a scaffold's, before it is written): `file` is where it will
- * be (for the import of the contract module), `path` how notes name it.
- */
-export async function planSourceUpdate(o: Pick<UpdateOptions, "contract" | "contractFile">, file: string, path: string, text: string) {
-  return planFile(await planner(), o, file, path, text);
 }
 
 /** The update of one file: stubs, markers and imports, as edits of its text. */
@@ -236,10 +255,10 @@ function planFile(
     const byName = (a: string, b: string) => a.localeCompare(b);
     const fresh = [...imports].filter((n) => !already.has(n));
     // Values first, then types, each sorted.
-    const names = [...fresh.filter((n) => VALUE_IMPORTS.has(n)).sort(byName), ...fresh.filter((n) => !VALUE_IMPORTS.has(n)).sort(byName)];
+    const names = [...fresh.filter((n) => STUB_VALUE_IMPORTS.has(n)).sort(byName), ...fresh.filter((n) => !STUB_VALUE_IMPORTS.has(n)).sort(byName)];
     if (names.length > 0) {
       const spec = contractSpecifier(file, o.contractFile);
-      const line = `import { ${names.map((n) => (VALUE_IMPORTS.has(n) ? n : `type ${n}`)).join(", ")} } from ${JSON.stringify(spec)};\n`;
+      const line = `import { ${names.map((n) => (STUB_VALUE_IMPORTS.has(n) ? n : `type ${n}`)).join(", ")} } from ${JSON.stringify(spec)};\n`;
       const last = sf.getImportDeclarations().at(-1);
       const pos = last ? lineEnd(before, last.getEnd()) : 0;
       // First in the list: at the same position, it goes above a marker.

@@ -21,6 +21,9 @@ import type { Emitter, EmitEnv, VirtualFile } from "./index.js";
 /** The file the contract is emitted to, in the output directory. */
 export const CONTRACT_FILE = "handlers.ts";
 
+/** Names a stub may need from the contract module that are values (the rest are imported as types). */
+export const STUB_VALUE_IMPORTS: ReadonlySet<string> = new Set(["notImplemented", "defineTool"]);
+
 export interface ContractMember {
   /** The member name in ServerHandlers (and in the user's class). */
   name: string;
