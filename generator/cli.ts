@@ -16,7 +16,7 @@ import type { SourceFile } from "./load.js";
 import { MANIFEST_FILE } from "./manifest.js";
 import { apply, conflictMessage, drift, forceable, plan } from "./fsout.js";
 import type { CompileResult } from "./pipeline.js";
-import { builtinSpecs, DEFAULT_OUT, DEFAULT_SPEC, resolveSpec } from "./specs.js";
+import { builtinSpecs, DEFAULT_OUT, DEFAULT_SPEC, INIT_DEFAULT_SPEC, resolveSpec } from "./specs.js";
 import { GENERATOR_VERSION } from "./version.js";
 
 export { DEFAULT_OUT };
@@ -614,7 +614,7 @@ const EXAMPLES: Record<string, [string, string][]> = {
     ["$0 diff ./old.yaml ./my-tasks.yaml --json --fail-on any", "As JSON; exit 1 on any change"],
   ],
   init: [
-    ["$0 init my-server", "A stdio MCP server for the default spec"],
+    ["$0 init my-server", `A stdio MCP server for ${INIT_DEFAULT_SPEC}, the revision most clients speak`],
     ["$0 init my-server --spec ./my-tasks.yaml --transport http", "Your spec, over Streamable HTTP"],
   ],
   "list-specs": [["$0 list-specs", "The built-in specs"]],
@@ -803,7 +803,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
         y
           .positional("dir", { type: "string", describe: "The project directory (new or empty)", demandOption: true })
           .options({
-            spec: { ...specOpt, default: DEFAULT_SPEC },
+            spec: { ...specOpt, default: INIT_DEFAULT_SPEC },
             transport: {
               choices: ["stdio", "http"] as const,
               describe: "The server's transport: stdio, or Streamable HTTP (default: stdio; http for a spec with a per-request lifecycle)",

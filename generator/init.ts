@@ -15,11 +15,12 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Diagnostic } from "./diagnostics.js";
-import { contractOf } from "./emit/contract.js";
+import { contractOf, STUB_VALUE_IMPORTS, type Contract } from "./emit/contract.js";
 import { renderTemplate } from "./emit/index.js";
-import { formatInProcess } from "./formatter.js";
+import { tidyMarkdown, tidyStatements } from "./formatter.js";
 import type { SourceFile } from "./load.js";
 import { compile } from "./pipeline.js";
+import { TS_MORPH_RANGE } from "./update-user-files.js";
 import { GENERATOR_NAME, GENERATOR_VERSION } from "./version.js";
 
 export type Transport = "stdio" | "http";
@@ -53,6 +54,8 @@ export interface InitOptions {
    * rather than from a registry install (see generatorSpecifier).
    */
   generatorSource?: string;
+  /** The project's absolute path, for the desktop client entry of its README (default: a placeholder). */
+  directory?: string;
 }
 
 export interface PackageJson {
@@ -117,15 +120,51 @@ export function generatorRoot(): string {
 }
 
 /**
- * How a project at `projectDir` depends on this generator: the version range when
- * the generator was installed from a registry (it lives in a node_modules folder),
- * else a `file:` link to the checkout it runs from, relative to the project, so
- * `npm install` in the project works without a registry copy of mcp-task-gen.
+ * How a new project gets this generator (a dev dependency: it only generates):
+ * - link: it runs from a checkout; a `file:` link to it, relative to the project;
+ * - range: it was installed from a registry; its version range;
+ * - vendor: it was installed from a tarball or a folder (npx ./mcp-task-gen-x.tgz, npm install <file>),
+ *   so no registry has this version: the package is copied into the project's vendor/ folder, as the
+ *   tarball it came from or packed again from the installed files, and named by a `file:` path there.
  */
-export function generatorSpecifier(projectDir: string, root = generatorRoot(), version = GENERATOR_VERSION): string {
-  if (root.split(/[\\/]/).includes("node_modules")) return `^${version}`;
-  const rel = relative(projectDir, root).split(sep).join("/");
-  return `file:${rel === "" ? "." : rel}`;
+export type GeneratorSource =
+  | { kind: "link" | "range"; specifier: string }
+  | { kind: "vendor"; specifier: string; file: string; tarball: string | undefined; root: string };
+
+/** Where the vendored tarball goes in a new project. */
+export const VENDOR_DIR = "vendor";
+
+export function generatorSource(projectDir: string, root = generatorRoot(), version = GENERATOR_VERSION): GeneratorSource {
+  const parts = root.split(/[\\/]/);
+  const at = parts.lastIndexOf("node_modules");
+  if (at === -1) {
+    const rel = relative(projectDir, root).split(sep).join("/");
+    return { kind: "link", specifier: `file:${rel === "" ? "." : rel}` };
+  }
+  const resolved = installedFrom(parts.slice(0, at).join(sep) || sep, parts.slice(at).join("/"));
+  if (resolved !== undefined && /^https?:/.test(resolved.value)) return { kind: "range", specifier: `^${version}` };
+  const file = `${VENDOR_DIR}/${GENERATOR_NAME}-${version}.tgz`;
+  const tarball =
+    resolved !== undefined && resolved.value.startsWith("file:") && /\.t(ar\.)?gz$/.test(resolved.value)
+      ? join(resolved.base, resolved.value.slice("file:".length))
+      : undefined;
+  return { kind: "vendor", specifier: `file:${file}`, file, tarball, root };
+}
+
+/**
+ * Where npm got the package installed at `<base>/<key>`, from the lockfile beside it (npm 7 and later keep
+ * one in node_modules/.package-lock.json, npx's cache included); undefined when no lockfile says.
+ */
+function installedFrom(base: string, key: string): { value: string; base: string } | undefined {
+  for (const lock of [join(base, "node_modules", ".package-lock.json"), join(base, "package-lock.json")]) {
+    try {
+      const entry = (JSON.parse(readFileSync(lock, "utf8")) as { packages?: Record<string, { resolved?: unknown }> }).packages?.[key];
+      if (typeof entry?.resolved === "string") return { value: entry.resolved, base };
+    } catch {
+      // the next candidate
+    }
+  }
+  return undefined;
 }
 
 /** An npm package name from a directory name. */
@@ -166,6 +205,12 @@ function allowedScripts(generatorSource: string | undefined): Record<string, boo
   return allowed;
 }
 
+/** The PostgreSQL driver of TASK_STORE=postgres:<url> (runtime/store-postgres.ts). */
+const POSTGRES_DRIVER = "pg";
+
+/** A caret range on an exact version (kept as it is when it is a range already). */
+const caret = (v: string) => (/^\d/.test(v) ? `^${v}` : v);
+
 /** The SQLite driver of the scaffold's default task store (runtime/store-sqlite.ts). */
 const SQLITE_DRIVER = "better-sqlite3";
 
@@ -202,15 +247,20 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
   const runtimeDeps = new Set([...importedPackages(compiled.files), "@modelcontextprotocol/sdk", "zod"]);
   // The entry point's default task store is SQLite (the runtime loads the driver only when it opens one).
   runtimeDeps.add(SQLITE_DRIVER);
+  // TASK_STORE=postgres:<url> (the runtime loads the driver only when it opens that store).
+  runtimeDeps.add(POSTGRES_DRIVER);
   const dependencies = Object.fromEntries(
     [...runtimeDeps]
       .filter((d) => !NODE_BUILTINS.has(d))
       .sort()
-      .map((d) => [d, d === SQLITE_DRIVER ? sqliteRange(version(d, "")) : version(d, "*")]),
+      .map((d) => [d, d === SQLITE_DRIVER ? sqliteRange(version(d, "")) : d === POSTGRES_DRIVER ? caret(version(d, "8.0.0")) : version(d, "*")]),
   );
   const devDependencies = {
     "@types/node": version("@types/node", "^20.0.0"),
     [GENERATOR_NAME]: o.generatorSource ?? `^${pkg.version ?? GENERATOR_VERSION}`,
+    // `npm run generate` keeps src/handlers/ in step with the contract through ts-morph (an optional peer
+    // dependency of the generator, so that the generator alone installs small).
+    "ts-morph": TS_MORPH_RANGE,
     typescript: version("typescript", "^5.9.0"),
   };
 
@@ -238,6 +288,7 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
     taskRequests: contract.members.filter((m) => m.task).map((m) => m.method),
     context: contract.context.map((c) => c.name),
     hasContext: contract.context.length > 0,
+    ...handlerStubs(contract, { tools: has("tools"), resources: has("readResource"), prompts: has("getPrompt"), requestHandlers: has("readResource") || has("getPrompt") }),
     tool: contract.tool
       ? { member: contract.tool.member, required: contract.tool.required, field: contract.tool.field ?? "", value: JSON.stringify("optional") }
       : undefined,
@@ -254,6 +305,7 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
           build: "tsc -p tsconfig.json",
           typecheck: "tsc -p tsconfig.json --noEmit",
           start: "node dist/src/server.js",
+          client: "node dist/src/client.js",
           // The shell expands the glob: node 20 takes files, not directories or patterns.
           test: "npm run build && node --test dist/test/*.test.js",
         },
@@ -266,7 +318,22 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
       2,
     ),
     configJson: JSON.stringify({ spec: specRef, out: LAYOUT.out, handlers: LAYOUT.handlers }, null, 2),
+    mcpServersJson: JSON.stringify(
+      {
+        mcpServers: {
+          [o.name]:
+            transport === "stdio"
+              ? { command: "node", args: [`${(o.directory ?? `/path/to/${o.name}`).split(sep).join("/")}/dist/src/server.js`] }
+              : { type: "http", url: "http://127.0.0.1:3000/mcp" },
+        },
+      },
+      null,
+      2,
+    ),
+    clientExample: "",
   };
+  // The README shows the client example as the file holds it (without its header comment).
+  view.clientExample = tidyStatements(renderTemplate("init/client.ts.hbs", view)).replace(/^(\/\/.*\n)+/, "").trimEnd();
 
   const user = (path: string, template: string): ScaffoldFile => ({ path, contents: renderTemplate(`init/${template}`, view), owner: "user" });
   const files: ScaffoldFile[] = [
@@ -276,26 +343,58 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
     user("README.md", "README.md.hbs"),
     user(".gitignore", "gitignore.hbs"),
     user("src/server.ts", "server.ts.hbs"),
+    user("src/client.ts", "client.ts.hbs"),
     user(`${LAYOUT.handlers}/index.ts`, "handlers-index.ts.hbs"),
     ...(view.tools ? [user(`${LAYOUT.handlers}/echo.ts`, "tool-echo.ts.hbs")] : []),
     user("test/server.test.ts", "server.test.ts.hbs"),
     ...(specFile ? [{ path: specFile, contents: o.source.text, owner: "user" as const }] : []),
   ];
-  // The template writes the members every spec of its requests has; the spec's own (custom operations)
-  // get the stubs a regeneration would add, so that the project compiles from the start.
-  const index = files.find((f) => f.path === `${LAYOUT.handlers}/index.ts`)!;
-  const { planSourceUpdate } = await import("./update-user-files.js");
-  const root = "/project";
-  const planned = await planSourceUpdate({ contract, contractFile: `${root}/${LAYOUT.out}/handlers.ts` }, `${root}/${index.path}`, index.path, index.contents);
-  if (planned.update !== undefined) index.contents = planned.update.after;
-  const formatted = await Promise.all(files.map(format));
+  const formatted = files.map(format);
   const generated = compiled.files.map((f) => ({ path: `${LAYOUT.out}/${f.path}`, contents: f.contents, owner: "generated" as const }));
   return { diagnostics: compiled.diagnostics, files: [...formatted, ...generated], specRef, transport };
 }
 
-/** The scaffold's files are formatted as the generated ones are, but for the user's spec, kept as written. */
-async function format(f: ScaffoldFile): Promise<ScaffoldFile> {
-  if (f.path.startsWith(`${LAYOUT.specDir}/`)) return f;
-  const { contents } = await formatInProcess(f);
-  return { ...f, contents };
+/**
+ * The scaffold's files are laid out as the generated ones are (formatter.ts: no prettier in the install;
+ * the templates are written as prettier prints them, and a test holds them to it), but for the user's
+ * spec, kept as written.
+ */
+function format(f: ScaffoldFile): ScaffoldFile {
+  if (f.path.endsWith(".ts")) return { ...f, contents: tidyStatements(f.contents) };
+  if (f.path.endsWith(".md")) return { ...f, contents: tidyMarkdown(f.contents) };
+  return f;
+}
+
+/** The members the handlers template writes itself, by the flag that turns each on. */
+const TEMPLATE_MEMBERS: Record<string, "tools" | "resources" | "prompts"> = {
+  tools: "tools",
+  listResources: "resources",
+  readResource: "resources",
+  listPrompts: "prompts",
+  getPrompt: "prompts",
+};
+
+/** The template's own type imports from the contract module, by flag. */
+const TEMPLATE_TYPES: Record<string, readonly string[]> = {
+  always: ["ServerHandlers"],
+  requestHandlers: ["HandlerContext"],
+  resources: ["ListResourcesResult", "ReadResourceRequest", "ReadResourceResult"],
+  prompts: ["GetPromptRequest", "GetPromptResult", "ListPromptsResult"],
+};
+
+/**
+ * The stubs of the contract's members that the template does not write (the spec's custom operations),
+ * as a regeneration would add them, so that the project compiles from the start; and the imports from
+ * the contract module, values and types apart, each sorted.
+ */
+function handlerStubs(contract: Contract, flags: Record<"tools" | "resources" | "prompts" | "requestHandlers", boolean>) {
+  const extra = contract.members.filter((m) => !(m.name in TEMPLATE_MEMBERS && flags[TEMPLATE_MEMBERS[m.name]]));
+  const names = new Set([...TEMPLATE_TYPES.always, ...Object.entries(TEMPLATE_TYPES).flatMap(([k, v]) => (k !== "always" && flags[k as keyof typeof flags] ? v : []))]);
+  for (const m of extra) m.imports.forEach((i) => names.add(i));
+  const byName = (a: string, b: string) => a.localeCompare(b);
+  return {
+    stubs: extra.map((m) => m.stub.map((l) => (l === "" ? "" : `  ${l}`)).join("\n")).join("\n\n"),
+    contractValues: [...names].filter((n) => STUB_VALUE_IMPORTS.has(n)).sort(byName),
+    contractTypes: [...names].filter((n) => !STUB_VALUE_IMPORTS.has(n)).sort(byName),
+  };
 }

@@ -5,13 +5,14 @@
  * (generator/update-user-files.ts). Generated files go through fsout.ts (the
  * manifest); every other file is written only when it is absent.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
 import { CONTRACT_FILE, contractOf } from "./emit/contract.js";
 import { handlerFiles, recordHandlers } from "./fastpath.js";
 import { apply, atomicWrite, conflictMessage, plan } from "./fsout.js";
-import { generatorSpecifier, InitUsageError, LAYOUT, packageName, scaffold, type Scaffold, type Transport } from "./init.js";
+import { generatorSource, InitUsageError, LAYOUT, packageName, scaffold, type GeneratorSource, type Scaffold, type Transport } from "./init.js";
 import { analyze } from "./pipeline.js";
 import { resolveSpec } from "./specs.js";
 import { planUserFileUpdates } from "./update-user-files.js";
@@ -73,13 +74,15 @@ export async function initCommand(io: ProjectIo, a: InitArgs): Promise<number> {
   if (name.length > 214 || !/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(name)) {
     throw new ProjectUsageError(`--name ${JSON.stringify(name)} is not a valid npm package name (lowercase letters, digits, - . _ ~, optionally @scope/); choose another`);
   }
+  const source = generatorSource(dir);
   let s: Scaffold;
   try {
     s = await scaffold({
       name,
       source: r.source,
       builtin: r.builtin ? a.spec : undefined,
-      generatorSource: generatorSpecifier(dir),
+      generatorSource: source.specifier,
+      directory: dir,
       ...(a.transport ? { transport: a.transport } : {}),
     });
   } catch (e) {
@@ -101,24 +104,30 @@ export async function initCommand(io: ProjectIo, a: InitArgs): Promise<number> {
     io.err(`mcp-task-gen: ${conflicts.length} file(s) in the way; nothing written`);
     return 1;
   }
-  const lines: string[] = [];
+  // The few lines that matter: what is yours, what is generated, where to go next (not one line per file).
+  const created: string[] = [];
   const kept: string[] = [];
-  let created = 0;
   for (const f of s.files.filter((x) => x.owner === "user")) {
     const target = join(dir, f.path);
     if (existsSync(target)) {
       kept.push(f.path);
-      lines.push(`  keep      ${show(join(shown, f.path))} (exists)`);
       continue;
     }
     atomicWrite(target, f.contents);
-    created++;
-    lines.push(`  create    ${show(join(shown, f.path))}`);
+    created.push(f.path);
   }
   const done = apply(p);
-  for (const x of done) lines.push(`  ${(x.kind === "write" && x.reason === "new" ? "create" : "update").padEnd(9)} ${show(join(shown, LAYOUT.out, x.path))}`);
-  for (const l of lines) io.out(l);
-  io.out(`mcp-task-gen: ${shown}/: a ${s.transport === "http" ? "Streamable HTTP" : "stdio"} MCP server for spec ${s.specRef} (${created} files of yours${kept.length ? `, ${kept.length} kept` : ""}, ${generated.length} generated)`);
+  if (source.kind === "vendor") {
+    const vendored = vendorGenerator(dir, source);
+    if (vendored === "written") created.push(source.file);
+    else if (vendored === "kept") kept.push(source.file);
+    else io.err(`mcp-task-gen: warning: ${vendored}`);
+  }
+  const transport = s.transport === "http" ? "Streamable HTTP" : "stdio";
+  io.out(`mcp-task-gen: ${shown}/: a ${transport} MCP server for spec ${s.specRef}`);
+  io.out(`  yours      ${created.length > 0 ? created.join(", ") : "(none written)"}`);
+  if (kept.length > 0) io.out(`  kept       ${kept.join(", ")} (they exist)`);
+  io.out(`  generated  ${LAYOUT.out}/ (${done.length} of ${generated.length} files written; npm run generate rewrites them from the spec)`);
   if (kept.includes("package.json")) {
     io.err(`mcp-task-gen: warning: ${shown}/package.json exists and was kept; the scaffold expects the scripts and dependencies of a new package.json (see mcp-task-gen init in the README)`);
   }
@@ -127,6 +136,7 @@ export async function initCommand(io: ProjectIo, a: InitArgs): Promise<number> {
   if (shown !== ".") io.out(`  cd ${shown}`);
   io.out("  npm install");
   io.out("  npm test");
+  io.out(`  then connect a client: ${shown === "." ? "" : `${shown}/`}README.md, "Connect a client"`);
   return 0;
 }
 
@@ -217,4 +227,30 @@ async function planHandlers(io: ProjectIo, t: HandlersTarget) {
     contractFile: resolve(io.cwd, t.out, CONTRACT_FILE),
   });
   return { report, read, source: r.source, name: ir.spec.name };
+}
+
+/**
+ * Puts this generator's package into the new project (vendor/), where its package.json names it: the
+ * tarball it was installed from, else the installed files packed again (npm pack).
+ */
+function vendorGenerator(dir: string, source: Extract<GeneratorSource, { kind: "vendor" }>): "written" | "kept" | string {
+  const target = join(dir, source.file);
+  if (existsSync(target)) return "kept";
+  mkdirSync(dirname(target), { recursive: true });
+  if (source.tarball !== undefined && existsSync(source.tarball)) {
+    copyFileSync(source.tarball, target);
+    return "written";
+  }
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const packed = spawnSync(npm, ["pack", source.root, "--ignore-scripts", "--json", "--pack-destination", dirname(target)], {
+    encoding: "utf8",
+    shell: process.platform === "win32",
+  });
+  try {
+    const name = (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename;
+    if (join(dirname(target), name) !== target) renameSync(join(dirname(target), name), target);
+    return "written";
+  } catch {
+    return `could not pack ${source.root} into ${source.file} (${(packed.stderr || String(packed.error ?? "")).trim().split("\n")[0]}); copy a tarball of mcp-task-gen there before npm install`;
+  }
 }

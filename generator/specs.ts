@@ -8,6 +8,11 @@ import { diag, type Diagnostic } from "./diagnostics.js";
 import type { SourceFile } from "./load.js";
 
 export const DEFAULT_SPEC = "sep-1686-draft";
+/**
+ * The spec `init` scaffolds by default: the revision the clients people use speak (SDK 1.23 to 1.32
+ * clients, the Inspector, desktop clients), so a new server talks to them from the first minute.
+ */
+export const INIT_DEFAULT_SPEC = "mcp-2025-11-25";
 export const DEFAULT_OUT = "mcp-tasks";
 
 /**

@@ -20,8 +20,9 @@ describe("init with a spec that declares custom operations", () => {
     expect(r.code, r.stderr).toBe(0);
     const dir = join(tmp, "srv");
     const index = readFileSync(join(dir, "src/handlers/index.ts"), "utf8");
-    expect(index).toMatch(/^import \{ notImplemented, type CustomOperations, type OperationContext \} from "\.\.\/tasks\/handlers\.js";$/m);
-    expect(index).toMatch(/async jobsNote\(\s*params: CustomOperations\["jobs\/note"\]\["params"\],\s*_ctx: OperationContext,\s*\): Promise<CustomOperations\["jobs\/note"\]\["result"\]> \{/);
+    expect(index).toMatch(/^import \{ notImplemented \} from "\.\.\/tasks\/handlers\.js";$/m);
+    expect(index).toMatch(/^import type \{\n(  \w+,\n)*  CustomOperations,\n(  \w+,\n)*  OperationContext,\n(  \w+,\n)*\} from "\.\.\/tasks\/handlers\.js";$/m);
+    expect(index).toMatch(/async jobsNote\(params: CustomOperations\["jobs\/note"\]\["params"\], _ctx: OperationContext\): Promise<CustomOperations\["jobs\/note"\]\["result"\]> \{/);
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
     expect(checker(dir)().map((e) => `${e.file}:${e.line} ${e.code} ${e.message.split("\n")[0]}`)).toEqual([]);
     // And the first regeneration finds the handlers in step.

@@ -7,14 +7,20 @@
  * nothing is swapped in behind its back. Its tests start the server and drive
  * it through the generated client.
  *
- * One install (the seed spec, stdio) is shared: the other scaffolds
- * (mcp-2025-11-25 over Streamable HTTP, ext-tasks-2026-07-28 over stateless
- * HTTP) link its node_modules and build and test the same way.
+ * One install (the default spec, mcp-2025-11-25, over stdio) is shared: the
+ * other scaffolds (sep-1686-draft over Streamable HTTP, ext-tasks-2026-07-28
+ * over stateless HTTP) link its node_modules or install their own, and build
+ * and test the same way. The scaffold's tests run a task on each task store:
+ * PostgreSQL is the cluster the test setup started (DATABASE_URL). The
+ * README's "Connect a client" commands are run as written: the Inspector's CLI
+ * (on the Node 22 of the conformance folder), the desktop client entry, the
+ * client example.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cli, ROOT, STACK_TRACE, run, tempDirs, type Run } from "./helpers/cli.js";
+import { inspectorCli } from "./helpers/inspector.js";
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 600_000 });
 
@@ -28,6 +34,8 @@ const env: NodeJS.ProcessEnv = {
   npm_config_update_notifier: "false",
   npm_config_fund: "false",
   npm_config_audit: "false",
+  // The scaffold's own tests run a task on a PostgreSQL store when DATABASE_URL names one.
+  ...(process.env.MCP_TASK_GEN_PG_URL ? { DATABASE_URL: process.env.MCP_TASK_GEN_PG_URL } : {}),
 };
 
 const dirs = tempDirs("mcp-task-gen-init-");
@@ -61,9 +69,12 @@ beforeAll(async () => {
   must(await npm(seed, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), "npm install");
 }, 600_000);
 
-describe("mcp-task-gen init (seed spec, stdio)", () => {
+describe("mcp-task-gen init (the default spec, stdio)", () => {
   it("writes a project: package.json, tsconfig, config, generated code, user-owned handlers, entry point, test, README", () => {
-    expect(initRun.stdout).toContain("a stdio MCP server for spec sep-1686-draft");
+    expect(initRun.stdout).toContain("a stdio MCP server for spec mcp-2025-11-25");
+    // The few lines that matter, not one per file.
+    expect(initRun.stdout.split("\n").length).toBeLessThan(15);
+    expect(readFileSync(join(seed, "src/handlers/echo.ts"), "utf8")).toContain(`taskSupport: "optional",`);
     expect(initRun.stdout).toContain("npm install");
     for (const f of [
       "package.json",
@@ -72,6 +83,7 @@ describe("mcp-task-gen init (seed spec, stdio)", () => {
       "README.md",
       ".gitignore",
       "src/server.ts",
+      "src/client.ts",
       "src/handlers/index.ts",
       "src/handlers/echo.ts",
       "test/server.test.ts",
@@ -82,10 +94,12 @@ describe("mcp-task-gen init (seed spec, stdio)", () => {
     ]) {
       expect(existsSync(join(seed, f)), f).toBe(true);
     }
-    expect(json(join(seed, "mcp-task-gen.config.json"))).toEqual({ spec: "sep-1686-draft", out: "src/tasks", handlers: "src/handlers" });
+    expect(json(join(seed, "mcp-task-gen.config.json"))).toEqual({ spec: "mcp-2025-11-25", out: "src/tasks", handlers: "src/handlers" });
     const pkg = json(join(seed, "package.json"));
     expect(pkg.scripts.generate).toBe("mcp-task-gen");
-    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "better-sqlite3", "zod"]);
+    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "better-sqlite3", "pg", "zod"]);
+    // What keeps src/handlers/ in step on `npm run generate` (an optional peer of the generator).
+    expect(Object.keys(pkg.devDependencies)).toContain("ts-morph");
     // The default task store's driver: major 12, the one the runtime's SQLite store is written against.
     expect(pkg.dependencies["better-sqlite3"]).toMatch(/^\^12\./);
     // This checkout, linked: the package is on no registry. The generated code needs nothing of it at run time.
@@ -102,19 +116,64 @@ describe("mcp-task-gen init (seed spec, stdio)", () => {
 
   it("builds and passes its own tests, the example tool run as a task through the generated client", async () => {
     const r = must(await npm(seed, ["test"]), "npm test");
-    expect(summary(r.stdout + r.stderr)).toEqual({ pass: 6, fail: 0, skipped: 0 });
+    expect(summary(r.stdout + r.stderr)).toEqual({ pass: 9, fail: 0, skipped: 0 });
+    for (const store of ["memory", "sqlite", "postgres"]) expect(r.stdout).toMatch(new RegExp(`^ok \\d+ - runs a task with TASK_STORE=${store}$`, "m"));
+    expect(r.stdout).toMatch(/^ok \d+ - over stdio on a shared store \(PostgreSQL\), each client sees only its own tasks$/m);
     expect(r.stdout).toContain("runs the example tool as a task through the generated client");
     expect(r.stdout).toContain("a task and its result outlive a restart of the server (the SQLite task store)");
   });
 
   it("`npm run generate` (the installed mcp-task-gen, from the config) finds everything up to date", async () => {
     const r = must(await npm(seed, ["run", "--silent", "generate"]), "npm run generate");
-    expect(r.stdout).toMatch(/sep-1686-draft → src\/tasks\/: 0 written, \d+ unchanged/);
-    expect(r.stdout).toContain("src/handlers/: in step with the contract of spec sep-1686-draft");
+    expect(r.stdout).toMatch(/mcp-2025-11-25 → src\/tasks\/: 0 written, \d+ unchanged/);
+    expect(r.stdout).toContain("src/handlers/: in step with the contract of spec mcp-2025-11-25");
     // And check, as the scaffold's README gives it for CI (the installed command, reading the config).
     const checked = must(await npm(seed, ["exec", "--", "mcp-task-gen", "check"]), "mcp-task-gen check");
-    expect(checked.stdout).toContain("src/tasks/ is up to date with sep-1686-draft");
-    expect(checked.stdout).toContain("src/handlers/ is in step with the contract of spec sep-1686-draft");
+    expect(checked.stdout).toContain("src/tasks/ is up to date with mcp-2025-11-25");
+    expect(checked.stdout).toContain("src/handlers/ is in step with the contract of spec mcp-2025-11-25");
+  });
+});
+
+describe("the scaffold README's \"Connect a client\", run as written", () => {
+  const readme = () => readFileSync(join(seed, "README.md"), "utf8");
+  const block = (lang: string) => {
+    const section = readme().slice(readme().indexOf("## Connect a client"));
+    return new RegExp("```" + lang + "\\n([\\s\\S]*?)\\n```").exec(section)![1]!;
+  };
+
+  it("the Inspector's CLI lists the example tool and calls it (Node 22, as the README says)", async () => {
+    must(await npm(seed, ["run", "build"]), "npm run build");
+    const [node22, inspector] = inspectorCli();
+    const lines = block("sh").split("\n").filter((l) => l.startsWith("npx @modelcontextprotocol/inspector "));
+    expect(lines).toHaveLength(2);
+    const outputs: string[] = [];
+    for (const line of lines) {
+      const args = line.slice("npx @modelcontextprotocol/inspector ".length).split(" ");
+      outputs.push(must(await run(node22, [inspector, ...args], { cwd: seed, env, timeoutMs: 60_000 }), line).stdout);
+    }
+    expect((JSON.parse(outputs[0]!) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain("echo");
+    expect(JSON.parse(outputs[1]!)).toEqual({ content: [{ type: "text", text: "hello" }] });
+  });
+
+  it("the desktop client entry starts the server, as a desktop client would (command and args from the JSON)", async () => {
+    const entry = Object.values((JSON.parse(block("json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers)[0]!;
+    expect(entry.args[0]).toBe(join(seed, "dist/src/server.js").split(sep).join("/"));
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+    const client = new Client({ name: "desktop", version: "1.0.0" });
+    // A desktop client looks the command up on its PATH.
+    await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, cwd: tmp, env: { PATH: env.PATH! }, stderr: "ignore" }));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("echo");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("the client example (src/client.ts, as the README shows it) runs the tool as a task", async () => {
+    expect(readFileSync(join(seed, "src/client.ts"), "utf8")).toContain(block("ts"));
+    const r = must(await npm(seed, ["run", "--silent", "client"]), "npm run client");
+    expect(JSON.parse(r.stdout)).toMatchObject({ content: [{ type: "text", text: "hello from a task" }] });
   });
 });
 
@@ -128,12 +187,11 @@ describe("other specs and transports (sharing the install)", () => {
     return { r, dir };
   };
 
-  it("mcp-2025-11-25 over Streamable HTTP: builds and passes its own tests", async () => {
-    const { r, dir } = await scaffold("srv-http", ["--spec", "mcp-2025-11-25", "--transport", "http"]);
-    expect(r.stdout).toContain("a Streamable HTTP MCP server for spec mcp-2025-11-25");
-    expect(readFileSync(join(dir, "src/handlers/echo.ts"), "utf8")).toContain(`taskSupport: "optional",`);
+  it("sep-1686-draft over Streamable HTTP: builds and passes its own tests", async () => {
+    const { r, dir } = await scaffold("srv-http", ["--spec", "sep-1686-draft", "--transport", "http"]);
+    expect(r.stdout).toContain("a Streamable HTTP MCP server for spec sep-1686-draft");
     const t = must(await npm(dir, ["test"]), "npm test");
-    expect(summary(t.stdout + t.stderr)).toEqual({ pass: 5, fail: 0, skipped: 0 });
+    expect(summary(t.stdout + t.stderr)).toEqual({ pass: 9, fail: 0, skipped: 0 });
   });
 
   it("ext-tasks-2026-07-28 (per-request lifecycle) over stateless HTTP: builds and passes its own tests", async () => {
@@ -143,7 +201,7 @@ describe("other specs and transports (sharing the install)", () => {
     expect(Object.keys(json(join(dir, "package.json")).dependencies)).toContain("@modelcontextprotocol/server");
     expect(readFileSync(join(dir, "src/server.ts"), "utf8")).toContain("serveStatelessHttp");
     const t = must(await npm(dir, ["test"]), "npm test");
-    expect(summary(t.stdout + t.stderr)).toEqual({ pass: 5, fail: 0, skipped: 0 });
+    expect(summary(t.stdout + t.stderr)).toEqual({ pass: 8, fail: 0, skipped: 0 });
   });
 
   it("a spec file (not a built-in name) is copied into the project and named in the config", async () => {
@@ -170,7 +228,7 @@ describe("init refuses", () => {
     expect(readdirSync(dir)).toEqual(["README.md"]);
 
     const forced = must(await cli(["init", "busy", "--allow-nonempty"], tmp), "init --allow-nonempty");
-    expect(forced.stdout).toContain("keep      busy/README.md (exists)");
+    expect(forced.stdout).toContain("kept       README.md (they exist)");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("# mine\n");
     expect(existsSync(join(dir, "src/handlers/index.ts"))).toBe(true);
   });
