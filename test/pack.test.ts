@@ -6,7 +6,7 @@
  * One pack and one install (offline-friendly: --prefer-offline, from the npm
  * cache that installed this repository), shared by every assertion.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listFiles } from "../generator/fsout.js";
@@ -74,6 +74,8 @@ beforeAll(async () => {
         "--no-package-lock",
         "--loglevel=error",
         tarball,
+        // What the generated code imports (generate names them when package.json lacks them).
+        `@modelcontextprotocol/sdk@${installedVersion("@modelcontextprotocol/sdk")}`,
         `zod@${installedVersion("zod")}`,
         `@types/node@${installedVersion("@types/node")}`,
       ],
@@ -164,4 +166,73 @@ describe("the packed package", () => {
     const version = must(await run(NPX, ["--no", "--", "mcp-task-gen", "--version"], { cwd: project, env }), "--version");
     expect(version.stdout.trim()).toBe(pkg.version);
   }, 200_000);
+});
+
+/** Bytes and packages under a node_modules folder (apparent file sizes; links not followed). */
+function footprint(dir: string): { bytes: number; packages: number } {
+  let bytes = 0;
+  let packages = 0;
+  const walk = (d: string, depth: number, inModules: boolean) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) {
+        // A package: a folder right under a node_modules folder (or under an @scope folder there).
+        if (inModules && !e.name.startsWith(".") && !e.name.startsWith("@")) packages++;
+        walk(full, depth + 1, e.name === "node_modules" || (inModules && e.name.startsWith("@")));
+      } else if (e.isFile()) bytes += statSync(full).size;
+    }
+  };
+  walk(dir, 0, true);
+  return { bytes, packages };
+}
+
+describe("the tarball, used outside the checkout", () => {
+  let outside: string;
+  beforeAll(() => {
+    outside = join(tmp, "outside");
+    mkdirSync(outside);
+  });
+
+  it("`npm install <tarball>` in an empty project brings in at most 30 MB", async () => {
+    const bare = join(outside, "bare");
+    mkdirSync(bare);
+    writeFileSync(join(bare, "package.json"), JSON.stringify({ name: "bare", version: "1.0.0", private: true }, null, 2));
+    must(
+      await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", tarball], { cwd: bare, env, timeoutMs: 240_000 }),
+      "npm install <tarball>",
+    );
+    const { bytes, packages } = footprint(join(bare, "node_modules"));
+    console.log(`npm install <tarball>: ${(bytes / 1e6).toFixed(1)} MB in ${packages} packages`);
+    expect(bytes).toBeLessThanOrEqual(30e6);
+    // The generator needs neither MCP SDK, nor prettier, nor ts-morph (an optional peer) to run.
+    for (const absent of ["@modelcontextprotocol/sdk", "@modelcontextprotocol/server", "prettier", "ts-morph", "typescript"]) {
+      expect(existsSync(join(bare, "node_modules", absent)), absent).toBe(false);
+    }
+    const help = must(await run(NPX, ["--no", "mcp-task-gen", "--help"], { cwd: bare, env }), "--help");
+    expect(help.stdout).toContain("mcp-task-gen init");
+  });
+
+  it("`npx <tarball> init srv`: the scaffold carries the tarball, installs from the registry alone, and passes its tests and check", async () => {
+    // npx installs the tarball in its own cache, as a newcomer's first command does.
+    const npxEnv = { ...env, npm_config_prefer_offline: "true", DATABASE_URL: process.env.MCP_TASK_GEN_PG_URL ?? "" };
+    const help = must(await run(NPX, ["--yes", tarball, "--help"], { cwd: outside, env: npxEnv, timeoutMs: 240_000 }), "npx <tarball> --help");
+    expect(help.stdout).toContain("Commands:");
+    const init = must(await run(NPX, ["--yes", tarball, "init", "srv"], { cwd: outside, env: npxEnv, timeoutMs: 240_000 }), "npx <tarball> init srv");
+    expect(init.stdout).toContain("a stdio MCP server for spec mcp-2025-11-25");
+    const srv = join(outside, "srv");
+    const scaffoldPkg = JSON.parse(readFileSync(join(srv, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    // No registry has this version: the scaffold depends on a copy of the tarball it was made with.
+    const vendored = `vendor/${pkg.name}-${pkg.version}.tgz`;
+    expect(scaffoldPkg.devDependencies[pkg.name]).toBe(`file:${vendored}`);
+    expect(readFileSync(join(srv, vendored)).equals(readFileSync(tarball))).toBe(true);
+    must(await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: srv, env: npxEnv, timeoutMs: 480_000 }), "npm install");
+    // Nothing of this checkout is linked in behind the user's back.
+    expect(readFileSync(join(srv, "package-lock.json"), "utf8")).not.toContain(ROOT);
+    const tests = must(await run(NPM, ["test"], { cwd: srv, env: npxEnv, timeoutMs: 240_000 }), "npm test");
+    expect(tests.stdout).toMatch(/^# fail 0$/m);
+    expect(tests.stdout).toMatch(/^# skipped 0$/m);
+    const check = must(await run(NPX, ["--no", "mcp-task-gen", "check"], { cwd: srv, env: npxEnv, timeoutMs: 120_000 }), "mcp-task-gen check");
+    expect(check.stdout).toContain("src/tasks/ is up to date with mcp-2025-11-25");
+    expect(check.stdout).toContain("src/handlers/ is in step with the contract of spec mcp-2025-11-25");
+  }, 900_000);
 });
