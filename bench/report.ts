@@ -1,6 +1,7 @@
 /**
  * What a bench area hands back, and how BENCHMARKS.md (and the JSON twin) is written.
  */
+import { readFileSync } from "node:fs";
 import { cpus, loadavg, platform, release, totalmem } from "node:os";
 
 export type Status = "met" | "missed" | "not measured yet" | "n/a";
@@ -145,5 +146,8 @@ export function markdown(r: Report): string {
     }
     if (s.notes.length) out.push("");
   }
+  // The sections measured by hand (fuzzing, conform runs, install size): kept, not overwritten by a run.
+  const byHand = readFileSync(new URL("./measured-by-hand.md", import.meta.url), "utf8").replace(/^<!--[\s\S]*?-->\s*/, "");
+  out.push(byHand);
   return out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
 }

@@ -162,6 +162,10 @@ export async function syncHandlers(io: ProjectIo, t: HandlersTarget, opts: { dry
   for (const w of report.warnings) io.err(`mcp-task-gen: warning: ${w}`);
   // No handler folder: the warning says so, and there is nothing to be in step with.
   if (!existsSync(resolve(io.cwd, t.handlers))) return 0;
+  if (report.unchecked !== undefined) {
+    io.err(`mcp-task-gen: warning: ${show(t.handlers)}/: ${report.unchecked}`);
+    return 0;
+  }
   for (const u of report.updates) {
     if (!opts.dryRun) {
       // Only if the file is still what was planned from (no concurrent edit).
@@ -197,6 +201,10 @@ export async function checkHandlers(io: ProjectIo, t: HandlersTarget): Promise<n
     return 1;
   }
   for (const w of report.warnings) io.err(`mcp-task-gen: warning: ${w}`);
+  if (report.unchecked !== undefined) {
+    io.err(`mcp-task-gen: error: ${shown}/: ${report.unchecked}`);
+    return 1;
+  }
   if (report.updates.length === 0) {
     io.out(`mcp-task-gen: ${shown}/ is in step with the contract of spec ${name}`);
     return 0;

@@ -49,6 +49,8 @@ export interface UserFilesReport {
   updates: UserFileUpdate[];
   /** Things the user should know that were not changed (a file that does not parse, no class to update, ...). */
   warnings: string[];
+  /** Set when the files could not be read against the contract at all (ts-morph is missing). */
+  unchecked?: string;
 }
 
 export interface UpdateOptions {
@@ -130,10 +132,7 @@ export async function planUserFileUpdates(o: UpdateOptions): Promise<UserFilesRe
     return report;
   }
   const tools = await planner(o.projectDir);
-  if (!tools) {
-    report.warnings.push(TS_MORPH_MISSING);
-    return report;
-  }
+  if (!tools) return { ...report, unchecked: TS_MORPH_MISSING };
   let classes = 0;
   for (const file of listTs(o.handlersDir)) {
     const path = relative(o.projectDir, file).split(sep).join("/");

@@ -7,7 +7,7 @@
  * cache that installed this repository), shared by every assertion.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listFiles } from "../generator/fsout.js";
 import { compile, MANIFEST_FILE } from "../generator/pipeline.js";
@@ -208,16 +208,32 @@ describe("the tarball, used outside the checkout", () => {
     for (const absent of ["@modelcontextprotocol/sdk", "@modelcontextprotocol/server", "prettier", "ts-morph", "typescript"]) {
       expect(existsSync(join(bare, "node_modules", absent)), absent).toBe(false);
     }
-    const help = must(await run(NPX, ["--no", "mcp-task-gen", "--help"], { cwd: bare, env }), "--help");
+    const help = must(await run(NPX, ["--no", "--", "mcp-task-gen", "--help"], { cwd: bare, env }), "--help");
     expect(help.stdout).toContain("mcp-task-gen init");
+    // Without ts-morph, generating with a handler folder still generates, and says what to install to keep it in step.
+    mkdirSync(join(bare, "src", "handlers"), { recursive: true });
+    writeFileSync(join(bare, "src", "handlers", "index.ts"), "export class Handlers {}\n");
+    const gen = await run(NPX, ["--no", "--", "mcp-task-gen", "generate", "--spec", "mcp-2025-11-25", "--out", "src/tasks", "--handlers", "src/handlers"], { cwd: bare, env, timeoutMs: 120_000 });
+    expect(gen.stderr).not.toMatch(STACK_TRACE);
+    expect(gen.code, gen.stderr).toBe(0);
+    expect(existsSync(join(bare, "src", "tasks", "handlers.ts"))).toBe(true);
+    expect(gen.stderr).toContain("npm install --save-dev ts-morph@^28.0.0");
+    expect(readFileSync(join(bare, "src", "handlers", "index.ts"), "utf8")).toBe("export class Handlers {}\n");
+    expect(gen.stdout).not.toContain("in step with the contract");
+    // check cannot vouch for the handler files without it: exit 1, with the same advice.
+    const check = await run(NPX, ["--no", "--", "mcp-task-gen", "check", "--spec", "mcp-2025-11-25", "--out", "src/tasks", "--handlers", "src/handlers"], { cwd: bare, env, timeoutMs: 120_000 });
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain("src/handlers/: handler files not checked against the contract");
   });
 
   it("`npx <tarball> init srv`: the scaffold carries the tarball, installs from the registry alone, and passes its tests and check", async () => {
-    // npx installs the tarball in its own cache, as a newcomer's first command does.
+    // npx installs the tarball in its own cache, as a newcomer's first command does (npx ./<file>.tgz: a
+    // path, not a command).
+    const local = `./${relative(outside, tarball).split(sep).join("/")}`.replace(/^\.\/\.\.\//, "../");
     const npxEnv = { ...env, npm_config_prefer_offline: "true", DATABASE_URL: process.env.MCP_TASK_GEN_PG_URL ?? "" };
-    const help = must(await run(NPX, ["--yes", tarball, "--help"], { cwd: outside, env: npxEnv, timeoutMs: 240_000 }), "npx <tarball> --help");
+    const help = must(await run(NPX, ["--yes", local, "--help"], { cwd: outside, env: npxEnv, timeoutMs: 240_000 }), "npx <tarball> --help");
     expect(help.stdout).toContain("Commands:");
-    const init = must(await run(NPX, ["--yes", tarball, "init", "srv"], { cwd: outside, env: npxEnv, timeoutMs: 240_000 }), "npx <tarball> init srv");
+    const init = must(await run(NPX, ["--yes", local, "init", "srv"], { cwd: outside, env: npxEnv, timeoutMs: 240_000 }), "npx <tarball> init srv");
     expect(init.stdout).toContain("a stdio MCP server for spec mcp-2025-11-25");
     const srv = join(outside, "srv");
     const scaffoldPkg = JSON.parse(readFileSync(join(srv, "package.json"), "utf8")) as { devDependencies: Record<string, string> };

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// What `npm install <package>` brings into an empty project: bytes (apparent file sizes) and packages,
+// for this package's tarball (npm pack) and for the code generators it is compared with.
+//
+//   node scripts/install-size.mjs [package ...]     (default: this tarball, openapi-typescript, orval)
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const work = mkdtempSync(join(tmpdir(), "mtg-install-size-"));
+
+function footprint(dir) {
+  let bytes = 0;
+  let packages = 0;
+  const walk = (d, inModules) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) {
+        if (inModules && !e.name.startsWith(".") && !e.name.startsWith("@")) packages++;
+        walk(full, e.name === "node_modules" || (inModules && e.name.startsWith("@")));
+      } else if (e.isFile()) bytes += statSync(full).size;
+    }
+  };
+  walk(dir, true);
+  return { bytes, packages };
+}
+
+try {
+  let wanted = process.argv.slice(2);
+  if (wanted.length === 0) {
+    const packed = JSON.parse(execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: root, encoding: "utf8" }));
+    wanted = [join(work, packed[0].filename), "openapi-typescript", "orval"];
+  }
+  console.log("| package | version | installed | packages |\n| --- | --- | --- | ---: |");
+  for (const [i, spec] of wanted.entries()) {
+    const dir = join(work, `p${i}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "empty", version: "1.0.0", private: true }));
+    execFileSync(npm, ["install", "--no-audit", "--no-fund", "--no-package-lock", "--ignore-scripts", "--loglevel=error", spec], { cwd: dir, stdio: "ignore" });
+    const name = spec.endsWith(".tgz") ? "mcp-task-gen" : spec.replace(/(.)@.*$/, "$1");
+    const version = JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8")).version;
+    const { bytes, packages } = footprint(join(dir, "node_modules"));
+    console.log(`| ${name} | ${version} | ${(bytes / 1e6).toFixed(1)} MB | ${packages} |`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
