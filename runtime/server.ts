@@ -943,9 +943,9 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     notification: { method: string; params?: Record<string, unknown> },
   ): Promise<void> {
     if (taskId === undefined || active === undefined) return extra.sendNotification(notification as unknown as ServerNotification);
-    // A task's progress ends with it: what its work reports once it was cancelled goes nowhere.
-    if (notification.method === PROGRESS.method && active.cancelled) {
-      this.log({ level: "info", msg: "progress after the task was cancelled dropped", taskId });
+    // A task's progress ends with it: what its work reports once it was cancelled or became terminal goes nowhere.
+    if (notification.method === PROGRESS.method && (active.cancelled || active.ended)) {
+      this.log({ level: "info", msg: `progress after the task ${active.cancelled ? "was cancelled" : "ended"} dropped`, taskId });
       return Promise.resolve();
     }
     const plan = this.plan;
@@ -1101,6 +1101,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     const cleanup = () => {
       extra.signal.removeEventListener("abort", onAbort);
       if (active.expiry) clearTimeout(active.expiry);
+      active.ended = true;
       this.active.delete(taskId);
     };
     if (plan.creation.ackMode === "notification") {
@@ -1254,7 +1255,11 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       }
       const updated = await this.store.update(taskId, from, full);
       if (!updated) continue; // the status changed meanwhile: look again
-      if (machine.isTerminal(to) && !machine.isTerminal(from)) this.concurrency.releaseTask(taskId, rec.owner);
+      if (machine.isTerminal(to) && !machine.isTerminal(from)) {
+        this.concurrency.releaseTask(taskId, rec.owner);
+        const running = this.active.get(taskId);
+        if (running) running.ended = true;
+      }
       this.audit({ type: "status", taskId, owner: rec.owner, method: rec.method, from, to });
       this.wake(taskId);
       this.pushStatus(updated);

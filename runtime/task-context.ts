@@ -118,6 +118,8 @@ export interface ActiveTask {
   /** Input requests asked and not answered yet. */
   pending: number;
   cancelled: boolean;
+  /** Set once the task reached a terminal status or its work ended: its progress ends with it. */
+  ended?: boolean;
   /** Input requests surfaced inline: the last key number, the waiting askers by key, and a lock over the task's input state. */
   inputSeq: number;
   waiters: Map<string, { schema: z.ZodType; resolve: (value: unknown) => void }>;

@@ -55,6 +55,17 @@ beforeAll(async () => {
       },
     }),
     defineTool({
+      name: "late_progress",
+      taskSupport: "optional",
+      handler: async (args, ctx) => {
+        // Progress reported once the work has ended (a timer the work left behind): the task is over by then.
+        await ctx.notify({ method: "notifications/progress", params: { progress: 1, total: 2 } });
+        setTimeout(() => void ctx.notify({ method: "notifications/progress", params: { progress: 2, total: 2 } }).catch(() => undefined), 50);
+        if ((args as { fail?: boolean }).fail) throw new Error("it failed");
+        return text("ended");
+      },
+    }),
+    defineTool({
       name: "ask",
       taskSupport: "optional",
       handler: async (_args, ctx) => {
@@ -120,6 +131,33 @@ describe("the progress token lives as long as the task", () => {
       ]);
       for (const p of got) expect(p._meta).toEqual({ [relatedKey]: { taskId } });
       expect(await client.request({ method: "tasks/result", params: { taskId } }, z.any())).toMatchObject(text("progressed"));
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("the progress token ends with the task", () => {
+  it.each([
+    ["completed", false],
+    ["failed", true],
+  ])("progress the work sends after its task %s is dropped, not sent with the token", async (_status, fail) => {
+    const client = await connect(new Client({ name: "late-progress", version: "1" }, { capabilities: {} }));
+    try {
+      const got: Array<Record<string, unknown>> = [];
+      const created = await client.request(
+        { method: "tools/call", params: { name: "late_progress", arguments: { fail }, task: { ttl: 60_000 } } },
+        z.any(),
+        { onprogress: (p) => void got.push(p as Record<string, unknown>) },
+      );
+      const taskId = created.task.taskId as string;
+      await waitFor(async () => {
+        const t = await client.request({ method: "tasks/get", params: { taskId } }, z.any());
+        return t.status === "completed" || t.status === "failed" ? t : undefined;
+      }, 10_000);
+      // Past the timer the work left behind.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(got.map((p) => p.progress)).toEqual([1]);
     } finally {
       await client.close();
     }
