@@ -94,7 +94,7 @@ const withoutMarkers = (text: string) =>
     .filter((l) => !isMarker(l))
     .join("\n");
 
-const USER_FILES = ["src/handlers/index.ts", "src/handlers/echo.ts", "src/server.ts", "test/server.test.ts"];
+const USER_FILES = ["src/handlers/index.ts", "src/handlers/echo.ts", "src/server.ts", "src/client.ts", "test/server.test.ts"];
 const snapshot = (dir: string) => Object.fromEntries(USER_FILES.map((f) => [f, read(dir, f)]));
 
 /** Semantic checks of the user's files only (the generated ones type-check: test/samples.test.ts, and the full checks here). */
@@ -299,7 +299,8 @@ describe(`a project scaffolded for ${EXT}, switched to ${SEED}`, () => {
         `${echo}:${lineOf(dir, echo, `taskSupport: "optional",`)} TS2353`,
         `${server}:${lineOf(dir, server, "import { addHandlers }")} TS2305`,
         `${server}:${lineOf(dir, server, `from "./tasks/stateless-server.js"`)} TS2307`,
-        // The scaffold's own test drives a per-request server through the stateless client.
+        // The scaffold's client example and its own test drive a per-request server through the stateless client.
+        `src/client.ts:${lineOf(dir, "src/client.ts", `from "./tasks/stateless-client.js"`)} TS2307`,
         `test/server.test.ts:${lineOf(dir, "test/server.test.ts", `from "../src/tasks/stateless-client.js"`)} TS2307`,
       ].sort(),
     );
