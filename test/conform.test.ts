@@ -63,6 +63,11 @@ describe("conform against the demo of every built-in spec", () => {
         expect(r.ok, explain(r)).toBe(true);
         expect(r.checks.map((c) => c.rule)).toEqual(expect.arrayContaining(["http-accept", "http-header-limit"]));
         for (const what of ["create", "get", "cancel", "wait", "unknown id", "wrong params"]) expect(r.exercised[what] ?? 0, what).toBeGreaterThan(0);
+        // Tasks are made through every request the spec lets become one that the demo offers (its resource, its prompt).
+        const augmentable = irOf(spec).behaviour.creation.requests.server;
+        for (const method of ["resources/read", "prompts/get"]) {
+          if (augmentable.includes("*") || augmentable.includes(method)) expect(r.exercised[`create via ${method}`] ?? 0, method).toBeGreaterThan(0);
+        }
       } finally {
         await server.stop();
       }

@@ -266,24 +266,36 @@ abstract class TaskCmd extends Cmd {
   }
 }
 
+/** A request other than tools/call that the spec lets become a task, as the server under test offers it. */
+interface Augmentable {
+  method: string;
+  params: Record<string, unknown>;
+}
+
 class Create extends Cmd {
-  constructor(readonly outcome: OutcomeName) {
+  /** `via`: made through another augmentable request (its work completes), rather than a tool of an outcome. */
+  constructor(
+    readonly outcome: OutcomeName,
+    readonly via?: Augmentable,
+  ) {
     super();
   }
   toString() {
-    return `create(${this.outcome})`;
+    return this.via ? `create(${this.via.method})` : `create(${this.outcome})`;
   }
   async exec(w: World): Promise<void> {
     const m = w.model;
     const c = m.ir.behaviour.creation;
-    const recipe = w.outcomes[this.outcome]!;
+    const recipe = this.via ? undefined : w.outcomes[this.outcome]!;
+    const method = this.via?.method ?? "tools/call";
+    const label = recipe ? `tools/call of ${recipe.name}` : method;
     const requestorId = c.taskId.assignedBy === "requestor" ? `conform-${Math.random().toString(36).slice(2, 10)}` : undefined;
-    const params = w.session.taskParams({ name: recipe.name, arguments: recipe.arguments ?? {} }, requestorId, 60_000);
-    count(w, "create");
+    const params = w.session.taskParams(this.via?.params ?? { name: recipe!.name, arguments: recipe!.arguments ?? {} }, requestorId, 60_000);
+    count(w, this.via ? `create via ${method}` : "create");
     if (c.ack.mode === "notification") {
       const before = w.session.wire.notifications.length;
       let requestId: number | undefined;
-      const pending = w.session.request("tools/call", params, 60_000, (id) => (requestId = id));
+      const pending = w.session.request(method, params, 60_000, (id) => (requestId = id));
       const deadline = Date.now() + 10_000;
       let ack: Record<string, unknown> | undefined;
       while (ack === undefined && Date.now() < deadline) {
@@ -293,7 +305,7 @@ class Create extends Cmd {
           if (early?.error && isLimitError(m, early.error.code)) return;
           if (early !== undefined && ack === undefined) {
             ack = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification)?.params;
-            if (ack === undefined) fail("creation", `tools/call with a task request answered before any ${c.ack.notification}`, c.ack.notification, brief(early));
+            if (ack === undefined) fail("creation", `${method} with a task request answered before any ${c.ack.notification}`, c.ack.notification, brief(early));
           }
         }
       }
@@ -303,11 +315,11 @@ class Create extends Cmd {
       return;
     }
     // An acknowledgement comes at once, whatever the work: a server that runs the work first answers late.
-    const a = await w.session.request("tools/call", params, 10_000);
-    expectAnswer(a, "creation", `tools/call of ${recipe.name} with a task request (an acknowledgement is due at once)`);
+    const a = await w.session.request(method, params, 10_000);
+    expectAnswer(a, "creation", `${label} with a task request (an acknowledgement is due at once)`);
     if (a.error) {
       if (isLimitError(m, a.error.code)) return;
-      fail("creation", `tools/call of ${recipe.name} as a task failed`, "a task", a.error);
+      fail("creation", `${label} as a task failed`, "a task", a.error);
     }
     const ackType = typeof c.ack.resultType === "string" ? c.ack.resultType : undefined;
     if (c.ack.mode === "flat-result" && m.ir.behaviour.resultType !== false && c.decidedBy === "receiver") {
@@ -805,6 +817,42 @@ async function transportChecks(target: Target, model: SpecModel): Promise<Confor
   return out;
 }
 
+/** Whether the spec lets a server's `method` become a task (tools/call aside). */
+function mayAugment(model: SpecModel, method: string): boolean {
+  const server = model.ir.behaviour.creation.requests.server;
+  return server.includes("*") || server.includes(method);
+}
+
+/**
+ * resources/read and prompts/get as tasks, where the spec allows it and the server offers a resource or a
+ * prompt (the first it lists; a prompt's required arguments filled) and declares the request augmentable
+ * where the spec gates that on a capability.
+ */
+async function otherAugmentable(session: Session, model: SpecModel): Promise<Augmentable[]> {
+  const caps = model.ir.behaviour.capabilities.server;
+  const augments = caps === false ? undefined : caps.augments;
+  const declared = (method: string): boolean => {
+    if (augments === undefined || caps === false) return true;
+    const path = Object.prototype.hasOwnProperty.call(augments, method) ? augments[method] : undefined;
+    return path !== undefined && valueAt(session.serverCapabilities, [...caps.path, ...path]) !== undefined;
+  };
+  const out: Augmentable[] = [];
+  if (mayAugment(model, "resources/read") && declared("resources/read") && isObject(session.serverCapabilities) && session.serverCapabilities.resources !== undefined) {
+    const a = await session.request("resources/list", {});
+    const r = (Array.isArray(a.result?.resources) ? a.result.resources : []).find((x: unknown) => isObject(x) && typeof x.uri === "string");
+    if (r) out.push({ method: "resources/read", params: { uri: r.uri } });
+  }
+  if (mayAugment(model, "prompts/get") && declared("prompts/get") && isObject(session.serverCapabilities) && session.serverCapabilities.prompts !== undefined) {
+    const a = await session.request("prompts/list", {});
+    const p = (Array.isArray(a.result?.prompts) ? a.result.prompts : []).find((x: unknown) => isObject(x) && typeof x.name === "string");
+    if (p) {
+      const args = Array.isArray(p.arguments) ? p.arguments.filter((x: unknown) => isObject(x) && x.required === true && typeof x.name === "string") : [];
+      out.push({ method: "prompts/get", params: { name: p.name, arguments: Object.fromEntries(args.map((x: { name: string }) => [x.name, "conform"])) } });
+    }
+  }
+  return out;
+}
+
 async function listTools(session: Session): Promise<Map<string, Record<string, unknown>>> {
   const a = await session.request("tools/list", {});
   const tools = new Map<string, Record<string, unknown>>();
@@ -850,6 +898,7 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     checks.push({ rule: "capabilities", ok: at !== undefined, message: `the server ${at === undefined ? "does not declare" : "declares"} the capability at ${caps.path.join(".")}` });
   }
   const tools = await listTools(probe);
+  const augmentable = await otherAugmentable(probe, model);
   await probe.close();
   // A method the server's capability gates is offered only where the server declares that part of it.
   const gates = caps === false ? {} : (caps.gates ?? {});
@@ -885,6 +934,11 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
   ];
   // Most commands need a task: creation is drawn as often as the task commands together.
   if (available.length) commandArbs.push(...Array.from({ length: 4 }, () => fc.constantFrom(...available).map((o) => new Create(o))));
+  // The other requests the spec lets become tasks, as the server offers them (their work completes).
+  if (augmentable.length) commandArbs.push(fc.constantFrom(...augmentable).map((via) => new Create("complete", via)));
+  for (const method of ["resources/read", "prompts/get"]) {
+    if (mayAugment(model, method) && !augmentable.some((a) => a.method === method)) skipped.push(`creation through ${method}: the server offers nothing to ask it of, or does not declare it as a task request`);
+  }
 
   let commands = 0;
   type Run = { transcript: TranscriptEntry[]; sequence: string[] };
