@@ -7,6 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
@@ -166,6 +167,32 @@ describe("a server that does not keep its spec", () => {
     expect(report.ok).toBe(false);
     expect(report.seed).toBe(42);
     expect(report.failure?.sequence.length).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe("a custom operation that does not answer its declared result type", () => {
+  it("the jobs demo checked against a copy of its spec whose jobs/note result needs a field fails on that result", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "conform-custom-"));
+    try {
+      // Both specs validate; the demo serves the original, whose jobs/note answers an open object without `noted`.
+      const doc = parseYaml(readFileSync(join(root, "test/fixtures/specs/jobs.yaml"), "utf8")) as Doc;
+      (doc.types as Record<string, unknown>).Noted = { type: "object", fields: { noted: "boolean" } };
+      ((doc.methods as Record<string, Record<string, unknown>>)["jobs/note"]!).result = "Noted";
+      const file = join(dir, "jobs-noted.yaml");
+      writeFileSync(file, dump(doc));
+      const server = demoHttp(join(root, "test/fixtures/specs/jobs.yaml"));
+      try {
+        const r = await conform({ ir: irOf(file), target: { url: await server.url }, runs: 30, seed: SEED });
+        expect(r.ok).toBe(false);
+        expect(r.failure!.violation.rule).toBe("types");
+        expect(r.failure!.violation.message).toContain("jobs/note result");
+        expect(r.failure!.sequence.at(-1)).toMatch(/^custom\(/);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });
 

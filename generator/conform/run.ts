@@ -601,6 +601,40 @@ class Unknown extends Cmd {
   }
 }
 
+/**
+ * A custom operation, called with params of its declared type (naming one of the requestor's tasks where
+ * the type has the id field): what it does is the handler's, but it answers, and a result has the declared
+ * result type.
+ */
+class Custom extends TaskCmd {
+  constructor(
+    pick: number,
+    readonly which: number,
+  ) {
+    super(pick);
+  }
+  toString() {
+    return `custom(${this.which}, #${this.pick})`;
+  }
+  async exec(w: World): Promise<void> {
+    const methods = w.model.ops("custom").filter((m) => m.kind === "request" && m.from !== "server" && w.offered(m.method));
+    if (!methods.length) return;
+    const method = methods[this.which % methods.length]!;
+    const base = method.params === undefined ? {} : minimalValue(w.model.ir, method.params);
+    const params: Record<string, unknown> = isObject(base) ? { ...base } : {};
+    const t = this.task(w);
+    if (t && w.model.idField in params) params[w.model.idField] = t.id;
+    count(w, "custom");
+    const a = await w.session.request(method.method, params, 20_000);
+    expectAnswer(a, "custom", `${method.method} with ${JSON.stringify(params)}`);
+    if (a.error) {
+      if (!Number.isInteger(a.error.code)) fail("custom", `${method.method} answered an error without an integer code`, "a JSON-RPC error", a.error);
+      return;
+    }
+    checkSchema(w.model.schemas.result(method.method), a.result, "types", `${method.method} result`);
+  }
+}
+
 /** Methods the tester may address a task with: the spec's client-sent methods that take the id. */
 function addressing(m: SpecModel): IRMethod[] {
   return ["get", "result", "cancel", "delete"].flatMap((o) => m.ops(o as never)).filter((x) => !(m.ir.behaviour.unsupportedMethods?.methods ?? []).includes(x.method));
@@ -917,7 +951,6 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
   for (const [what, op] of [["get", "get"], ["result", "result"], ["list", "list"], ["delete", "delete"], ["transition", "transition"]] as const) {
     if (!model.op(op)) skipped.push(`${what}: the spec declares no ${op} method`);
   }
-  if (model.ops("custom").length) skipped.push(`custom operations (${model.ops("custom").map((m) => m.method).join(", ")}): their behaviour is the user's handler's, only their existence is checked by unknown-id`);
 
   const commandArbs: Array<fc.Arbitrary<Cmd>> = [
     fc.nat(7).map((n) => new Get(n)),
@@ -932,6 +965,7 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     fc.nat(7).map((n) => new Switch(n)),
     fc.nat(7).map((n) => new Envelope(n)),
   ];
+  if (model.ops("custom").length) commandArbs.push(fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Custom(p, n)));
   // Most commands need a task: creation is drawn as often as the task commands together.
   if (available.length) commandArbs.push(...Array.from({ length: 4 }, () => fc.constantFrom(...available).map((o) => new Create(o))));
   // The other requests the spec lets become tasks, as the server offers them (their work completes).
