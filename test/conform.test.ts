@@ -179,7 +179,7 @@ describe("a custom operation that does not answer its declared result type", () 
       (doc.types as Record<string, unknown>).Noted = { type: "object", fields: { noted: "boolean" } };
       ((doc.methods as Record<string, Record<string, unknown>>)["jobs/note"]!).result = "Noted";
       const file = join(dir, "jobs-noted.yaml");
-      writeFileSync(file, dump(doc));
+      writeFileSync(file, dump(doc, false));
       const server = demoHttp(join(root, "test/fixtures/specs/jobs.yaml"));
       try {
         const r = await conform({ ir: irOf(file), target: { url: await server.url }, runs: 30, seed: SEED });
