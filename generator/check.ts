@@ -8,15 +8,14 @@ import { diag, type Code, type Diagnostic } from "./diagnostics.js";
 import {
   closest,
   PRIMITIVES,
-  SHORTHAND_RE,
   SpecSchema,
   type Spec,
   type TypeExpr,
 } from "./format.js";
 import type { Loaded } from "./load.js";
-import { methodNames as generatedNames } from "./ir.js";
 import { suggestionText, suggestOperations } from "./migrate.js";
 import { methodOperations } from "./operations.js";
+import { fieldsOf, methodNames as generatedNames, parseShorthand, resolveShallow, stronglyConnected, TYPE_NAME_LIKE } from "./spec-helpers.js";
 import { managedTaskFields, namedTypeOf } from "./task-shape.js";
 import { reexportedModules, templateTopLevelNames } from "./emit/index.js";
 
@@ -282,17 +281,8 @@ function suggest(word: string, candidates: Iterable<string>): string {
   return g ? `, did you mean '${g}'?` : "";
 }
 
-export interface ShorthandParts {
-  base: string;
-  arrayDepth: number;
-  optional: boolean;
-}
 
-export function parseShorthand(s: string): ShorthandParts | undefined {
-  const m = SHORTHAND_RE.exec(s);
-  if (!m) return undefined;
-  return { base: m[1], arrayDepth: m[2].length / 2, optional: m[3] === "?" };
-}
+export { fieldsOf, methodStem, parseShorthand, resolveShallow, stronglyConnected, type ShorthandParts } from "./spec-helpers.js";
 
 function semanticChecks(spec: Spec, report: Report): void {
   const statusType = spec.statusType ?? "TaskStatus";
@@ -1137,62 +1127,9 @@ function semanticChecks(spec: Spec, report: Report): void {
 }
 
 // ---------------------------------------------------------------------------
-// helpers over the raw spec (shared with lowering)
+// helpers over the raw spec
 // ---------------------------------------------------------------------------
 
-export function methodStem(method: string): string {
-  return method
-    .split(/[/_]/)
-    .filter(Boolean)
-    .map((s) => s[0].toUpperCase() + s.slice(1))
-    .join("");
-}
-
-/** Follow shorthand/ref names to the declared type expression (one level of naming at a time). */
-export function resolveShallow(spec: Spec, t: TypeExpr, seen = new Set<string>()): TypeExpr | undefined {
-  let name: string | undefined;
-  if (typeof t === "string") {
-    const p = parseShorthand(t);
-    if (!p || p.arrayDepth > 0) return t;
-    name = p.base;
-    if ((PRIMITIVES as readonly string[]).includes(name)) return t;
-  } else if (t.type === "ref") name = t.ref;
-  else return t;
-  if (seen.has(name)) return undefined;
-  seen.add(name);
-  if (name === (spec.statusType ?? "TaskStatus")) return { type: "enum", values: Object.keys(spec.states) };
-  const decl = spec.types[name];
-  return decl === undefined ? undefined : resolveShallow(spec, decl, seen);
-}
-
-/** The fields of an object type (with inherited ones), or undefined if it is not an object. */
-export function fieldsOf(
-  spec: Spec,
-  t: TypeExpr | string,
-  seen = new Set<string>(),
-  allowUnion = false,
-): Record<string, TypeExpr> | undefined {
-  const r = typeof t === "string" && TYPE_NAME_LIKE.test(t) && spec.types[t] ? resolveShallow(spec, t) : resolveShallow(spec, t as TypeExpr);
-  if (r && typeof r !== "string" && r.type === "union" && allowUnion) {
-    const merged: Record<string, TypeExpr> = {};
-    for (const v of r.variants) {
-      const f = fieldsOf(spec, v, seen, true);
-      if (f === undefined) return undefined;
-      for (const [k, t] of Object.entries(f)) if (!(k in merged)) merged[k] = t;
-    }
-    return merged;
-  }
-  if (!r || typeof r === "string" || r.type !== "object") return undefined;
-  const out: Record<string, TypeExpr> = {};
-  for (const e of r.extends ?? []) {
-    if (seen.has(e)) continue;
-    seen.add(e);
-    Object.assign(out, fieldsOf(spec, e, seen) ?? {});
-  }
-  Object.assign(out, r.fields ?? {});
-  return out;
-}
-const TYPE_NAME_LIKE = /^[A-Z]/;
 /** The member of the related-task meta that names the task. */
 const RELATED_TASK_ID = "taskId";
 
@@ -1352,57 +1289,6 @@ function cyclesOf(names: readonly string[], next: (n: string) => string[]): [str
     for (let n = last; n !== undefined && n !== name; n = prev.get(n)) cycle.unshift(n);
     cycle.unshift(name);
     out.push([name, cycle]);
-  }
-  return out;
-}
-
-/** Tarjan's strongly connected components, iteratively (no recursion however long a chain of types). */
-export function stronglyConnected(nodes: readonly string[], next: (n: string) => readonly string[]): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const out: string[][] = [];
-  let counter = 0;
-  for (const root of nodes) {
-    if (index.has(root)) continue;
-    const work: [string, number][] = [[root, 0]];
-    index.set(root, counter);
-    low.set(root, counter++);
-    stack.push(root);
-    onStack.add(root);
-    while (work.length) {
-      const top = work[work.length - 1]!;
-      const [n, i] = top;
-      const succ = next(n);
-      if (i < succ.length) {
-        top[1]++;
-        const m = succ[i]!;
-        if (!index.has(m)) {
-          index.set(m, counter);
-          low.set(m, counter++);
-          stack.push(m);
-          onStack.add(m);
-          work.push([m, 0]);
-        } else if (onStack.has(m)) low.set(n, Math.min(low.get(n)!, index.get(m)!));
-        continue;
-      }
-      work.pop();
-      if (work.length) {
-        const parent = work[work.length - 1]![0];
-        low.set(parent, Math.min(low.get(parent)!, low.get(n)!));
-      }
-      if (low.get(n) === index.get(n)) {
-        const scc: string[] = [];
-        let m: string;
-        do {
-          m = stack.pop()!;
-          onStack.delete(m);
-          scc.push(m);
-        } while (m !== n);
-        out.push(scc);
-      }
-    }
   }
   return out;
 }
