@@ -6,6 +6,17 @@
 import type { z } from "zod";
 import { diag, type Code, type Diagnostic } from "./diagnostics.js";
 import {
+  BUILTINS_IN_TRANSITIONS,
+  BUILTINS_IN_TYPES,
+  EMPTY_PARAMS,
+  guardName,
+  PATTERN_NAME_RE,
+  reexportedModules,
+  RESULT_OBJECT_GUARD,
+  schemaName,
+  templateTopLevelNames,
+} from "./emit-names.js";
+import {
   closest,
   PRIMITIVES,
   SpecSchema,
@@ -17,7 +28,6 @@ import { suggestionText, suggestOperations } from "./migrate.js";
 import { methodOperations } from "./operations.js";
 import { fieldsOf, methodNames as generatedNames, parseShorthand, resolveShallow, stronglyConnected, TYPE_NAME_LIKE } from "./spec-helpers.js";
 import { managedTaskFields, namedTypeOf } from "./task-shape.js";
-import { reexportedModules, templateTopLevelNames } from "./emit/index.js";
 
 type Path = (string | number)[];
 
@@ -1293,11 +1303,6 @@ function cyclesOf(names: readonly string[], next: (n: string) => string[]): [str
   return out;
 }
 
-/** TypeScript built-ins that generated types.ts refers to by name (a type of the same name would hide them). */
-const BUILTINS_IN_TYPES = new Set(["Array", "Record"]);
-/** ... and those transitions.ts refers to, where the status type is imported by name. */
-const BUILTINS_IN_TRANSITIONS = new Set(["Array", "Record", "Readonly", "Object", "Error", "String"]);
-
 /**
  * Every type name of the spec becomes a top-level name of the output: the type
  * in types.ts, its zod schema `<Name>Schema` in validators.ts and its guard
@@ -1313,7 +1318,7 @@ function checkGeneratedNames(spec: Spec, statusType: string, report: Report): vo
   };
   for (const file of reexportedModules()) add(file, templates.get(file)?.exported);
   for (const file of ["types.ts", "guards.ts", "validators.ts"]) add(file, templates.get(file)?.bindings);
-  add("guards.ts", ["isResultObject"]);
+  add("guards.ts", [RESULT_OBJECT_GUARD]);
 
   interface Owner {
     what: string;
@@ -1328,13 +1333,13 @@ function checkGeneratedNames(spec: Spec, statusType: string, report: Report): vo
     }
     const file = fixed.get(derived) ?? (transitions && templates.get("transitions.ts")?.bindings.has(derived) ? "transitions.ts" : undefined);
     if (file) return `${subject} is already declared by the generated ${file}`;
-    if (/^PATTERN_\d+$/.test(derived)) return `${subject} is the name of a pattern constant the generated guards.ts declares`;
+    if (PATTERN_NAME_RE.test(derived)) return `${subject} is the name of a pattern constant the generated guards.ts declares`;
     const other = owners.get(derived);
     if (other) return `${subject} is also the name generated for ${other.what}`;
     return undefined;
   };
   const claim = (n: string, owner: Owner, kinds: ("type" | "schema" | "guard")[], transitions = false) => {
-    const derived = kinds.map((k) => (k === "type" ? n : k === "schema" ? `${n}Schema` : `is${n}`));
+    const derived = kinds.map((k) => (k === "type" ? n : k === "schema" ? schemaName(n) : guardName(n)));
     for (const d of derived) {
       const why = clash(n, owner, d, transitions);
       if (why) {
@@ -1363,12 +1368,12 @@ function checkGeneratedNames(spec: Spec, statusType: string, report: Report): vo
     claim(name, { what: `type '${name}'`, path: ["types", name], key: true }, ["type", "schema", "guard"]);
   }
   if (emptyParams) {
-    const taken = owners.get("EmptyParams") ?? owners.get("EmptyParamsSchema") ?? owners.get("isEmptyParams");
+    const taken = owners.get(EMPTY_PARAMS) ?? owners.get(schemaName(EMPTY_PARAMS)) ?? owners.get(guardName(EMPTY_PARAMS));
     if (taken) {
       report(
         "MTG032",
         "error",
-        `${taken.what} is the name generated for the params of a method that declares none (EmptyParams, EmptyParamsSchema, isEmptyParams); rename it`,
+        `${taken.what} is the name generated for the params of a method that declares none (${EMPTY_PARAMS}, ${schemaName(EMPTY_PARAMS)}, ${guardName(EMPTY_PARAMS)}); rename it`,
         taken.path,
         taken.key,
       );
