@@ -27,23 +27,9 @@ import {
 import { jsLiteral, jsString, jsValue, lineComment, mdCode, mdText, shellWord, templateText } from "./escape.js";
 import { RUNTIME_EMITTERS } from "./runtime.js";
 import { contractEmitter } from "./contract.js";
+import type { Emitter, EmitEnv, VirtualFile } from "./emitter.js";
 
-export interface VirtualFile {
-  path: string;
-  contents: string;
-  /** Copied as it is: neither formatted nor rendered (the runtime's own sources). */
-  verbatim?: boolean;
-}
-
-export interface Emitter {
-  name: string;
-  emit(ir: IR, env: EmitEnv): VirtualFile[];
-}
-
-export interface EmitEnv {
-  header: string;
-  render(template: string, context: object): string;
-}
+export type { Emitter, EmitEnv, VirtualFile } from "./emitter.js";
 
 // ---------------------------------------------------------------------------
 // Templates
