@@ -69,14 +69,22 @@ export function fieldsOf(
   t: TypeExpr | string,
   seen = new Set<string>(),
   allowUnion = false,
+  unions = new Set<TypeExpr>(),
 ): Record<string, TypeExpr> | undefined {
   const r = typeof t === "string" && TYPE_NAME_LIKE.test(t) && spec.types[t] ? resolveShallow(spec, t) : resolveShallow(spec, t as TypeExpr);
   if (r && typeof r !== "string" && r.type === "union" && allowUnion) {
+    // A union among its own variants (refused as MTG065) is no object: it has no fields to merge.
+    if (unions.has(r)) return undefined;
+    unions.add(r);
     const merged: Record<string, TypeExpr> = {};
-    for (const v of r.variants) {
-      const f = fieldsOf(spec, v, seen, true);
-      if (f === undefined) return undefined;
-      for (const [k, t] of Object.entries(f)) if (!(k in merged)) merged[k] = t;
+    try {
+      for (const v of r.variants) {
+        const f = fieldsOf(spec, v, seen, true, unions);
+        if (f === undefined) return undefined;
+        for (const [k, t] of Object.entries(f)) if (!(k in merged)) merged[k] = t;
+      }
+    } finally {
+      unions.delete(r);
     }
     return merged;
   }
