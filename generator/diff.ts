@@ -70,9 +70,9 @@
  * in the order of the specs' declarations. Fields are only ever added to this shape;
  * a change of meaning bumps the format.
  */
-import { parseShorthand } from "./check.js";
 import { editDistance } from "./format.js";
 import { collectRefs, type IR, type IRError, type IRField, type IRMeta, type IRMethod, type IRState, type IRType } from "./ir.js";
+import { parseShorthand } from "./spec-helpers.js";
 
 export const DIFF_FORMAT = "mcp-task-gen.diff/1";
 

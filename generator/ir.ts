@@ -4,9 +4,9 @@
  * error templates are split into segments. Emitters read only this.
  */
 import { createHash } from "node:crypto";
-import { fieldsOf, methodStem, parseShorthand, stronglyConnected } from "./check.js";
 import type { Behaviour, Spec, TypeExpr } from "./format.js";
 import { methodOperations, type Operation } from "./operations.js";
+import { fieldsOf, methodNames, parseShorthand, stronglyConnected } from "./spec-helpers.js";
 
 export type IRType =
   | { kind: "string"; format?: "date-time" | "uri" | "uuid"; minLength?: number; maxLength?: number; pattern?: string; nullable: boolean; description?: string }
@@ -347,25 +347,6 @@ export function lower(spec: Spec, opts: LowerOptions): IR {
     examples: (spec.examples ?? []) as IRExample[],
   };
   return deepFreeze(stripUndefined(ir));
-}
-
-/** The TypeScript names a method generates (shared with the checker, which looks for collisions). */
-export function methodNames(method: string, m: Spec["methods"][string]) {
-  const name = m.name ?? methodStem(method);
-  const named = (t: TypeExpr | undefined, suffix: string): string | undefined => {
-    if (t === undefined) return undefined;
-    if (typeof t === "string") {
-      const p = parseShorthand(t);
-      if (p && p.arrayDepth === 0 && /^[A-Z]/.test(p.base)) return p.base;
-    } else if (t.type === "ref" && !t.nullable) return t.ref;
-    return name + suffix;
-  };
-  return {
-    name,
-    paramsName: named(m.params, "Params"),
-    resultName: named(m.result, "Result"),
-    messageName: name + (m.kind === "request" ? "Request" : "Notification"),
-  };
 }
 
 export function splitTemplate(message: string): IRMessageSegment[] {

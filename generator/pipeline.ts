@@ -3,7 +3,7 @@
  * load → check → lower → emit → lay out → manifest. Nothing here touches the disk
  * except reading the generator's own templates.
  */
-import { check } from "./check.js";
+import { check } from "./check/index.js";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { EMITTERS, renderTemplate, type Emitter, type VirtualFile } from "./emit/index.js";
 import { tidyMarkdown, tidyStatements } from "./formatter.js";

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { diag, type Diagnostic } from "./diagnostics.js";
-import type { SourceFile } from "./load.js";
+import { MAX_SPEC_BYTES, tooLarge, type SourceFile } from "./load.js";
 
 export const DEFAULT_SPEC = "sep-1686-draft";
 /**
@@ -14,27 +14,6 @@ export const DEFAULT_SPEC = "sep-1686-draft";
  */
 export const INIT_DEFAULT_SPEC = "mcp-2025-11-25";
 export const DEFAULT_OUT = "mcp-tasks";
-
-/**
- * The largest spec accepted, in bytes: the built-in specs are 23 to 35 KB, so 1 MiB leaves room for thirty
- * times that; far above it is a mistake (a generated or pasted file), refused before it is read or parsed.
- */
-export const MAX_SPEC_BYTES = 1024 * 1024;
-
-/** The refusal of a spec above MAX_SPEC_BYTES (MTG001 at 1:1). */
-export function tooLarge(file: string, bytes: number, lineText?: string): Diagnostic {
-  return diag(
-    "MTG001",
-    "error",
-    `the spec is ${megabytes(bytes)}, above the limit of ${megabytes(MAX_SPEC_BYTES)}; a spec declares one protocol revision in a few dozen KB, so remove what is not part of it`,
-    undefined,
-    { file, line: 1, col: 1, ...(lineText === undefined ? {} : { lineText }), length: 1 },
-  );
-}
-
-function megabytes(n: number): string {
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 export function specDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));

@@ -383,6 +383,15 @@ describe("more mistakes, and no crashes", () => {
     expect(diagnostics.map((d) => d.code)).toEqual(["MTG021"]);
   });
 
+  it("a task type that is a union among its own variants is MTG065, not a stack overflow", () => {
+    const text = minimal.replace("  Task:\n    type: object\n", "  Task:\n    type: union\n    variants: [Task, TaskObject]\n  TaskObject:\n    type: object\n");
+    expect(text).not.toBe(minimal);
+    const { diagnostics } = analyze(src(text));
+    const line = text.split("\n").indexOf("  Task:") + 1;
+    expect(codes(diagnostics)).toContain(`MTG065 ${line}:3`);
+    expect(diagnostics.find((d) => d.code === "MTG065")!.message).toMatch(/^type 'Task' is defined by itself \(Task → Task\)/);
+  });
+
   it("an invalid name in a map of declarations points at the name", () => {
     const text = minimal.replace("methods: {}", "methods:\n  Tasks/Get:\n    kind: request\n    from: client");
     const { diagnostics } = analyze(src(text));

@@ -16,7 +16,7 @@
 import type { IR } from "../ir.js";
 import { descriptorData } from "./descriptor.js";
 import { jsString, jsValue } from "./escape.js";
-import type { Emitter, EmitEnv, VirtualFile } from "./index.js";
+import type { Emitter, EmitEnv, VirtualFile } from "./emitter.js";
 
 /** The file the contract is emitted to, in the output directory. */
 export const CONTRACT_FILE = "handlers.ts";

@@ -17,7 +17,7 @@
  *
  * Everything else that reaches code from a spec is an identifier the format
  * restricts by regex (type, state, method, error, guard and meta names; see
- * format.ts), and generator/check.ts refuses strings that must be names but
+ * format.ts), and the checker (generator/check/names.ts) refuses strings that must be names but
  * cannot be made safe (HTTP header names, `_meta` keys, dotted paths,
  * `__proto__`).
  */

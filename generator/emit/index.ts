@@ -3,11 +3,11 @@
  * builds a view of the IR for its Handlebars template; the code fragments
  * that recurse over types come from render.ts.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createRequire } from "node:module";
 import type Handlebars from "handlebars";
+import { EMPTY_PARAMS, guardName, RESULT_OBJECT_GUARD, schemaName, templatesDir } from "../emit-names.js";
 import { collectRefs, topoOrder, type IR, type IRType, type IRTypeDecl } from "../ir.js";
 import {
   access,
@@ -16,10 +16,8 @@ import {
   FORMAT_CONST,
   FORMAT_PATTERNS,
   CHAIN_MAX,
-  guardName,
   guardStmts,
   prop,
-  schemaName,
   tsDecl,
   tsType,
   zodExpr,
@@ -29,99 +27,15 @@ import {
 import { jsLiteral, jsString, jsValue, lineComment, mdCode, mdText, shellWord, templateText } from "./escape.js";
 import { RUNTIME_EMITTERS } from "./runtime.js";
 import { contractEmitter } from "./contract.js";
+import type { Emitter, EmitEnv, VirtualFile } from "./emitter.js";
 
-export interface VirtualFile {
-  path: string;
-  contents: string;
-  /** Copied as it is: neither formatted nor rendered (the runtime's own sources). */
-  verbatim?: boolean;
-}
-
-export interface Emitter {
-  name: string;
-  emit(ir: IR, env: EmitEnv): VirtualFile[];
-}
-
-export interface EmitEnv {
-  header: string;
-  render(template: string, context: object): string;
-}
+export type { Emitter, EmitEnv, VirtualFile } from "./emitter.js";
 
 // ---------------------------------------------------------------------------
 // Templates
 // ---------------------------------------------------------------------------
 
-export function templatesDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, "templates");
-    if (existsSync(join(candidate, "types.ts.hbs"))) return candidate;
-    dir = dirname(dir);
-  }
-  throw new Error("mcp-task-gen: cannot find its templates/ directory (is the package installed completely?)");
-}
-
-/** Names a module of the output declares at top level, as its template shows them. */
-export interface TemplateNames {
-  /** The names the module exports. */
-  exported: Set<string>;
-  /** Every top-level binding of the module (exported or not, imports included). */
-  bindings: Set<string>;
-}
-
-let scanned: Map<string, TemplateNames> | undefined;
-
-/**
- * The fixed top-level names of every generated module (by output path, e.g.
- * "types.ts"), read from the templates: what they declare, import and export
- * outside of Handlebars expressions. Names that come from the spec (types,
- * their schemas and guards, message types, pattern constants) are not in it;
- * generator/check.ts derives those itself.
- */
-export function templateTopLevelNames(): ReadonlyMap<string, TemplateNames> {
-  if (scanned) return scanned;
-  const out = new Map<string, TemplateNames>();
-  const dir = templatesDir();
-  for (const name of readdirSync(dir).filter((n) => n.endsWith(".ts.hbs")).sort()) {
-    // Without Handlebars tags, a template reads as the TypeScript it renders (names from the spec drop out).
-    const src = readFileSync(join(dir, name), "utf8").replace(/\{\{\{?[^]*?\}?\}\}/g, "");
-    const names: TemplateNames = { exported: new Set(), bindings: new Set() };
-    for (const m of src.matchAll(/^(export\s+)?(?:declare\s+)?(?:abstract\s+)?(?:const|let|var|function\*?|class|interface|type|enum|namespace)\s+([A-Za-z_$][\w$]*)/gm)) {
-      names.bindings.add(m[2]!);
-      if (m[1]) names.exported.add(m[2]!);
-    }
-    for (const m of src.matchAll(/^import\s+(?:type\s+)?(?:([A-Za-z_$][\w$]*)\s*,?\s*)?(?:\*\s+as\s+([A-Za-z_$][\w$]*)|\{([^}]*)\})?\s*from/gm)) {
-      if (m[1]) names.bindings.add(m[1]);
-      if (m[2]) names.bindings.add(m[2]);
-      for (const spec of specifiers(m[3])) names.bindings.add(spec.renamed);
-    }
-    for (const m of src.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm)) {
-      for (const spec of specifiers(m[1])) names.exported.add(spec.renamed);
-    }
-    out.set(name.slice(0, -".hbs".length), names);
-  }
-  scanned = out;
-  return out;
-}
-
-/** `a, type b, c as d` → each name and the name it is bound or exported as (a, b, d). */
-function specifiers(list: string | undefined): { name: string; renamed: string }[] {
-  if (!list) return [];
-  return list
-    .split(",")
-    .map((x) => x.replace(/\/\/.*$/gm, "").trim().replace(/^type\s+/, ""))
-    .filter((x) => /^[A-Za-z_$][\w$]*(\s+as\s+[A-Za-z_$][\w$]*)?$/.test(x))
-    .map((x) => {
-      const [name, renamed] = x.split(/\s+as\s+/);
-      return { name: name!, renamed: renamed ?? name! };
-    });
-}
-
-/** The modules index.ts re-exports with `export *` (their exported names share one namespace). */
-export function reexportedModules(): string[] {
-  const src = readFileSync(join(templatesDir(), "index.ts.hbs"), "utf8");
-  return [...src.matchAll(/^export\s+\*\s+from\s+"\.\/([\w.-]+)\.js"/gm)].map((m) => `${m[1]}.ts`);
-}
+export { templatesDir };
 
 /** The options every template is compiled with, at build time (scripts/precompile-templates.mjs) or here. */
 export const TEMPLATE_OPTIONS = { noEscape: true, strict: true } as const;
@@ -199,8 +113,6 @@ export function renderTemplate(name: string, context: object): string {
 // ---------------------------------------------------------------------------
 // Shared views
 // ---------------------------------------------------------------------------
-
-const EMPTY_PARAMS = "EmptyParams";
 
 const emptyParamsDecl: IRTypeDecl = {
   name: EMPTY_PARAMS,
@@ -320,12 +232,12 @@ const guardsEmitter: Emitter = {
       helpers: ctx.helpers,
       requests: methods
         .filter((m) => m.kind === "request")
-        .map((m) => ({ method: m.method, params: paramsGuard(m), result: m.resultName ? guardName(m.resultName) : "isResultObject" })),
+        .map((m) => ({ method: m.method, params: paramsGuard(m), result: m.resultName ? guardName(m.resultName) : RESULT_OBJECT_GUARD })),
       notifications: methods.filter((m) => m.kind === "notification").map((m) => ({ method: m.method, params: paramsGuard(m) })),
     });
     const needsResultObject = methods.some((m) => m.kind === "request" && !m.resultName);
     const extra = needsResultObject
-      ? `\nfunction isResultObject(v: unknown): v is Record<string, unknown> {\n  return typeof v === "object" && v !== null && !Array.isArray(v);\n}\n`
+      ? `\nfunction ${RESULT_OBJECT_GUARD}(v: unknown): v is Record<string, unknown> {\n  return typeof v === "object" && v !== null && !Array.isArray(v);\n}\n`
       : "";
     return [{ path: "guards.ts", contents: contents + extra }];
   },

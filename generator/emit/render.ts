@@ -3,6 +3,7 @@
  * fast guard functions. The three are written side by side so that each IR
  * kind has one place that defines what it accepts.
  */
+import { guardName, patternName, schemaName } from "../emit-names.js";
 import type { IR, IRField, IRType, IRTypeDecl } from "../ir.js";
 import { docComment, jsAccess, jsKey, jsString, jsValue } from "./escape.js";
 
@@ -26,7 +27,7 @@ export class PatternTable {
   constName(pattern: string): string {
     const found = this.entries.find((e) => e.source === pattern);
     if (found) return found.name;
-    const name = `PATTERN_${this.entries.length + 1}`;
+    const name = patternName(this.entries.length + 1);
     this.entries.push({ name, source: pattern });
     return name;
   }
@@ -140,7 +141,6 @@ export interface ZodContext {
   objectTypes: ReadonlySet<string>;
 }
 
-export const schemaName = (type: string) => `${type}Schema`;
 
 export function zodExpr(t: IRType, ctx: ZodContext): string {
   const base = zodBase(t, ctx);
@@ -230,7 +230,6 @@ export interface GuardContext {
   decls: ReadonlyMap<string, IRTypeDecl>;
 }
 
-export const guardName = (type: string) => `is${type}`;
 
 /** Lists longer than this are checked with a lookup table instead of a chain of comparisons. */
 export const CHAIN_MAX = 16;

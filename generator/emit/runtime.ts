@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { IR } from "../ir.js";
 import { descriptorData } from "./descriptor.js";
-import type { Emitter, EmitEnv, VirtualFile } from "./index.js";
+import type { Emitter, EmitEnv, VirtualFile } from "./emitter.js";
 
 /** The runtime files only a spec with a per-request lifecycle uses (they need @modelcontextprotocol/server 2.x). */
 const PER_REQUEST_ONLY = new Set(["stateless-server.ts", "stateless-client.ts"]);

@@ -3,7 +3,7 @@
  * compiler, and the conformance test (test/conform.test.ts) runs the demo of every valid one through `conform`.
  */
 import { stringify as toYaml } from "yaml";
-import { templateTopLevelNames } from "../../generator/emit/index.js";
+import { templateTopLevelNames } from "../../generator/emit-names.js";
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Doc = { [k: string]: Json };

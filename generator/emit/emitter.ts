@@ -1,0 +1,23 @@
+/**
+ * What an emitter is: a pure function of the IR to virtual files. The emitters
+ * (index.ts and the modules it gathers) share these types from here, so that
+ * none of them imports another to name them.
+ */
+import type { IR } from "../ir.js";
+
+export interface VirtualFile {
+  path: string;
+  contents: string;
+  /** Copied as it is: neither formatted nor rendered (the runtime's own sources). */
+  verbatim?: boolean;
+}
+
+export interface Emitter {
+  name: string;
+  emit(ir: IR, env: EmitEnv): VirtualFile[];
+}
+
+export interface EmitEnv {
+  header: string;
+  render(template: string, context: object): string;
+}
