@@ -18,9 +18,6 @@ export interface SuggestedOperation {
   why: string;
 }
 
-/** The operations at most one request may have. */
-const SINGLE: ReadonlySet<Operation> = new Set(["get", "result", "list", "cancel", "update", "delete"]);
-
 /**
  * The operation each of `methods` (requests with none) most likely means, decided together: a request's own
  * name first (".../get", or a state it leads to), then its shape (params naming a task and the task as the
