@@ -83,6 +83,8 @@ describe("conform against the demo of every fixture spec", () => {
       try {
         const r = await conform({ ir: irOf(file), target: { url: await server.url }, runs: 25, seed: SEED });
         expect(r.ok, explain(r)).toBe(true);
+        // Where the spec declares an expiry state, tasks given a short retention reach it.
+        if (irOf(file).behaviour.events?.expiry !== undefined) expect(r.exercised[`expiry: ${irOf(file).behaviour.events!.expiry}`] ?? 0).toBeGreaterThan(0);
       } finally {
         await server.stop();
       }
@@ -194,6 +196,29 @@ describe("a custom operation that does not answer its declared result type", () 
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe("a server whose tasks expire into another state than the spec declares", () => {
+  it("the jobs demo checked against a copy of its spec whose expiry event leads to failed fails on expiry", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "conform-expiry-"));
+    try {
+      const doc = parseYaml(readFileSync(join(root, "test/fixtures/specs/jobs.yaml"), "utf8")) as Doc;
+      ((doc.behaviour as Record<string, Record<string, unknown>>).events!).expiry = "failed";
+      const file = join(dir, "jobs-expire-failed.yaml");
+      writeFileSync(file, dump(doc, false));
+      const server = demoHttp(join(root, "test/fixtures/specs/jobs.yaml"));
+      try {
+        const r = await conform({ ir: irOf(file), target: { url: await server.url }, runs: 30, seed: SEED });
+        expect(r.ok, explain(r)).toBe(false);
+        expect(r.failure!.violation.rule).toBe("expiry");
+        expect(r.failure!.sequence.at(-1)).toBe("expire(long)");
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
 
 describe("conform's usage", () => {

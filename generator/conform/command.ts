@@ -36,7 +36,7 @@ export class ConformUsageError extends Error {}
 /** The rules a report may name. */
 export const RULES: readonly string[] = [
   ...["types", "states", "transitions", "terminal", "identity", "outcomes", "progress", "results", "cancellation", "delete", "listing"],
-  ...["unknown-id", "error-message", "params", "tool-switch", "envelope", "related-task", "notifications", "creation", "get", "input", "custom", "capabilities", "handshake", "transport", "http-accept", "http-header-limit"],
+  ...["unknown-id", "error-message", "params", "tool-switch", "envelope", "related-task", "notifications", "creation", "get", "input", "custom", "expiry", "capabilities", "handshake", "transport", "http-accept", "http-header-limit"],
 ];
 
 const OUTCOME_NAMES: readonly OutcomeName[] = ["complete", "fail", "error", "input", "long"];

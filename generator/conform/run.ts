@@ -602,6 +602,66 @@ class Unknown extends Cmd {
 }
 
 /**
+ * Expiry, where the spec declares an expiry state: a long task asked for a short retention (counted from
+ * creation) moves to that state once the retention it was granted ran out (or is answered with the declared
+ * expired error, or is gone). A server may grant another retention than asked: over 5 s, nothing is checked.
+ */
+class Expire extends Cmd {
+  toString() {
+    return "expire(long)";
+  }
+  async exec(w: World): Promise<void> {
+    const m = w.model;
+    const b = m.ir.behaviour;
+    const to = b.events?.expiry;
+    const ret = b.retention;
+    const recipe = w.outcomes.long;
+    const get = m.op("get");
+    if (to === undefined || ret === false || ret.countedFrom !== "creation" || b.creation.retentionField === undefined || !recipe || !get) return;
+    if (b.creation.ack.mode === "notification" || b.creation.taskId.assignedBy === "requestor") return;
+    count(w, "create");
+    const a = await w.session.request("tools/call", w.session.taskParams({ name: recipe.name, arguments: recipe.arguments ?? {} }, undefined, 1500), 10_000);
+    expectAnswer(a, "creation", `tools/call of ${recipe.name} with a retention of 1500 ms`);
+    if (a.error) {
+      if (isLimitError(m, a.error.code)) return;
+      fail("creation", `tools/call of ${recipe.name} as a task failed`, "a task", a.error);
+    }
+    const task = taskIn(m, a.result);
+    if (task === undefined) fail("creation", "the acknowledgement holds no task", `a task with ${m.idField} and ${m.statusField}`, a.result);
+    const t: ModelTask = { id: task[m.idField] as string, outcome: "long", status: m.initial, cancelRequested: false, gone: false };
+    observe(w, t, task, "the acknowledgement");
+    w.tasks.push(t);
+    const granted = task[ret.field];
+    if (typeof granted !== "number" || granted > 5_000) return;
+    count(w, "expiry");
+    const expired = m.error(ret.expiredError);
+    const deadline = Date.now() + granted + 5_000;
+    while (Date.now() < deadline) {
+      const g = await w.session.request(get.method, idParams(w, t.id));
+      expectAnswer(g, "expiry", `${get.method} of a task whose retention runs out`);
+      if (g.error) {
+        if (g.error.code === expired?.code || g.error.code === m.notFound?.code) {
+          t.gone = true;
+          return;
+        }
+        fail("expiry", `${get.method} of a task whose retention ran out answered error ${g.error.code}`, `the task in ${to}, or the expired error`, g.error);
+      }
+      const now = taskIn(m, g.result);
+      if (now === undefined) fail("get", `${get.method} answered without a task`, "a task", g.result);
+      observe(w, t, now, `${get.method} while its retention runs out`);
+      if (t.status === to) {
+        count(w, `expiry: ${to}`);
+        return;
+      }
+      // A long task ends by its retention here, nothing else: another terminal state is not the declared one.
+      if (m.terminal.has(t.status)) fail("expiry", `task ${t.id} ended ${t.status} when its retention ran out, not in the declared expiry state`, to, t.status);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    fail("expiry", `task ${t.id} is still ${t.status} 5 s after the retention it was granted (${granted} ms) ran out`, to, t.status);
+  }
+}
+
+/**
  * A custom operation, called with params of its declared type (naming one of the requestor's tasks where
  * the type has the id field): what it does is the handler's, but it answers, and a result has the declared
  * result type.
@@ -965,6 +1025,7 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     fc.nat(7).map((n) => new Switch(n)),
     fc.nat(7).map((n) => new Envelope(n)),
   ];
+  if (model.ir.behaviour.events?.expiry !== undefined && available.includes("long")) commandArbs.push(fc.constant(new Expire()));
   if (model.ops("custom").length) commandArbs.push(fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Custom(p, n)));
   // Most commands need a task: creation is drawn as often as the task commands together.
   if (available.length) commandArbs.push(...Array.from({ length: 4 }, () => fc.constantFrom(...available).map((o) => new Create(o))));
