@@ -121,6 +121,7 @@ export interface PgBossLike {
   send(name: string, data: object, options?: Record<string, unknown>): Promise<string | null>;
   work(name: string, options: Record<string, unknown>, handler: (jobs: { id: string; data: unknown }[]) => Promise<unknown>): Promise<string>;
   notifyWorker(workerId: string): void;
+  offWork(name: string): Promise<void>;
   fail(name: string, id: string, data?: object): Promise<unknown>;
   getJobById(name: string, id: string): Promise<{ state: string } | null>;
   getDb(): { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
@@ -256,7 +257,13 @@ export class PgBossTaskQueue implements TaskQueue {
     if (this.stopped) return;
     this.stopped = true;
     await this.listener?.end().catch(() => undefined);
-    await this.boss.stop({ graceful: true, wait: true, timeout: Math.max(1, graceMs), close: true });
-    await Promise.allSettled([...this.running]);
+    // No new jobs from here on.
+    if (this.workerIds.length > 0) await this.boss.offWork(this.name).catch(() => undefined);
+    // Handlers still running after the grace period are left to end with the process.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, graceMs))));
+    await Promise.race([Promise.allSettled([...this.running]), grace]);
+    clearTimeout(timer);
+    await this.boss.stop({ graceful: false, wait: true, close: true });
   }
 }
