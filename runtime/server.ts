@@ -46,7 +46,7 @@ import { checkTaskIdHeader, declaresClientCapability, scopedTaskId, TASK_SCOPE_M
 import { answerAsJson } from "./transports.js";
 import { settleUnfinished } from "./restart.js";
 import { followStoreChanges } from "./store-events.js";
-import { handBackLostJobs, jobRunner, runnerJob, runnerProcess, type QueuedWork, type RetryPolicy, type TakenJob, type TaskQueue } from "./workers.js";
+import { handBackLostJobs, jobRunner, relaySideRequests, runnerJob, runnerProcess, sideRequestThroughStore, type QueuedWork, type RetryPolicy, type TakenJob, type TaskQueue } from "./workers.js";
 
 export { CANCELLED_BY_REQUEST } from "./cancellation.js";
 export { signCursor, verifyCursor } from "./cursor.js";
@@ -71,6 +71,9 @@ export {
 const EXPIRED_READABLE_MS = 600_000;
 
 /** The message of every "not implemented" answer of this runtime. */
+/** An answer relayed as it came: the work that asked checks it against what it asked. */
+const anyResult = z.record(z.string(), z.unknown());
+
 export const NOT_SUPPORTED = "not supported by this generated server yet";
 
 /** The -32603 answer for a declared behaviour this runtime does not implement. */
@@ -1198,6 +1201,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       .catch((e: unknown) => this.log({ level: "warn", msg: "could not send the task creation notification", taskId, error: String(e) }));
     const onAbort = () => void this.cancel(taskId, "The request was cancelled").catch(() => undefined);
     extra.signal.addEventListener("abort", onAbort, { once: true });
+    // While the request is open, the work's requests to the requestor (side requests) go out on it.
+    const stopRelay = relaySideRequests(this.store, taskId, (request) => extra.sendRequest(request as ServerRequest, anyResult as never, { timeout: this.inputTimeout }));
     try {
       const ended = await this.untilEnded(taskId);
       if (ended === undefined) throw new TaskProtocolError("expired", -32603, "The task is gone (deleted or expired)");
@@ -1206,6 +1211,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const error = ended.error ?? { code: -32603, message: ended.statusMessage ?? "The task failed" };
       throw new TaskProtocolError("requestFailed", error.code, error.message, error.data);
     } finally {
+      stopRelay();
       extra.signal.removeEventListener("abort", onAbort);
     }
   }
@@ -1276,7 +1282,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       ...(w.sessionId === undefined ? {} : { sessionId: w.sessionId }),
       ...(w.authInfo === undefined ? {} : { authInfo: { token: "", ...w.authInfo } }),
       sendNotification: () => Promise.resolve(),
-      sendRequest: () => Promise.reject(noConnection()),
+      // Where the request that made the task stays open until its result, the server holding it relays.
+      sendRequest: plan.creation.ackMode === "notification" ? sideRequestThroughStore(this.store, taskId, this.inputTimeout) : () => Promise.reject(noConnection()),
     } as unknown as ServerExtra;
     const active: ActiveTask = {
       controller,

@@ -108,6 +108,76 @@ export async function handBackLostJobs(store: TaskStore, statuses: readonly stri
 }
 
 // ---------------------------------------------------------------------------
+// Requests to the requestor from work that runs on a worker
+// ---------------------------------------------------------------------------
+
+/** A request to the requestor as the SDK sends it. */
+type SideRequest = { method: string; params?: Record<string, unknown> };
+
+/**
+ * Worker side, where the spec sends input requests on the requestor's session (side requests): the
+ * request is handed, through the store, to the server holding that session (`relaySideRequests`),
+ * and its answer comes back the same way. Rejects when no server answers within `timeout`.
+ */
+export function sideRequestThroughStore(store: TaskStore, taskId: string, timeout: number): (request: SideRequest, schema: { parse(v: unknown): unknown }, options?: { signal?: AbortSignal; timeout?: number }) => Promise<unknown> {
+  return (request, schema, options = {}) => {
+    if (typeof store.watch !== "function" || typeof store.publish !== "function") return Promise.reject(new Error("the task store cannot carry messages between processes"));
+    const publish = store.publish.bind(store);
+    const key = `${taskId}:${Math.random().toString(36).slice(2)}:${Date.now()}`;
+    return new Promise<unknown>((resolve, reject) => {
+      const done = (settle: () => void) => {
+        unwatch();
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+        settle();
+      };
+      const unwatch = store.watch!((change) => {
+        const a = change.message?.sideAnswer as { key?: unknown; ok?: unknown; value?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined;
+        if (change.kind !== "message" || change.taskId !== taskId || a?.key !== key) return;
+        if (a.ok === true) {
+          done(() => {
+            try {
+              resolve(schema.parse(a.value));
+            } catch (e) {
+              reject(e);
+            }
+          });
+          return;
+        }
+        const e = a.error ?? {};
+        done(() => reject(Object.assign(new Error(typeof e.message === "string" ? e.message : "The input request failed"), { code: typeof e.code === "number" ? e.code : -32603, data: e.data })));
+      });
+      const onAbort = () => done(() => reject(options.signal!.reason ?? new Error("aborted")));
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      const timer = setTimeout(() => done(() => reject(Object.assign(new Error("No server holding the requestor's session answered the input request"), { code: -32001 }))), options.timeout ?? timeout);
+      timer.unref?.();
+      publish(taskId, { sideRequest: { key, request } }).catch((e: unknown) => done(() => reject(e)));
+    });
+  };
+}
+
+/**
+ * Server side: while the task's work runs on a worker, sends the requests it asks of the requestor on
+ * this session (`send`) and hands the answers back through the store. Returns the function that stops.
+ */
+export function relaySideRequests(store: TaskStore, taskId: string, send: (request: SideRequest) => Promise<unknown>): () => void {
+  if (typeof store.watch !== "function" || typeof store.publish !== "function") return () => undefined;
+  const publish = store.publish.bind(store);
+  return store.watch((change) => {
+    const m = change.message?.sideRequest as { key?: unknown; request?: SideRequest } | undefined;
+    if (change.kind !== "message" || change.taskId !== taskId || typeof m?.key !== "string" || typeof m.request?.method !== "string") return;
+    const key = m.key;
+    send(m.request).then(
+      (value) => publish(taskId, { sideAnswer: { key, ok: true, value } }),
+      (error: unknown) => {
+        const e = error as { code?: unknown; message?: unknown; data?: unknown };
+        return publish(taskId, { sideAnswer: { key, ok: false, error: { code: typeof e.code === "number" ? e.code : -32603, message: String(e.message ?? error), data: e.data } } });
+      },
+    ).catch(() => undefined);
+  });
+}
+
+// ---------------------------------------------------------------------------
 // pg-boss
 // ---------------------------------------------------------------------------
 
