@@ -249,19 +249,22 @@ export class PgBossTaskQueue implements TaskQueue {
     if (!NAME.test(name)) throw new Error(`PgBossTaskQueue: the queue name must be 1 to 40 letters, digits or underscores, not ${JSON.stringify(name)}`);
     if (!NAME.test(schema)) throw new Error(`PgBossTaskQueue: the schema must be 1 to 40 letters, digits or underscores, not ${JSON.stringify(schema)}`);
     const Boss = options.driver ?? ((await loadDriverPackage("pg-boss", "PgBossTaskQueue", "the pg-boss package, version 10 or later", "pg-boss@10")) as PgBossConstructor);
-    const boss = new Boss({ connectionString: url, schema, application_name: "mcp-task-gen worker queue" });
-    boss.on("error", (e) => options.onError?.(e));
-    await boss.start();
-    const existing = boss.getQueue ? await boss.getQueue(name) : null;
-    if (!existing) {
+    // Processes starting together on a new database race to create pg-boss's schema and the queue: the
+    // loser of a deadlock or a duplicate creation starts again, and finds them made.
+    for (let attempt = 1; ; attempt++) {
+      const boss = new Boss({ connectionString: url, schema, application_name: "mcp-task-gen worker queue" });
+      boss.on("error", (e) => options.onError?.(e));
       try {
-        await boss.createQueue(name);
+        await boss.start();
+        if (!(boss.getQueue && (await boss.getQueue(name)))) await boss.createQueue(name);
+        return new PgBossTaskQueue(boss, url, name, `${schema}_${name}_sent`.slice(0, 63), options);
       } catch (e) {
-        // Another process created it meanwhile.
-        if (!(boss.getQueue && (await boss.getQueue(name)))) throw e;
+        await boss.stop({ graceful: false, close: true }).catch(() => undefined);
+        const code = (e as { code?: unknown }).code;
+        if (attempt >= 5 || (code !== "40P01" && code !== "23505" && code !== "42P07" && code !== "42710")) throw e;
+        await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
       }
     }
-    return new PgBossTaskQueue(boss, url, name, `${schema}_${name}_sent`.slice(0, 63), options);
   }
 
   async enqueue(work: QueuedWork, retry?: RetryPolicy): Promise<string> {
