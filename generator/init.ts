@@ -8,6 +8,7 @@
  *   src/handlers/         user-owned: index.ts (class Handlers implements ServerHandlers)
  *                         and one file per tool (an example tool)
  *   src/server.ts         user-owned entry point (stdio or Streamable HTTP)
+ *   src/worker.ts         user-owned worker entry point (npm run worker: queued task work)
  *   test/server.test.ts   user-owned test: drives the server through the generated client
  *   spec/<file>           a copy of the spec, when it is a file rather than a built-in name
  */
@@ -254,6 +255,8 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
           build: "tsc -p tsconfig.json",
           typecheck: "tsc -p tsconfig.json --noEmit",
           start: "node dist/src/server.js",
+          // Runs queued task work for servers on a shared PostgreSQL database (README, "Scaling out").
+          worker: "node dist/src/worker.js",
           // The shell expands the glob: node 20 takes files, not directories or patterns.
           test: "npm run build && node --test dist/test/*.test.js",
         },
@@ -276,6 +279,7 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
     user("README.md", "README.md.hbs"),
     user(".gitignore", "gitignore.hbs"),
     user("src/server.ts", "server.ts.hbs"),
+    user("src/worker.ts", "worker.ts.hbs"),
     user(`${LAYOUT.handlers}/index.ts`, "handlers-index.ts.hbs"),
     ...(view.tools ? [user(`${LAYOUT.handlers}/echo.ts`, "tool-echo.ts.hbs")] : []),
     user("test/server.test.ts", "server.test.ts.hbs"),

@@ -53,6 +53,7 @@ export { signCursor, verifyCursor } from "./cursor.js";
 export { invalidParams } from "./errors.js";
 export { RateLimiter, ConcurrencyCounter, type TaskLimits } from "./limits.js";
 export type { AuditEvent, LogEntry } from "./log.js";
+export type { RetryPolicy, TaskQueue } from "./workers.js";
 export { capabilityAt } from "./plan.js";
 export type { ServerExtra, TaskContext, TaskPeer } from "./task-context.js";
 export { answerAsJson, isPlainRequest, serveStreamableHttp, TaskStdioServerTransport, type HttpServeOptions } from "./transports.js";

@@ -72,6 +72,7 @@ describe("mcp-task-gen init (seed spec, stdio)", () => {
       "README.md",
       ".gitignore",
       "src/server.ts",
+      "src/worker.ts",
       "src/handlers/index.ts",
       "src/handlers/echo.ts",
       "test/server.test.ts",
@@ -85,6 +86,7 @@ describe("mcp-task-gen init (seed spec, stdio)", () => {
     expect(json(join(seed, "mcp-task-gen.config.json"))).toEqual({ spec: "sep-1686-draft", out: "src/tasks", handlers: "src/handlers" });
     const pkg = json(join(seed, "package.json"));
     expect(pkg.scripts.generate).toBe("mcp-task-gen");
+    expect(pkg.scripts.worker).toBe("node dist/src/worker.js");
     expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "better-sqlite3", "zod"]);
     // The default task store's driver: major 12, the one the runtime's SQLite store is written against.
     expect(pkg.dependencies["better-sqlite3"]).toMatch(/^\^12\./);
