@@ -229,7 +229,8 @@ const NAME = /^[A-Za-z0-9_]{1,40}$/;
 
 /** The job queue on PostgreSQL: pg-boss, on the database the tasks live in (or any other). */
 export class PgBossTaskQueue implements TaskQueue {
-  private readonly workerIds: string[] = [];
+  /** This process's fetch loops (pg-boss workers), and whether each is running a job. */
+  private readonly loops: { id: string; busy: boolean }[] = [];
   private listener: ListenClient | undefined;
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
@@ -291,27 +292,35 @@ export class PgBossTaskQueue implements TaskQueue {
       await client.query(`LISTEN "${this.channel}"`);
       this.listener = client;
     }
-    const run = async (jobs: { id: string; data: unknown }[]) => {
-      for (const job of jobs) {
-        const p = handler({ id: job.id, work: job.data as QueuedWork });
-        this.running.add(p);
-        try {
-          await p;
-        } finally {
-          this.running.delete(p);
-        }
-      }
-    };
     for (let i = 0; i < Math.max(1, Math.floor(concurrency)); i++) {
-      this.workerIds.push(await this.boss.work(this.name, { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 }, run));
+      const loop = { id: "", busy: false };
+      const run = async (jobs: { id: string; data: unknown }[]) => {
+        loop.busy = true;
+        try {
+          for (const job of jobs) {
+            const p = handler({ id: job.id, work: job.data as QueuedWork });
+            this.running.add(p);
+            try {
+              await p;
+            } finally {
+              this.running.delete(p);
+            }
+          }
+        } finally {
+          loop.busy = false;
+          // A loop that just ran a job looks for the next one at once rather than after its polling interval.
+          this.boss.notifyWorker(loop.id);
+        }
+      };
+      this.loops.push(loop);
+      loop.id = await this.boss.work(this.name, { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 }, run);
     }
   }
 
-  private next = 0;
-  /** One notification, one job: the worker loops are woken in turn (a woken loop with nothing to fetch sleeps again). */
+  /** A job was sent: an idle loop fetches it now (busy ones look again as soon as their job ends). */
   private wakeOne(): void {
-    if (this.workerIds.length === 0) return;
-    this.boss.notifyWorker(this.workerIds[this.next++ % this.workerIds.length]!);
+    const idle = this.loops.find((l) => !l.busy && l.id !== "");
+    if (idle !== undefined) this.boss.notifyWorker(idle.id);
   }
 
   async release(jobId: string): Promise<boolean> {
@@ -331,7 +340,7 @@ export class PgBossTaskQueue implements TaskQueue {
     this.stopped = true;
     await this.listener?.end().catch(() => undefined);
     // No new jobs from here on.
-    if (this.workerIds.length > 0) await this.boss.offWork(this.name).catch(() => undefined);
+    if (this.loops.length > 0) await this.boss.offWork(this.name).catch(() => undefined);
     // Handlers still running after the grace period are left to end with the process.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, graceMs))));

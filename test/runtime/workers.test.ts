@@ -82,6 +82,17 @@ describe("PgBossTaskQueue", () => {
     c.finish();
   });
 
+  it("a loop that ends a job takes the next one at once, not after its polling interval", async () => {
+    const q = await openQueue(10);
+    const taken: string[] = [];
+    await q.consume(async (job) => void taken.push(job.work.taskId), 1);
+    await new Promise((r) => setTimeout(r, 300));
+    const sent = Date.now();
+    for (const id of ["j1", "j2", "j3", "j4"]) await q.enqueue(work(id));
+    await until(() => (taken.length === 4 ? true : undefined), "the four jobs", 5_000);
+    expect(Date.now() - sent).toBeLessThan(2_000);
+  });
+
   it("a lost job without retries is failed; with an attempt left it runs again, and a job not started yet stays", async () => {
     const q = await openQueue();
     const c = collector();
