@@ -1192,10 +1192,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       await this.move(taskId, plan.status.onUnexpected, plan.task.statusMessageOnFailure ? { error: { code: internal.code, message: internal.message }, statusMessage: internal.message } : { error: { code: internal.code, message: internal.message } });
       throw internal;
     }
-    if (plan.creation.ackMode !== "notification") {
-      const created = await this.store.get(taskId);
-      return this.acknowledgement(created?.state === "live" ? created.record : record);
-    }
+    // The task as created: a worker may have taken it meanwhile, which the requestor learns by polling.
+    if (plan.creation.ackMode !== "notification") return this.acknowledgement(record);
     const key = plan.related.key;
     await extra
       .sendNotification({ method: plan.creation.ackNotification ?? "", params: { _meta: key === undefined ? {} : { [key]: { taskId } } } } as unknown as ServerNotification)
