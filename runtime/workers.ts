@@ -63,8 +63,10 @@ export interface TaskQueue {
   /**
    * The worker running the job is lost: hands the job back. Resolves true while the job will run again
    * (it had an attempt left, or it was never started), false when it will not (the task is to be settled).
+   * A job started less than `minAgeMs` ago is another worker's retry, taken since the loss was seen
+   * (several live processes notice the same loss): it is left running (true).
    */
-  release(jobId: string): Promise<boolean>;
+  release(jobId: string, minAgeMs?: number): Promise<boolean>;
   /** Stops taking jobs and waits for the running handlers (up to `graceMs`), then closes the connections. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -92,7 +94,7 @@ export function runnerJob(runner: string): string | undefined {
  * Hands back to `queue` the jobs of the unfinished tasks whose runner `lost` says is gone. Returns
  * the tasks whose job runs again (they are left as they are); the others are to be settled.
  */
-export async function handBackLostJobs(store: TaskStore, statuses: readonly string[], lost: (rec: TaskRecord) => boolean, queue: TaskQueue): Promise<Set<string>> {
+export async function handBackLostJobs(store: TaskStore, statuses: readonly string[], lost: (rec: TaskRecord) => boolean, queue: TaskQueue, minAgeMs = 0): Promise<Set<string>> {
   const kept = new Set<string>();
   if (store.listByStatus === undefined) return kept;
   let after = 0;
@@ -100,7 +102,7 @@ export async function handBackLostJobs(store: TaskStore, statuses: readonly stri
     const page = await store.listByStatus(statuses, after, 500);
     for (const rec of page.records) {
       const job = rec.runner === undefined ? undefined : runnerJob(rec.runner);
-      if (job !== undefined && lost(rec) && (await queue.release(job))) kept.add(rec.taskId);
+      if (job !== undefined && lost(rec) && (await queue.release(job, minAgeMs))) kept.add(rec.taskId);
     }
     if (!page.hasMore || page.records.length === 0) return kept;
     after = page.records[page.records.length - 1]!.seq;
@@ -193,7 +195,7 @@ export interface PgBossLike {
   notifyWorker(workerId: string): void;
   offWork(name: string): Promise<void>;
   fail(name: string, id: string, data?: object): Promise<unknown>;
-  getJobById(name: string, id: string): Promise<{ state: string } | null>;
+  getJobById(name: string, id: string): Promise<{ state: string; startedOn?: Date | null } | null>;
   getDb(): { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
 }
 
@@ -323,11 +325,16 @@ export class PgBossTaskQueue implements TaskQueue {
     if (idle !== undefined) this.boss.notifyWorker(idle.id);
   }
 
-  async release(jobId: string): Promise<boolean> {
+  async release(jobId: string, minAgeMs = 0): Promise<boolean> {
     const job = await this.boss.getJobById(this.name, jobId);
     if (job === null) return false;
     if (job.state === "created" || job.state === "retry") return true;
     if (job.state !== "active") return false;
+    if (minAgeMs > 0 && job.startedOn) {
+      // Read against the database's clock, which set startedOn.
+      const now = (await this.boss.getDb().executeSql("SELECT (extract(epoch FROM now()) * 1000)::float8 AS now", [])).rows[0] as { now: number };
+      if (Number(now.now) - new Date(job.startedOn).getTime() < minAgeMs) return true;
+    }
     // pg-boss's own retry: back to "retry" (after the delay) while attempts are left, else "failed".
     await this.boss.fail(this.name, jobId, { message: "the worker running the job was lost" });
     const after = await this.boss.getJobById(this.name, jobId);

@@ -200,7 +200,12 @@ describe("2 servers and 3 workers on one PostgreSQL database (mcp-2025-11-25)", 
     const second = await eventually(async () => {
       const r = await runnerOf(db.storeSchema, taskId);
       return r !== undefined && r !== first ? r : undefined;
-    }, "another worker to take the task");
+    }, "another worker to take the task").catch(async (e: unknown) => {
+      const row = await query(`SELECT status, runner, status_message FROM "${db.storeSchema}".tasks WHERE task_id = $1`, [JSON.stringify(taskId)]);
+      const jobs = await query(`SELECT id, state, retry_count, retry_limit, start_after, started_on FROM "${db.queueSchema}".job WHERE data->>'taskId' = $1`, [taskId]);
+      const logs = workers.map((w) => `${w.runnerId}:\n${w.stderr().split("\n").filter((l) => l.includes(taskId) || l.includes('"level":"warn"') || l.includes('"level":"error"')).join("\n")}`);
+      throw new Error(`${String(e)}\n${JSON.stringify(row.rows)}\n${JSON.stringify(jobs.rows)}\n${logs.join("\n")}`);
+    });
     const retriedAfter = Date.now() - killedAt;
     expect(second).not.toBe(first);
     const result = await a.tasks.getTaskResult(taskId);
@@ -226,7 +231,11 @@ describe("2 servers and 3 workers on one PostgreSQL database (mcp-2025-11-25)", 
     const settled = await eventually(async () => {
       const t = (await b.tasks.getTask(taskId)) as unknown as Record<string, unknown>;
       return t.status === "working" ? undefined : t;
-    }, "the task to be settled");
+    }, "the task to be settled").catch(async (e: unknown) => {
+      const jobs = await query(`SELECT id, state, retry_count, retry_limit, started_on, now() AS db_now FROM "${db.queueSchema}".job WHERE data->>'taskId' = $1`, [taskId]);
+      const logs = [...workers, ...servers].map((w) => w.stderr().split("\n").filter((l) => l.includes(taskId) || l.includes('"level":"warn"') || l.includes('"level":"error"')).join("\n"));
+      throw new Error(`${String(e)}\n${await runnerOf(db.storeSchema, taskId)}\n${JSON.stringify(jobs.rows)}\n${logs.join("\n")}`);
+    });
     const settledAfter = Date.now() - killedAt;
     expect(settled).toMatchObject({ taskId, status: "failed", statusMessage: "The server restarted before the task finished" });
     expect(settledAfter).toBeLessThan(5_000);
