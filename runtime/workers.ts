@@ -251,7 +251,10 @@ export class PgBossTaskQueue implements TaskQueue {
     const schema = options.schema ?? "pgboss";
     if (!NAME.test(name)) throw new Error(`PgBossTaskQueue: the queue name must be 1 to 40 letters, digits or underscores, not ${JSON.stringify(name)}`);
     if (!NAME.test(schema)) throw new Error(`PgBossTaskQueue: the schema must be 1 to 40 letters, digits or underscores, not ${JSON.stringify(schema)}`);
-    const Boss = options.driver ?? ((await loadDriverPackage("pg-boss", "PgBossTaskQueue", "the pg-boss package, version 10 or later", "pg-boss@10")) as PgBossConstructor);
+    // pg-boss 10 exports the class as its default export, 11 and later as PgBoss.
+    const loaded = options.driver ?? (await loadDriverPackage("pg-boss", "PgBossTaskQueue", "the pg-boss package, version 10 or later", "pg-boss@10"));
+    const Boss = (typeof loaded === "function" ? loaded : (loaded as { PgBoss?: unknown }).PgBoss) as PgBossConstructor | undefined;
+    if (typeof Boss !== "function") throw new Error("PgBossTaskQueue: the pg-boss package loaded has no PgBoss class (versions 10 to 12 are supported)");
     // Processes starting together on a new database race to create pg-boss's schema and the queue: the
     // loser of a deadlock or a duplicate creation starts again, and finds them made.
     for (let attempt = 1; ; attempt++) {

@@ -3,10 +3,11 @@
  * PgBossTaskQueue against a real PostgreSQL (pg-boss 10): jobs reach a consumer with their data,
  * a lost worker's job is handed back to pg-boss's retry when it has attempts left and failed
  * otherwise, and handBackLostJobs tells which tasks run again. Runs against MCP_TASK_GEN_PG_URL.
+ * MCP_TASK_GEN_PGBOSS names another pg-boss build to run against (e.g. pg-boss 12 under Node 22).
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { PostgresTaskStore } from "../../runtime/store-postgres.js";
-import { handBackLostJobs, jobRunner, PgBossTaskQueue, runnerJob, runnerProcess, type QueuedWork, type TakenJob } from "../../runtime/workers.js";
+import { handBackLostJobs, jobRunner, PgBossTaskQueue, type PgBossConstructor, runnerJob, runnerProcess, type QueuedWork, type TakenJob } from "../../runtime/workers.js";
 import { task } from "./store-contract.js";
 import { dropSchemas, freshSchema, pgUrl } from "./store-postgres-db.js";
 
@@ -19,10 +20,12 @@ afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
 });
 
+const driver = process.env.MCP_TASK_GEN_PGBOSS ? ((await import(process.env.MCP_TASK_GEN_PGBOSS)) as { PgBoss: PgBossConstructor }).PgBoss : undefined;
+
 async function openQueue(pollingIntervalSeconds = 0.5): Promise<PgBossTaskQueue> {
   const schema = freshSchema("q");
   schemas.push(schema);
-  const q = await PgBossTaskQueue.open(pgUrl(), { schema, pollingIntervalSeconds });
+  const q = await PgBossTaskQueue.open(pgUrl(), { schema, pollingIntervalSeconds, ...(driver ? { driver } : {}) });
   queues.push(q);
   return q;
 }
