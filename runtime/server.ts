@@ -344,6 +344,10 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     this.options = options;
     for (const [method, handler] of Object.entries(options.operations ?? {})) this.operations.set(method, handler);
     this.store = options.store ?? new InMemoryTaskStore();
+    // Workers elsewhere could never see the tasks whose work they are handed.
+    if (options.queue !== undefined && this.store.shared !== true) {
+      throw new Error("TaskServerOptions.queue needs a task store that servers and workers share (PostgresTaskStore); this store is not shared");
+    }
     const l = descriptor.behaviour.limits;
     this.limits = {
       maxConcurrentPerRequestor: l.maxConcurrentPerRequestor,

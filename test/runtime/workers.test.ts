@@ -6,7 +6,9 @@
  * MCP_TASK_GEN_PGBOSS names another pg-boss build to run against (e.g. pg-boss 12 under Node 22).
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { TaskRuntime } from "../../runtime/server.js";
 import { PostgresTaskStore } from "../../runtime/store-postgres.js";
+import { descriptorOf } from "./descriptors.js";
 import { handBackLostJobs, jobRunner, PgBossTaskQueue, type PgBossConstructor, runnerJob, runnerProcess, type QueuedWork, type TakenJob } from "../../runtime/workers.js";
 import { task } from "./store-contract.js";
 import { dropSchemas, freshSchema, pgUrl } from "./store-postgres-db.js";
@@ -61,6 +63,20 @@ describe("runner names", () => {
     expect(runnerJob(r)).toBe("0b3c");
     expect(runnerProcess("server-7")).toBe("server-7");
     expect(runnerJob("server-7")).toBeUndefined();
+  });
+});
+
+describe("a runtime with a queue", () => {
+  it("refuses a store the workers cannot share, with a message that says which store it needs", async () => {
+    const q = await openQueue();
+    const d = await descriptorOf("mcp-2025-11-25");
+    expect(() => new TaskRuntime(d, { queue: q, audit: false })).toThrow(/queue needs a task store that servers and workers share \(PostgresTaskStore\)/);
+  });
+
+  it("refuses to run work without a queue", async () => {
+    const rt = new TaskRuntime(await descriptorOf("mcp-2025-11-25"), { audit: false });
+    await expect(rt.work()).rejects.toThrow(/TaskRuntime.work needs a queue/);
+    await rt.close();
   });
 });
 
