@@ -2,7 +2,7 @@
 import { join, resolve } from "node:path";
 import { ROOT } from "./messages.js";
 
-export const AREAS = ["validators", "transitions", "generator", "store", "stores", "e2e", "load"] as const;
+export const AREAS = ["validators", "transitions", "generator", "store", "stores", "e2e", "load", "workers"] as const;
 export type Area = (typeof AREAS)[number];
 
 /** Where a run writes its report unless --out says: a quick run's rough figures never replace the committed BENCHMARKS.md. */

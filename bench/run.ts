@@ -26,6 +26,7 @@ const TITLES: Record<Area, string> = {
   stores: "Task stores (durable and in memory)",
   e2e: "End to end",
   load: "Load",
+  workers: "Worker pool (pg-boss on PostgreSQL)",
 };
 
 async function area(name: Area, specs: string[], quick: boolean): Promise<Section> {
@@ -45,6 +46,8 @@ async function area(name: Area, specs: string[], quick: boolean): Promise<Sectio
       return (await import("./e2e.js")).runE2e(s);
     case "load":
       return (await import("./load.js")).runLoad(quick);
+    case "workers":
+      return (await import("./workers.js")).runWorkers(s);
   }
 }
 

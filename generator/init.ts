@@ -8,6 +8,7 @@
  *   src/handlers/         user-owned: index.ts (class Handlers implements ServerHandlers)
  *                         and one file per tool (an example tool)
  *   src/server.ts         user-owned entry point (stdio or Streamable HTTP)
+ *   src/worker.ts         user-owned worker entry point (npm run worker: queued task work)
  *   test/server.test.ts   user-owned test: drives the server through the generated client
  *   spec/<file>           a copy of the spec, when it is a file rather than a built-in name
  */
@@ -208,6 +209,9 @@ function allowedScripts(generatorSource: string | undefined): Record<string, boo
 /** The PostgreSQL driver of TASK_STORE=postgres:<url> (runtime/store-postgres.ts). */
 const POSTGRES_DRIVER = "pg";
 
+/** The job queue of TASK_STORE=postgres:<url> (runtime/workers.ts): pg-boss 10, the one that runs on Node 20. */
+const QUEUE = "pg-boss";
+
 /** A caret range on an exact version (kept as it is when it is a range already). */
 const caret = (v: string) => (/^\d/.test(v) ? `^${v}` : v);
 
@@ -247,13 +251,15 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
   const runtimeDeps = new Set([...importedPackages(compiled.files), "@modelcontextprotocol/sdk", "zod"]);
   // The entry point's default task store is SQLite (the runtime loads the driver only when it opens one).
   runtimeDeps.add(SQLITE_DRIVER);
-  // TASK_STORE=postgres:<url> (the runtime loads the driver only when it opens that store).
+  // TASK_STORE=postgres:<url>: the store's driver and the job queue of the workers (the runtime loads each
+  // only when it opens that store).
   runtimeDeps.add(POSTGRES_DRIVER);
+  runtimeDeps.add(QUEUE);
   const dependencies = Object.fromEntries(
     [...runtimeDeps]
       .filter((d) => !NODE_BUILTINS.has(d))
       .sort()
-      .map((d) => [d, d === SQLITE_DRIVER ? sqliteRange(version(d, "")) : d === POSTGRES_DRIVER ? caret(version(d, "8.0.0")) : version(d, "*")]),
+      .map((d) => [d, d === SQLITE_DRIVER ? sqliteRange(version(d, "")) : d === POSTGRES_DRIVER || d === QUEUE ? caret(version(d, "")) : version(d, "*")]),
   );
   const devDependencies = {
     "@types/node": version("@types/node", "^20.0.0"),
@@ -306,6 +312,8 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
           typecheck: "tsc -p tsconfig.json --noEmit",
           start: "node dist/src/server.js",
           client: "node dist/src/client.js",
+          // Runs queued task work for servers on a shared PostgreSQL database (README, "Scaling out").
+          worker: "node dist/src/worker.js",
           // The shell expands the glob: node 20 takes files, not directories or patterns.
           test: "npm run build && node --test dist/test/*.test.js",
         },
@@ -344,6 +352,7 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
     user(".gitignore", "gitignore.hbs"),
     user("src/server.ts", "server.ts.hbs"),
     user("src/client.ts", "client.ts.hbs"),
+    user("src/worker.ts", "worker.ts.hbs"),
     user(`${LAYOUT.handlers}/index.ts`, "handlers-index.ts.hbs"),
     ...(view.tools ? [user(`${LAYOUT.handlers}/echo.ts`, "tool-echo.ts.hbs")] : []),
     user("test/server.test.ts", "server.test.ts.hbs"),

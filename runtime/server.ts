@@ -46,12 +46,14 @@ import { checkTaskIdHeader, declaresClientCapability, scopedTaskId, TASK_SCOPE_M
 import { answerAsJson } from "./transports.js";
 import { settleUnfinished } from "./restart.js";
 import { followStoreChanges } from "./store-events.js";
+import { handBackLostJobs, jobRunner, relaySideRequests, runnerJob, runnerProcess, sideRequestThroughStore, type QueuedWork, type RetryPolicy, type TakenJob, type TaskQueue } from "./workers.js";
 
 export { CANCELLED_BY_REQUEST } from "./cancellation.js";
 export { signCursor, verifyCursor } from "./cursor.js";
 export { invalidParams } from "./errors.js";
 export { RateLimiter, ConcurrencyCounter, type TaskLimits } from "./limits.js";
 export type { AuditEvent, LogEntry } from "./log.js";
+export type { RetryPolicy, TaskQueue } from "./workers.js";
 export { capabilityAt } from "./plan.js";
 export type { ServerExtra, TaskContext, TaskPeer } from "./task-context.js";
 export { answerAsJson, isPlainRequest, serveStreamableHttp, TaskStdioServerTransport, type HttpServeOptions } from "./transports.js";
@@ -70,6 +72,9 @@ export {
 const EXPIRED_READABLE_MS = 600_000;
 
 /** The message of every "not implemented" answer of this runtime. */
+/** An answer relayed as it came: the work that asked checks it against what it asked. */
+const anyResult = z.record(z.string(), z.unknown());
+
 export const NOT_SUPPORTED = "not supported by this generated server yet";
 
 /** The -32603 answer for a declared behaviour this runtime does not implement. */
@@ -145,6 +150,18 @@ export interface TaskServerOptions<S extends string = string> {
    * that span. Default 30 s.
    */
   runnerLeaseMs?: number;
+  /**
+   * This process's name in a shared store's leases (default: a random one per start). A process started
+   * again under the name it had settles (or, with a queue, hands back) its earlier unfinished tasks before
+   * it serves, instead of waiting for its old lease to run out.
+   */
+  runnerId?: string;
+  /**
+   * Runs tool tasks' work on a pool of workers (see workers.ts): each task is stored, then its work is
+   * enqueued, and whichever process runs `work()` on the same queue and store executes it. Needs a shared
+   * store (PostgreSQL). With a queue, the runner lease defaults to 3 s.
+   */
+  queue?: TaskQueue;
 }
 
 /** What a custom operation's handler may do: read and move the requestor's own tasks. */
@@ -192,6 +209,12 @@ export interface TaskTool<S extends z.ZodType = z.ZodType> {
    */
   prepare?: (args: z.infer<S>, ctx: TaskContext) => Promise<z.infer<S>>;
   handler: TaskHandler<z.infer<S>, CallToolResult>;
+  /**
+   * With a worker pool (TaskServerOptions.queue): whether the work is run again on another worker when
+   * the one running it is lost (killed, cut off). Declare it only for work that is safe to repeat.
+   * Default: none; the task is settled to the spec's restart state.
+   */
+  retry?: RetryPolicy;
 }
 
 /** Builds a tool definition with its argument type inferred from the schema. */
@@ -209,6 +232,8 @@ export interface RunOptions {
   tool?: string;
   /** The session the request came from, to reach the requestor later (status notifications). */
   peer?: TaskPeer;
+  /** With a queue: the tool and arguments a worker runs (a task is then enqueued rather than run here). */
+  queued?: { tool: string; args: () => unknown; retry?: RetryPolicy };
 }
 
 /** The failure message of a tool result with isError (its first text), for a task that fails on it. */
@@ -306,17 +331,23 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
    */
   readonly ready: Promise<void>;
   /** This process's name in a shared store's leases (the runner of the tasks it creates). */
-  readonly runner: string = randomUUID();
+  readonly runner: string;
   private leaseTimer: ReturnType<typeof setInterval> | undefined;
+  private leaseMs = 0;
 
   constructor(descriptor: TaskSpecDescriptor<S>, options: TaskServerOptions<S> = {}) {
     checkRuntimeVersion(descriptor);
     this.descriptor = descriptor;
+    this.runner = options.runnerId ?? randomUUID();
     this.plan = makePlan(descriptor);
     this.side = options.side ?? "server";
     this.options = options;
     for (const [method, handler] of Object.entries(options.operations ?? {})) this.operations.set(method, handler);
     this.store = options.store ?? new InMemoryTaskStore();
+    // Workers elsewhere could never see the tasks whose work they are handed.
+    if (options.queue !== undefined && this.store.shared !== true) {
+      throw new Error("TaskServerOptions.queue needs a task store that servers and workers share (PostgresTaskStore); this store is not shared");
+    }
     const l = descriptor.behaviour.limits;
     this.limits = {
       maxConcurrentPerRequestor: l.maxConcurrentPerRequestor,
@@ -347,36 +378,53 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     const release = (taskId: string, owner: string) => this.concurrency.releaseTask(taskId, owner);
     followStoreChanges({ plan: this.plan, store: this.store, running: this.active, wake: (id) => this.wake(id), pushStatus: (r) => this.pushStatus(r), release, log: (e) => this.log(e) });
     const settle = options.settleOnStart ?? (this.store.durable === true && this.store.shared !== true);
-    this.ready = settle
+    const settled = settle
       ? settleUnfinished(this.host).then(
           () => undefined,
           (e: unknown) => this.log({ level: "error", msg: "could not settle the tasks left unfinished by a restart", error: String(e) }),
         )
       : Promise.resolve();
-    this.startLease(options.runnerLeaseMs ?? 30_000);
+    // Under a name of its own, the first lease round ends this name's earlier tasks: serve after it.
+    const leased = this.startLease(options.runnerLeaseMs ?? (options.queue ? 3_000 : 30_000));
+    this.ready = options.runnerId === undefined ? settled : Promise.all([settled, leased]).then(() => undefined);
   }
 
   /**
    * On a shared store with leases: this process renews its own and ends the unfinished tasks of
    * processes whose lease ran out (they were killed or lost), as a restart would.
    */
-  private startLease(leaseMs: number): void {
+  private startLease(leaseMs: number): Promise<void> {
     const store = this.store;
-    if (store.shared !== true || store.heartbeat === undefined || store.liveRunners === undefined) return;
+    if (store.shared !== true || store.heartbeat === undefined || store.liveRunners === undefined) return Promise.resolve();
     const heartbeat = store.heartbeat.bind(store);
     const liveRunners = store.liveRunners.bind(store);
     const runner = this.runner;
+    this.leaseMs = leaseMs;
+    const machine = this.descriptor.machine;
+    const unfinished = this.descriptor.states.all.filter((s) => !machine.isTerminal(s));
+    let first = true;
     const tick = async () => {
       await heartbeat(runner);
       const live = await liveRunners(Date.now() - leaseMs);
-      live.add(runner);
-      await settleUnfinished(this.host, (rec) => rec.runner !== undefined && !live.has(rec.runner));
+      // On the first round, tasks recorded under this name are a previous start's: nothing runs them now.
+      const earlier = first;
+      first = false;
+      const lost = (rec: TaskRecord) => {
+        if (rec.runner === undefined || this.active.has(rec.taskId)) return false;
+        const process = runnerProcess(rec.runner);
+        return process === runner ? earlier : !live.has(process);
+      };
+      // With a queue, a lost worker's job runs again where its tool allows a retry; the others are settled.
+      // A job started within the last renewal period is a retry taken since (by a live worker): left alone.
+      const kept = this.options.queue ? await handBackLostJobs(store, unfinished, lost, this.options.queue, Math.floor(leaseMs / 3)) : new Set<string>();
+      await settleUnfinished(this.host, (rec) => lost(rec) && !kept.has(rec.taskId));
     };
     const run = () =>
-      void tick().catch((e: unknown) => this.log({ level: "warn", msg: "could not renew the lease or settle stopped processes' tasks", error: String(e) }));
-    run();
-    this.leaseTimer = setInterval(run, Math.max(50, Math.floor(leaseMs / 3)));
+      tick().catch((e: unknown) => this.log({ level: "warn", msg: "could not renew the lease or settle stopped processes' tasks", error: String(e) }));
+    const firstRound = run();
+    this.leaseTimer = setInterval(() => void run(), Math.max(50, Math.floor(leaseMs / 3)));
     this.leaseTimer.unref?.();
+    return firstRound;
   }
 
   /** The spec's declared behaviour this runtime follows. */
@@ -625,6 +673,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     return this.run("tools/call", p, extra, (ctx) => tool.handler(args, ctx), {
       ...(tool.taskSupport === undefined ? {} : { taskSupport: tool.taskSupport }),
       tool: tool.name,
+      ...(this.options.queue === undefined ? {} : { queued: { tool: tool.name, args: () => args, ...(tool.retry === undefined ? {} : { retry: tool.retry }) } }),
       ...(peer === undefined ? {} : { peer }),
       ...(prepare === undefined
         ? {}
@@ -661,10 +710,12 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     return (args, extra) => this.run("tools/call", { _meta: extra._meta }, extra, (ctx) => fn(args, ctx));
   }
 
-  /** Stops the running work and the store's timers. */
+  /** Stops the running work, the job queue (if any) and the store's timers. */
   async close(): Promise<void> {
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     for (const a of this.active.values()) a.controller.abort(new Error("server closing"));
+    // The queue's running jobs end with their aborted work; then it lets go of its connections.
+    await this.options.queue?.stop(5_000).catch((e: unknown) => this.log({ level: "warn", msg: "could not stop the job queue", error: String(e) }));
     await this.store.close();
   }
 
@@ -1063,7 +1114,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       expiresAt: fromTerminal || keepAlive === null || expiryEvent ? null : now + keepAlive,
       pendingInputs: 0,
       // On a shared store with leases: who runs the work, so the others can settle it if this process dies.
-      ...(this.leaseTimer === undefined ? {} : { runner: this.runner }),
+      // Work enqueued for a worker has no runner until a worker takes it.
+      ...(this.leaseTimer === undefined || (options.queued !== undefined && this.options.queue !== undefined) ? {} : { runner: this.runner }),
     }, limit);
     if (record === "limit") {
       this.concurrency.release(owner);
@@ -1079,6 +1131,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     this.concurrency.hold(taskId);
     if (replay !== undefined) this.rememberRequest(replay, taskId);
     this.audit({ ...audit, type: "created", taskId, to: plan.status.initial });
+    if (options.queued !== undefined && this.options.queue !== undefined) return this.enqueue(taskId, record, params, extra, options, wanted.request) as Promise<R>;
     const active: ActiveTask = {
       controller: new AbortController(),
       owner,
@@ -1119,6 +1172,159 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     void this.execute(taskId, active, method, extra, work, cleanup, wanted.request).catch(() => undefined);
     const created = await this.store.get(taskId);
     return this.acknowledgement(created?.state === "live" ? created.record : record) as R;
+  }
+
+  /**
+   * A task whose work runs on a worker: its job is enqueued and the request answered as a local run would
+   * answer it (with the task, or, where the request stays open until the result, with what the worker stored).
+   */
+  private async enqueue(taskId: string, record: TaskRecord, params: unknown, extra: ServerExtra, options: RunOptions, taskRequest: Record<string, unknown>): Promise<Result> {
+    const plan = this.plan;
+    const queue = this.options.queue!;
+    const queued = options.queued!;
+    // This process runs nothing: the store counts the task against its requestor's limit (createBounded).
+    this.concurrency.releaseTask(taskId, record.owner);
+    const auth = extra.authInfo;
+    const capabilities = this.requestorCapabilities(params, extra, options.peer);
+    const work: QueuedWork = {
+      taskId,
+      tool: queued.tool,
+      args: queued.args(),
+      requestId: extra.requestId,
+      ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
+      ...(auth === undefined
+        ? {}
+        : { authInfo: { clientId: auth.clientId, scopes: auth.scopes, ...(auth.expiresAt === undefined ? {} : { expiresAt: auth.expiresAt }), ...(auth.extra === undefined ? {} : { extra: auth.extra }) } }),
+      ...(capabilities === undefined ? {} : { capabilities }),
+      taskRequest,
+    };
+    try {
+      await queue.enqueue(JSON.parse(JSON.stringify(work)) as QueuedWork, queued.retry);
+    } catch (e) {
+      // Never queued: no work will ever run behind the task.
+      this.log({ level: "error", msg: "could not enqueue a task's work", taskId, error: String(e) });
+      const internal = internalError(plan);
+      await this.move(taskId, plan.status.onUnexpected, plan.task.statusMessageOnFailure ? { error: { code: internal.code, message: internal.message }, statusMessage: internal.message } : { error: { code: internal.code, message: internal.message } });
+      throw internal;
+    }
+    // The task as created: a worker may have taken it meanwhile, which the requestor learns by polling.
+    if (plan.creation.ackMode !== "notification") return this.acknowledgement(record);
+    const key = plan.related.key;
+    await extra
+      .sendNotification({ method: plan.creation.ackNotification ?? "", params: { _meta: key === undefined ? {} : { [key]: { taskId } } } } as unknown as ServerNotification)
+      .catch((e: unknown) => this.log({ level: "warn", msg: "could not send the task creation notification", taskId, error: String(e) }));
+    const onAbort = () => void this.cancel(taskId, "The request was cancelled").catch(() => undefined);
+    extra.signal.addEventListener("abort", onAbort, { once: true });
+    // While the request is open, the work's requests to the requestor (side requests) go out on it.
+    const stopRelay = relaySideRequests(this.store, taskId, (request) => extra.sendRequest(request as ServerRequest, anyResult as never, { timeout: this.inputTimeout }));
+    try {
+      const ended = await this.untilEnded(taskId);
+      if (ended === undefined) throw new TaskProtocolError("expired", -32603, "The task is gone (deleted or expired)");
+      if (ended.status === plan.status.cancelled) throw cancelledError();
+      if (ended.result !== undefined && ended.error === undefined) return withRelated(plan, ended.result as Result, taskId);
+      const error = ended.error ?? { code: -32603, message: ended.statusMessage ?? "The task failed" };
+      throw new TaskProtocolError("requestFailed", error.code, error.message, error.data);
+    } finally {
+      stopRelay();
+      extra.signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Resolves with the task once it is terminal (whichever process ended it), or undefined once it is gone. */
+  private async untilEnded(taskId: string): Promise<TaskRecord | undefined> {
+    for (;;) {
+      let wake!: () => void;
+      const changed = new Promise<void>((resolve) => (wake = resolve));
+      const stop = this.watch(taskId, wake);
+      try {
+        const found = await this.store.get(taskId);
+        if (found?.state !== "live") return undefined;
+        if (this.isTerminal(found.record.status)) return found.record;
+        await changed;
+      } finally {
+        stop();
+      }
+    }
+  }
+
+  /**
+   * Runs, in this process, the work of the tool tasks that servers enqueued on `TaskServerOptions.queue`:
+   * each job runs its tool's handler (the tools added here, by name) with the task's context, and the
+   * task ends in the store as a local run would end it. Resolves once the workers are taking jobs.
+   */
+  async work(options: { concurrency?: number } = {}): Promise<void> {
+    const queue = this.options.queue;
+    if (queue === undefined) throw new Error("TaskRuntime.work needs a queue (TaskServerOptions.queue)");
+    if (this.store.shared !== true) throw new Error("TaskRuntime.work needs a store every server and worker shares (PostgreSQL)");
+    await this.ready;
+    await queue.consume((job) => this.runJob(job), options.concurrency ?? 1);
+  }
+
+  /** One job: claims its task, then runs the tool's work as `run` would have. */
+  private async runJob(job: TakenJob): Promise<void> {
+    const w = job.work;
+    const taskId = w.taskId;
+    let rec: TaskRecord | undefined;
+    for (let attempt = 0; attempt < 16 && rec === undefined; attempt++) {
+      const found = await this.store.get(taskId);
+      // Ended before a worker took it (cancelled, expired, deleted): nothing to run.
+      if (found?.state !== "live" || this.isTerminal(found.record.status)) return;
+      const held = found.record;
+      const process = held.runner === undefined ? undefined : runnerProcess(held.runner);
+      // Handed back while its worker was in fact alive (a lease renewed late): that worker goes on.
+      if (process !== undefined && process !== this.runner && held.runner !== undefined && runnerJob(held.runner) !== undefined) {
+        const live = await this.store.liveRunners?.(Date.now() - this.leaseMs);
+        if (live?.has(process)) return;
+      }
+      rec = await this.store.update(taskId, held.status, { runner: jobRunner(this.runner, job.id) });
+    }
+    if (rec === undefined) return;
+    const tool = this.tools.get(w.tool);
+    const plan = this.plan;
+    if (tool === undefined) {
+      this.log({ level: "error", msg: "a queued task names a tool this worker does not have", taskId, tool: w.tool });
+      const internal = internalError(plan);
+      const error = { code: internal.code, message: `This worker has no tool named ${w.tool}` };
+      await this.move(taskId, plan.status.onUnexpected, plan.task.statusMessageOnFailure ? { error, statusMessage: error.message } : { error });
+      return;
+    }
+    const controller = new AbortController();
+    const noConnection = () => new TaskProtocolError("noConnection", -32603, "The task's work runs on a worker, which holds no connection to the requestor");
+    const extra = {
+      signal: controller.signal,
+      requestId: w.requestId,
+      ...(w.sessionId === undefined ? {} : { sessionId: w.sessionId }),
+      ...(w.authInfo === undefined ? {} : { authInfo: { token: "", ...w.authInfo } }),
+      sendNotification: () => Promise.resolve(),
+      // Where the request that made the task stays open until its result, the server holding it relays.
+      sendRequest: plan.creation.ackMode === "notification" ? sideRequestThroughStore(this.store, taskId, this.inputTimeout) : () => Promise.reject(noConnection()),
+    } as unknown as ServerExtra;
+    const active: ActiveTask = {
+      controller,
+      owner: rec.owner,
+      pending: 0,
+      cancelled: false,
+      inputSeq: 0,
+      waiters: new Map(),
+      lock: Promise.resolve(),
+      inputs: [],
+      // Notifications (progress, messages) reach only a process holding the requestor's session.
+      notify: () => Promise.resolve(),
+      requestorCapabilities: w.capabilities,
+    };
+    this.active.set(taskId, active);
+    if (plan.retention.countedFrom !== "terminal" && rec.keepAlive !== null) this.armExpiry(taskId, active, rec.createdAt + rec.keepAlive);
+    const cleanup = () => {
+      if (active.expiry) clearTimeout(active.expiry);
+      this.active.delete(taskId);
+    };
+    // A cancel that landed between the claim and here.
+    const now = await this.store.get(taskId);
+    if (now?.state !== "live" || this.isTerminal(now.record.status)) {
+      cleanup();
+      return;
+    }
+    await this.execute(taskId, active, rec.method, extra, (ctx) => tool.handler(w.args, ctx), cleanup, w.taskRequest).catch(() => undefined);
   }
 
   /** The answer that acknowledges a task in the request's own answer ({ task }, or the flat task with its result type). */

@@ -16,6 +16,13 @@
  * pg 8): the PostgreSQL store, which several demo processes may share (schema "mcp_tasks", or
  * storeSchema in --options); tasks are then bound to the auth context alone, since an HTTP
  * session lives in one process.
+ * --queue (with a postgres store): tool tasks' work goes through a job queue (pg-boss) on the
+ * same database; this process also runs a worker unless --no-local-worker. --worker: run a worker
+ * only (no MCP server), for a pool of separate worker processes. --runner-id <name>: this process's
+ * name in the store's leases (a process started again under its name settles its earlier tasks at
+ * once). In --options: workerConcurrency (jobs at once per process, default 4), retryTools
+ * (names of tools whose work is run again when its worker is lost: { "slow_compute": 2 } = 2 retries),
+ * queueName, queueSchema.
  * --auth <token>: a static bearer token that becomes the requestor's auth context
  * (tasks are bound to it). Over HTTP every request must carry
  * `Authorization: Bearer <token>` (anything else is answered 401); over stdio
@@ -52,6 +59,7 @@ type ServerModule = typeof import("../output-samples/sep-1686-draft/server.js");
 type StoreModule = typeof import("../output-samples/sep-1686-draft/store.js");
 type SqliteStoreModule = typeof import("../output-samples/sep-1686-draft/runtime/store-sqlite.js");
 type PostgresStoreModule = typeof import("../output-samples/sep-1686-draft/runtime/store-postgres.js");
+type WorkersModule = typeof import("../output-samples/sep-1686-draft/runtime/workers.js");
 type ProtocolModule = typeof import("../output-samples/sep-1686-draft/protocol.js");
 // The core binding emitted for a per-request lifecycle (protocol.lifecycle per-request).
 type StatelessModule = typeof import("../output-samples/ext-tasks-2026-07-28/stateless-server.js");
@@ -70,6 +78,10 @@ function parseArgs(argv: string[]) {
   let options: string | undefined = process.env.MCP_TASK_GEN_DEMO_OPTIONS;
   let mcp = false;
   let auth: string | undefined;
+  let queue = false;
+  let localWorker = true;
+  let workerOnly = false;
+  let runnerId: string | undefined;
   let store: StoreChoice = { kind: "memory" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -84,7 +96,13 @@ function parseArgs(argv: string[]) {
     else if (a.startsWith("--store=")) store = parseStore(a.slice("--store=".length));
     else if (a === "--mcp-server") mcp = true;
     else if (a === "--auth" || a.startsWith("--auth=")) auth = parseAuth(a === "--auth" ? argv[++i] : a.slice("--auth=".length));
-    else if (a.startsWith("-")) usage(`unknown option ${a}`);
+    else if (a === "--queue") queue = true;
+    else if (a === "--no-local-worker") localWorker = false;
+    else if (a === "--worker") workerOnly = queue = true;
+    else if (a === "--runner-id") {
+      runnerId = argv[++i];
+      if (runnerId === undefined || !/^[\w.:-]{1,100}$/.test(runnerId)) usage("--runner-id needs a name (letters, digits, . : - _)");
+    } else if (a.startsWith("-")) usage(`unknown option ${a}`);
     else if (spec === undefined) spec = a;
     else usage(`unexpected argument ${a}`);
   }
@@ -98,7 +116,8 @@ function parseArgs(argv: string[]) {
       usage("--options is not valid JSON");
     }
   }
-  return { spec, http, options: parsed, mcp, store, auth };
+  if (queue && store.kind !== "postgres") usage("--queue and --worker need --store postgres:<url> (servers and workers share the tasks)");
+  return { spec, http, options: parsed, mcp, store, auth, queue, localWorker, workerOnly, runnerId };
 }
 
 /** --auth <token>: a bearer token (visible ASCII, no spaces). */
@@ -178,12 +197,19 @@ const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 
 async function main() {
-  const { spec, http, options, mcp, store: storeChoice, auth } = parseArgs(process.argv.slice(2));
+  const { spec, http, options, mcp, store: storeChoice, auth, queue: useQueue, localWorker, workerOnly, runnerId } = parseArgs(process.argv.slice(2));
   const dir = /\.(ya?ml|json)$/i.test(spec) ? generateInto(spec) : join(root, "output-samples", spec);
   if (!existsSync(join(dir, "server.ts"))) usage(`no generated server in output-samples/${spec}/ (run npm run samples)`);
   const gen = (await import(pathToFileURL(join(dir, "server.ts")).href)) as ServerModule;
   const storeMod = (await import(pathToFileURL(join(dir, "store.ts")).href)) as StoreModule;
-  const { rememberExpiredMs, storeSchema, ...serverOptions } = options as { rememberExpiredMs?: number; storeSchema?: string };
+  const { rememberExpiredMs, storeSchema, workerConcurrency, retryTools, queueName, queueSchema, ...serverOptions } = options as {
+    rememberExpiredMs?: number;
+    storeSchema?: string;
+    workerConcurrency?: number;
+    retryTools?: Record<string, number>;
+    queueName?: string;
+    queueSchema?: string;
+  };
   const storeOptions = rememberExpiredMs === undefined ? {} : { rememberExpiredMs };
   let store:
     | InstanceType<StoreModule["InMemoryTaskStore"]>
@@ -211,9 +237,26 @@ async function main() {
     }
     log("task store", { store: "sqlite", file: storeChoice.file, ...store.durability });
   } else store = new storeMod.InMemoryTaskStore(storeOptions);
+  let queue: Awaited<ReturnType<WorkersModule["PgBossTaskQueue"]["open"]>> | undefined;
+  if (useQueue && storeChoice.kind === "postgres") {
+    const workers = (await import(pathToFileURL(join(dir, "runtime", "workers.ts")).href)) as WorkersModule;
+    try {
+      queue = await workers.PgBossTaskQueue.open(storeChoice.url, {
+        ...(queueName === undefined ? {} : { name: queueName }),
+        ...(queueSchema === undefined ? {} : { schema: queueSchema }),
+        pollingIntervalSeconds: 1,
+        onError: (e) => log("queue error", { error: String(e) }),
+      });
+    } catch (e) {
+      process.stderr.write(`demo-server: cannot open the job queue: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    }
+  }
   const runtime = new gen.TaskRuntime({
     ...(serverOptions as ConstructorParameters<ServerModule["TaskRuntime"]>[0]),
     store,
+    ...(queue === undefined ? {} : { queue }),
+    ...(runnerId === undefined ? {} : { runnerId }),
   });
   if (auth !== undefined) {
     // --auth: a request without an auth context of its own (stdio) carries the token's.
@@ -366,6 +409,23 @@ async function main() {
       handler: async ({ name }) => text(`Hello, ${name ?? "stranger"}!`),
     }),
   ];
+
+  // Tools declared safe to run again on another worker when theirs is lost.
+  for (const t of tools) {
+    const attempts = retryTools?.[t.name];
+    if (typeof attempts === "number") (t as { retry?: unknown }).retry = { attempts };
+  }
+  if (queue !== undefined && (workerOnly || localWorker)) {
+    runtime.addTools(tools as never);
+    await runtime.work({ concurrency: workerConcurrency ?? 4 });
+    log("worker ready", { spec, runner: runtime.runner });
+  }
+  if (workerOnly) {
+    const stop = () => void runtime.close().finally(() => process.exit(0));
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    return;
+  }
 
   // --mcp-server: the same tools on the high-level McpServer, made task-augmentable with runtime.tool().
   const createMcpServer = () => {

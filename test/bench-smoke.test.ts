@@ -14,7 +14,7 @@ import { ROOT, tempDirs } from "./helpers/cli.js";
 const dirs = tempDirs("mcp-task-gen-bench-");
 afterAll(() => dirs.cleanup());
 
-const AREAS = ["validators", "transitions", "generator", "store", "stores", "e2e", "load"];
+const AREAS = ["validators", "transitions", "generator", "store", "stores", "e2e", "load", "workers"];
 const STATUSES = ["met", "missed", "not measured yet", "n/a"];
 
 describe("where a run writes its report", () => {

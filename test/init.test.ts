@@ -84,6 +84,7 @@ describe("mcp-task-gen init (the default spec, stdio)", () => {
       ".gitignore",
       "src/server.ts",
       "src/client.ts",
+      "src/worker.ts",
       "src/handlers/index.ts",
       "src/handlers/echo.ts",
       "test/server.test.ts",
@@ -97,7 +98,8 @@ describe("mcp-task-gen init (the default spec, stdio)", () => {
     expect(json(join(seed, "mcp-task-gen.config.json"))).toEqual({ spec: "mcp-2025-11-25", out: "src/tasks", handlers: "src/handlers" });
     const pkg = json(join(seed, "package.json"));
     expect(pkg.scripts.generate).toBe("mcp-task-gen");
-    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "better-sqlite3", "pg", "zod"]);
+    expect(pkg.scripts.worker).toBe("node dist/src/worker.js");
+    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "better-sqlite3", "pg", "pg-boss", "zod"]);
     // What keeps src/handlers/ in step on `npm run generate` (an optional peer of the generator).
     expect(Object.keys(pkg.devDependencies)).toContain("ts-morph");
     // The default task store's driver: major 12, the one the runtime's SQLite store is written against.

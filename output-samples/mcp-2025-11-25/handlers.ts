@@ -33,6 +33,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { TaskProtocolError } from "./errors.js";
 import type { OperationContext, TaskContext, TaskRuntime, TaskTool } from "./server.js";
+import type { RetryPolicy } from "./runtime/workers.js";
 
 // The SDK types handler code needs, under stable names whatever the spec.
 export type {
@@ -113,6 +114,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   inputSchema?: S;
   /** May a call run as a task? */
   taskSupport: TaskSupport;
+  /** With a worker pool: run the work again on another worker when the one running it is lost (only for work safe to repeat). */
+  retry?: RetryPolicy;
   handler(args: z.infer<S>, ctx: HandlerContext): CallToolResult | Promise<CallToolResult>;
 }
 
@@ -164,6 +167,7 @@ function taskTool(t: ToolDefinition): TaskTool {
     ...(t.description === undefined ? {} : { description: t.description }),
     ...(t.inputSchema === undefined ? {} : { inputSchema: t.inputSchema }),
     ...(t.taskSupport === undefined ? {} : { taskSupport: t.taskSupport }),
+    ...(t.retry === undefined ? {} : { retry: t.retry }),
     handler: (args, ctx) => t.handler(args, handlerContext(ctx)),
   };
 }

@@ -37,6 +37,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { TaskProtocolError } from "./errors.js";
 import type { OperationContext, TaskContext, TaskRuntime, TaskTool } from "./server.js";
+import type { RetryPolicy } from "./runtime/workers.js";
 
 // The SDK types handler code needs, under stable names whatever the spec.
 export type {
@@ -108,6 +109,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   description?: string;
   /** A zod object schema of the arguments (default: any object). */
   inputSchema?: S;
+  /** With a worker pool: run the work again on another worker when the one running it is lost (only for work safe to repeat). */
+  retry?: RetryPolicy;
   handler(args: z.infer<S>, ctx: HandlerContext): CallToolResult | Promise<CallToolResult>;
 }
 
@@ -166,6 +169,7 @@ function taskTool(t: ToolDefinition): TaskTool {
     ...(t.title === undefined ? {} : { title: t.title }),
     ...(t.description === undefined ? {} : { description: t.description }),
     ...(t.inputSchema === undefined ? {} : { inputSchema: t.inputSchema }),
+    ...(t.retry === undefined ? {} : { retry: t.retry }),
     handler: (args, ctx) => t.handler(args, handlerContext(ctx)),
   };
 }

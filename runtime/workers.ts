@@ -1,0 +1,361 @@
+// Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).
+// Do not edit a copy: it is replaced whenever the spec is regenerated.
+/// <reference types="node" />
+/**
+ * Task work on a pool of workers. A server that has a queue (TaskServerOptions.queue)
+ * stores each tool task as usual and enqueues its work instead of running it; any
+ * number of worker processes (TaskRuntime.work), on any machine, take the jobs and
+ * run the same tool handlers. Everything a requestor sees travels through the shared
+ * task store (status, fields, results, errors, cancellation, inline or streamed input),
+ * so the wire and the states are those of a server running the work itself.
+ *
+ * A worker that dies (kill -9) stops renewing its runner lease; a live process then
+ * hands the job back to the queue, which retries it (the tool's `retry`: attempts and
+ * backoff, the queue's own retry policy) or, when no attempt is left, has the task
+ * settled to the spec's restart state.
+ *
+ * `PgBossTaskQueue` is the queue on PostgreSQL (pg-boss, an optional package loaded
+ * when the queue opens); `TaskQueue` is what the runtime needs of any queue.
+ */
+import { loadDriverPackage, type TaskRecord, type TaskStore } from "./store.js";
+
+/** Whether and how a tool's work is run again when the worker running it is lost (killed, partitioned). Off by default. */
+export interface RetryPolicy {
+  /** Runs after the first one (0: none). */
+  attempts: number;
+  /** Seconds before a retry (default 0: at once). */
+  delaySeconds?: number;
+  /** Doubles the delay at each attempt, with jitter (default false). */
+  backoff?: boolean;
+}
+
+/** One task's work as a job: plain JSON, everything a worker needs to run the tool with the task's context. */
+export interface QueuedWork {
+  taskId: string;
+  tool: string;
+  /** The arguments, validated (and prepared) by the server that made the task. */
+  args: unknown;
+  requestId: string | number;
+  sessionId?: string;
+  /** The requestor's auth context without its bearer token (tokens are not written to the queue). */
+  authInfo?: { clientId: string; scopes: string[]; expiresAt?: number; extra?: Record<string, unknown> };
+  /** The capabilities the requestor declared, where known (what input the work may ask for). */
+  capabilities?: Record<string, unknown>;
+  /** The task request of the original call (TaskContext.taskRequest). */
+  taskRequest?: Record<string, unknown>;
+}
+
+/** A job taken by a worker. */
+export interface TakenJob {
+  id: string;
+  work: QueuedWork;
+}
+
+/** What the runtime needs of a job queue. */
+export interface TaskQueue {
+  /** Enqueues a task's work; resolves to the job's id once it is stored. */
+  enqueue(work: QueuedWork, retry?: RetryPolicy): Promise<string>;
+  /**
+   * Runs `handler` for each job, up to `concurrency` at once in this process, until `stop`.
+   * A job is done when the handler settles (the task's outcome is in the task store, not in the job).
+   */
+  consume(handler: (job: TakenJob) => Promise<void>, concurrency: number): Promise<void>;
+  /**
+   * The worker running the job is lost: hands the job back. Resolves true while the job will run again
+   * (it had an attempt left, or it was never started), false when it will not (the task is to be settled).
+   * A job started less than `minAgeMs` ago is another worker's retry, taken since the loss was seen
+   * (several live processes notice the same loss): it is left running (true).
+   */
+  release(jobId: string, minAgeMs?: number): Promise<boolean>;
+  /** Stops taking jobs and waits for the running handlers (up to `graceMs`), then closes the connections. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const JOB_MARK = "#job:";
+
+/** The runner a task records while a worker runs it: the worker's runner name and the job. */
+export function jobRunner(runner: string, jobId: string): string {
+  return `${runner}${JOB_MARK}${jobId}`;
+}
+
+/** The process part of a task's runner (whose lease says whether it is alive). */
+export function runnerProcess(runner: string): string {
+  const i = runner.indexOf(JOB_MARK);
+  return i < 0 ? runner : runner.slice(0, i);
+}
+
+/** The job part of a task's runner, where a worker runs it. */
+export function runnerJob(runner: string): string | undefined {
+  const i = runner.indexOf(JOB_MARK);
+  return i < 0 ? undefined : runner.slice(i + JOB_MARK.length);
+}
+
+/**
+ * Hands back to `queue` the jobs of the unfinished tasks whose runner `lost` says is gone. Returns
+ * the tasks whose job runs again (they are left as they are); the others are to be settled.
+ */
+export async function handBackLostJobs(store: TaskStore, statuses: readonly string[], lost: (rec: TaskRecord) => boolean, queue: TaskQueue, minAgeMs = 0): Promise<Set<string>> {
+  const kept = new Set<string>();
+  if (store.listByStatus === undefined) return kept;
+  let after = 0;
+  for (;;) {
+    const page = await store.listByStatus(statuses, after, 500);
+    for (const rec of page.records) {
+      const job = rec.runner === undefined ? undefined : runnerJob(rec.runner);
+      if (job !== undefined && lost(rec) && (await queue.release(job, minAgeMs))) kept.add(rec.taskId);
+    }
+    if (!page.hasMore || page.records.length === 0) return kept;
+    after = page.records[page.records.length - 1]!.seq;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Requests to the requestor from work that runs on a worker
+// ---------------------------------------------------------------------------
+
+/** A request to the requestor as the SDK sends it. */
+type SideRequest = { method: string; params?: Record<string, unknown> };
+
+/**
+ * Worker side, where the spec sends input requests on the requestor's session (side requests): the
+ * request is handed, through the store, to the server holding that session (`relaySideRequests`),
+ * and its answer comes back the same way. Rejects when no server answers within `timeout`.
+ */
+export function sideRequestThroughStore(store: TaskStore, taskId: string, timeout: number): (request: SideRequest, schema: { parse(v: unknown): unknown }, options?: { signal?: AbortSignal; timeout?: number }) => Promise<unknown> {
+  return (request, schema, options = {}) => {
+    if (typeof store.watch !== "function" || typeof store.publish !== "function") return Promise.reject(new Error("the task store cannot carry messages between processes"));
+    const publish = store.publish.bind(store);
+    const key = `${taskId}:${Math.random().toString(36).slice(2)}:${Date.now()}`;
+    return new Promise<unknown>((resolve, reject) => {
+      const done = (settle: () => void) => {
+        unwatch();
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+        settle();
+      };
+      const unwatch = store.watch!((change) => {
+        const a = change.message?.sideAnswer as { key?: unknown; ok?: unknown; value?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined;
+        if (change.kind !== "message" || change.taskId !== taskId || a?.key !== key) return;
+        if (a.ok === true) {
+          done(() => {
+            try {
+              resolve(schema.parse(a.value));
+            } catch (e) {
+              reject(e);
+            }
+          });
+          return;
+        }
+        const e = a.error ?? {};
+        done(() => reject(Object.assign(new Error(typeof e.message === "string" ? e.message : "The input request failed"), { code: typeof e.code === "number" ? e.code : -32603, data: e.data })));
+      });
+      const onAbort = () => done(() => reject(options.signal!.reason ?? new Error("aborted")));
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      const timer = setTimeout(() => done(() => reject(Object.assign(new Error("No server holding the requestor's session answered the input request"), { code: -32001 }))), options.timeout ?? timeout);
+      timer.unref?.();
+      publish(taskId, { sideRequest: { key, request } }).catch((e: unknown) => done(() => reject(e)));
+    });
+  };
+}
+
+/**
+ * Server side: while the task's work runs on a worker, sends the requests it asks of the requestor on
+ * this session (`send`) and hands the answers back through the store. Returns the function that stops.
+ */
+export function relaySideRequests(store: TaskStore, taskId: string, send: (request: SideRequest) => Promise<unknown>): () => void {
+  if (typeof store.watch !== "function" || typeof store.publish !== "function") return () => undefined;
+  const publish = store.publish.bind(store);
+  return store.watch((change) => {
+    const m = change.message?.sideRequest as { key?: unknown; request?: SideRequest } | undefined;
+    if (change.kind !== "message" || change.taskId !== taskId || typeof m?.key !== "string" || typeof m.request?.method !== "string") return;
+    const key = m.key;
+    send(m.request).then(
+      (value) => publish(taskId, { sideAnswer: { key, ok: true, value } }),
+      (error: unknown) => {
+        const e = error as { code?: unknown; message?: unknown; data?: unknown };
+        return publish(taskId, { sideAnswer: { key, ok: false, error: { code: typeof e.code === "number" ? e.code : -32603, message: String(e.message ?? error), data: e.data } } });
+      },
+    ).catch(() => undefined);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// pg-boss
+// ---------------------------------------------------------------------------
+
+/** The part of a pg-boss instance (versions 10 to 12) the queue calls. */
+export interface PgBossLike {
+  on(event: "error", listener: (error: unknown) => void): unknown;
+  start(): Promise<unknown>;
+  stop(options?: { graceful?: boolean; wait?: boolean; timeout?: number; close?: boolean }): Promise<void>;
+  createQueue(name: string, options?: Record<string, unknown>): Promise<void>;
+  getQueue?(name: string): Promise<unknown>;
+  send(name: string, data: object, options?: Record<string, unknown>): Promise<string | null>;
+  work(name: string, options: Record<string, unknown>, handler: (jobs: { id: string; data: unknown }[]) => Promise<unknown>): Promise<string>;
+  notifyWorker(workerId: string): void;
+  offWork(name: string): Promise<void>;
+  fail(name: string, id: string, data?: object): Promise<unknown>;
+  getJobById(name: string, id: string): Promise<{ state: string; startedOn?: Date | null } | null>;
+  getDb(): { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
+}
+
+/** The pg-boss module's default export. */
+export type PgBossConstructor = new (options: Record<string, unknown>) => PgBossLike;
+
+/** A pg LISTEN connection, as the queue uses it to wake its workers as soon as a job is sent. */
+interface ListenClient {
+  connect(): Promise<unknown>;
+  query(text: string): Promise<unknown>;
+  on(event: "notification", listener: (msg: { channel: string }) => void): unknown;
+  on(event: "error", listener: (error: unknown) => void): unknown;
+  end(): Promise<void>;
+}
+
+export interface PgBossTaskQueueOptions {
+  /** The queue's name (default "mcp_tasks"): servers and workers of one service use the same. */
+  name?: string;
+  /** The PostgreSQL schema pg-boss keeps its tables in (default "pgboss"). */
+  schema?: string;
+  /** How long a job may run at most (s) before pg-boss fails it (default 23 h, pg-boss's bound is under a day). */
+  expireInSeconds?: number;
+  /** How often an idle worker looks for jobs when no notification woke it (s, at least 0.5; default 2). */
+  pollingIntervalSeconds?: number;
+  /** The pg-boss constructor, if you load it yourself (e.g. in a bundle). */
+  driver?: PgBossConstructor;
+  /** Receives pg-boss's background errors (default: ignored, pg-boss retries by itself). */
+  onError?: (error: unknown) => void;
+}
+
+/** Valid as a pg-boss queue name and a LISTEN channel. */
+const NAME = /^[A-Za-z0-9_]{1,40}$/;
+
+/** The job queue on PostgreSQL: pg-boss, on the database the tasks live in (or any other). */
+export class PgBossTaskQueue implements TaskQueue {
+  /** This process's fetch loops (pg-boss workers), and whether each is running a job. */
+  private readonly loops: { id: string; busy: boolean }[] = [];
+  private listener: ListenClient | undefined;
+  private readonly running = new Set<Promise<void>>();
+  private stopped = false;
+
+  private constructor(
+    private readonly boss: PgBossLike,
+    private readonly url: string,
+    readonly name: string,
+    private readonly channel: string,
+    private readonly options: PgBossTaskQueueOptions,
+  ) {}
+
+  /** Connects, creates pg-boss's schema and the queue where missing. Needs the pg-boss package (version 10 or later). */
+  static async open(url: string, options: PgBossTaskQueueOptions = {}): Promise<PgBossTaskQueue> {
+    const name = options.name ?? "mcp_tasks";
+    const schema = options.schema ?? "pgboss";
+    if (!NAME.test(name)) throw new Error(`PgBossTaskQueue: the queue name must be 1 to 40 letters, digits or underscores, not ${JSON.stringify(name)}`);
+    if (!NAME.test(schema)) throw new Error(`PgBossTaskQueue: the schema must be 1 to 40 letters, digits or underscores, not ${JSON.stringify(schema)}`);
+    // pg-boss 10 exports the class as its default export, 11 and later as PgBoss.
+    const loaded = options.driver ?? (await loadDriverPackage("pg-boss", "PgBossTaskQueue", "the pg-boss package, version 10 or later", "pg-boss@10"));
+    const Boss = (typeof loaded === "function" ? loaded : (loaded as { PgBoss?: unknown }).PgBoss) as PgBossConstructor | undefined;
+    if (typeof Boss !== "function") throw new Error("PgBossTaskQueue: the pg-boss package loaded has no PgBoss class (versions 10 to 12 are supported)");
+    // Processes starting together on a new database race to create pg-boss's schema and the queue: the
+    // loser of a deadlock or a duplicate creation starts again, and finds them made.
+    for (let attempt = 1; ; attempt++) {
+      const boss = new Boss({ connectionString: url, schema, application_name: "mcp-task-gen worker queue" });
+      boss.on("error", (e) => options.onError?.(e));
+      try {
+        await boss.start();
+        if (!(boss.getQueue && (await boss.getQueue(name)))) await boss.createQueue(name);
+        return new PgBossTaskQueue(boss, url, name, `${schema}_${name}_sent`.slice(0, 63), options);
+      } catch (e) {
+        await boss.stop({ graceful: false, close: true }).catch(() => undefined);
+        const code = (e as { code?: unknown }).code;
+        if (attempt >= 5 || (code !== "40P01" && code !== "23505" && code !== "42P07" && code !== "42710")) throw e;
+        await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
+      }
+    }
+  }
+
+  async enqueue(work: QueuedWork, retry?: RetryPolicy): Promise<string> {
+    const id = await this.boss.send(this.name, work as unknown as object, {
+      retryLimit: Math.max(0, Math.floor(retry?.attempts ?? 0)),
+      retryDelay: Math.max(0, Math.floor(retry?.delaySeconds ?? 0)),
+      retryBackoff: retry?.backoff === true,
+      expireInSeconds: this.options.expireInSeconds ?? 82_800,
+    });
+    if (id === null) throw new Error("the queue refused the job");
+    // Wakes idle workers at once rather than at their next poll.
+    await this.boss.getDb().executeSql("SELECT pg_notify($1, '')", [this.channel]);
+    return id;
+  }
+
+  async consume(handler: (job: TakenJob) => Promise<void>, concurrency: number): Promise<void> {
+    if (this.stopped) throw new Error("the queue is stopped");
+    if (this.listener === undefined) {
+      const pg = (await loadDriverPackage("pg", "PgBossTaskQueue", "the pg package, version 8", "pg@8")) as { Client: new (o: { connectionString: string }) => ListenClient };
+      const client = new pg.Client({ connectionString: this.url });
+      client.on("error", (e) => this.options.onError?.(e));
+      client.on("notification", () => this.wakeOne());
+      await client.connect();
+      await client.query(`LISTEN "${this.channel}"`);
+      this.listener = client;
+    }
+    for (let i = 0; i < Math.max(1, Math.floor(concurrency)); i++) {
+      const loop = { id: "", busy: false };
+      const run = async (jobs: { id: string; data: unknown }[]) => {
+        loop.busy = true;
+        try {
+          for (const job of jobs) {
+            const p = handler({ id: job.id, work: job.data as QueuedWork });
+            this.running.add(p);
+            try {
+              await p;
+            } finally {
+              this.running.delete(p);
+            }
+          }
+        } finally {
+          loop.busy = false;
+          // A loop that just ran a job looks for the next one at once rather than after its polling interval.
+          this.boss.notifyWorker(loop.id);
+        }
+      };
+      this.loops.push(loop);
+      loop.id = await this.boss.work(this.name, { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 }, run);
+    }
+  }
+
+  /** A job was sent: an idle loop fetches it now (busy ones look again as soon as their job ends). */
+  private wakeOne(): void {
+    const idle = this.loops.find((l) => !l.busy && l.id !== "");
+    if (idle !== undefined) this.boss.notifyWorker(idle.id);
+  }
+
+  async release(jobId: string, minAgeMs = 0): Promise<boolean> {
+    const job = await this.boss.getJobById(this.name, jobId);
+    if (job === null) return false;
+    if (job.state === "created" || job.state === "retry") return true;
+    if (job.state !== "active") return false;
+    if (minAgeMs > 0 && job.startedOn) {
+      // Read against the database's clock, which set startedOn.
+      const now = (await this.boss.getDb().executeSql("SELECT (extract(epoch FROM now()) * 1000)::float8 AS now", [])).rows[0] as { now: number };
+      if (Number(now.now) - new Date(job.startedOn).getTime() < minAgeMs) return true;
+    }
+    // pg-boss's own retry: back to "retry" (after the delay) while attempts are left, else "failed".
+    await this.boss.fail(this.name, jobId, { message: "the worker running the job was lost" });
+    const after = await this.boss.getJobById(this.name, jobId);
+    // "active" again: a worker took the retry already.
+    return after !== null && (after.state === "retry" || after.state === "created" || after.state === "active");
+  }
+
+  async stop(graceMs = 10_000): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.listener?.end().catch(() => undefined);
+    // No new jobs from here on.
+    if (this.loops.length > 0) await this.boss.offWork(this.name).catch(() => undefined);
+    // Handlers still running after the grace period are left to end with the process.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, graceMs))));
+    await Promise.race([Promise.allSettled([...this.running]), grace]);
+    clearTimeout(timer);
+    await this.boss.stop({ graceful: false, wait: true, close: true });
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The worker pool's queue on its own (runtime/workers.ts): the runner names tasks record, and
+ * PgBossTaskQueue against a real PostgreSQL (pg-boss 10): jobs reach a consumer with their data,
+ * a lost worker's job is handed back to pg-boss's retry when it has attempts left and failed
+ * otherwise, and handBackLostJobs tells which tasks run again. Runs against MCP_TASK_GEN_PG_URL.
+ * MCP_TASK_GEN_PGBOSS names another pg-boss build to run against (e.g. pg-boss 12 under Node 22).
+ */
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { TaskRuntime } from "../../runtime/server.js";
+import { PostgresTaskStore } from "../../runtime/store-postgres.js";
+import { descriptorOf } from "./descriptors.js";
+import { handBackLostJobs, jobRunner, PgBossTaskQueue, type PgBossConstructor, runnerJob, runnerProcess, type QueuedWork, type TakenJob } from "../../runtime/workers.js";
+import { task } from "./store-contract.js";
+import { dropSchemas, freshSchema, pgUrl } from "./store-postgres-db.js";
+
+const schemas: string[] = [];
+afterAll(() => dropSchemas(schemas));
+const queues: PgBossTaskQueue[] = [];
+const stores: PostgresTaskStore[] = [];
+afterEach(async () => {
+  for (const q of queues.splice(0)) await q.stop(100);
+  for (const s of stores.splice(0)) await s.close();
+});
+
+const driver = process.env.MCP_TASK_GEN_PGBOSS ? ((await import(process.env.MCP_TASK_GEN_PGBOSS)) as { PgBoss: PgBossConstructor }).PgBoss : undefined;
+
+async function openQueue(pollingIntervalSeconds = 0.5): Promise<PgBossTaskQueue> {
+  const schema = freshSchema("q");
+  schemas.push(schema);
+  const q = await PgBossTaskQueue.open(pgUrl(), { schema, pollingIntervalSeconds, ...(driver ? { driver } : {}) });
+  queues.push(q);
+  return q;
+}
+
+const work = (taskId: string): QueuedWork => ({ taskId, tool: "t", args: { n: 1 }, requestId: 7 });
+
+/** Takes jobs into a list; each stays running until `finish` (like a worker killed mid-job, never finishing). */
+function collector() {
+  const taken: TakenJob[] = [];
+  let finish!: () => void;
+  const never = new Promise<void>((r) => (finish = r));
+  const handler = (job: TakenJob) => {
+    taken.push(job);
+    return never;
+  };
+  return { taken, handler, finish: () => finish() };
+}
+
+async function until<T>(check: () => T | undefined, what: string, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("runner names", () => {
+  it("a worker's runner carries its process and its job, and each is read back", () => {
+    const r = jobRunner("w1", "0b3c");
+    expect(runnerProcess(r)).toBe("w1");
+    expect(runnerJob(r)).toBe("0b3c");
+    expect(runnerProcess("server-7")).toBe("server-7");
+    expect(runnerJob("server-7")).toBeUndefined();
+  });
+});
+
+describe("a runtime with a queue", () => {
+  it("refuses a store the workers cannot share, with a message that says which store it needs", async () => {
+    const q = await openQueue();
+    const d = await descriptorOf("mcp-2025-11-25");
+    expect(() => new TaskRuntime(d, { queue: q, audit: false })).toThrow(/queue needs a task store that servers and workers share \(PostgresTaskStore\)/);
+  });
+
+  it("refuses to run work without a queue", async () => {
+    const rt = new TaskRuntime(await descriptorOf("mcp-2025-11-25"), { audit: false });
+    await expect(rt.work()).rejects.toThrow(/TaskRuntime.work needs a queue/);
+    await rt.close();
+  });
+});
+
+describe("PgBossTaskQueue", () => {
+  it("refuses a queue name or schema that is not a plain identifier, with a clear message", async () => {
+    await expect(PgBossTaskQueue.open(pgUrl(), { name: 'x"; DROP' })).rejects.toThrow(/queue name must be 1 to 40 letters, digits or underscores/);
+    await expect(PgBossTaskQueue.open(pgUrl(), { schema: "a-b" })).rejects.toThrow(/schema must be 1 to 40 letters, digits or underscores/);
+  });
+
+  it("hands an enqueued job to a consumer with its data, at once rather than at the next poll", async () => {
+    // Polls every 10 s: only the notification sent with the job can wake a loop in time.
+    const q = await openQueue(10);
+    const c = collector();
+    await q.consume(c.handler, 2);
+    // Let the idle loops go to sleep first: the job must wake one.
+    await new Promise((r) => setTimeout(r, 300));
+    const sent = Date.now();
+    const id = await q.enqueue(work("task-1"));
+    const job = await until(() => c.taken[0], "the job");
+    expect(Date.now() - sent).toBeLessThan(400);
+    expect(job).toEqual({ id, work: work("task-1") });
+    c.finish();
+  });
+
+  it("a loop that ends a job takes the next one at once, not after its polling interval", async () => {
+    const q = await openQueue(10);
+    const taken: string[] = [];
+    await q.consume(async (job) => void taken.push(job.work.taskId), 1);
+    await new Promise((r) => setTimeout(r, 300));
+    const sent = Date.now();
+    for (const id of ["j1", "j2", "j3", "j4"]) await q.enqueue(work(id));
+    await until(() => (taken.length === 4 ? true : undefined), "the four jobs", 5_000);
+    expect(Date.now() - sent).toBeLessThan(2_000);
+  });
+
+  it("a lost job without retries is failed; with an attempt left it runs again, and a job not started yet stays", async () => {
+    const q = await openQueue();
+    const c = collector();
+    // Each taken job holds its loop (as a killed worker's would): room for the retry.
+    await q.consume(c.handler, 4);
+    const once = await q.enqueue(work("once"));
+    const twice = await q.enqueue(work("twice"), { attempts: 1 });
+    await until(() => (c.taken.length >= 2 ? true : undefined), "both jobs");
+    // Several live processes notice the same loss: a job started since (a retry another worker took) is left running.
+    expect(await q.release(once, 60_000)).toBe(true);
+    expect(await q.release(once)).toBe(false);
+    expect(await q.release(twice)).toBe(true);
+    // pg-boss's retry hands it to a consumer again, under the same id.
+    await until(() => (c.taken.filter((j) => j.id === twice).length === 2 ? true : undefined), "the retry");
+    expect(c.taken.filter((j) => j.id === once)).toHaveLength(1);
+    // Its last attempt lost too: no attempt left.
+    expect(await q.release(twice)).toBe(false);
+    expect(await q.release("00000000-0000-0000-0000-000000000000")).toBe(false);
+    c.finish();
+  });
+
+  it("handBackLostJobs keeps the tasks whose job runs again, and leaves live runners' tasks alone", async () => {
+    const q = await openQueue();
+    const storeSchema = freshSchema("qs");
+    schemas.push(storeSchema);
+    const store = await PostgresTaskStore.open(pgUrl(), { schema: storeSchema, poolSize: 2 });
+    stores.push(store);
+    const c = collector();
+    await q.consume(c.handler, 3);
+    const retried = await q.enqueue(work("r"), { attempts: 2 });
+    const settled = await q.enqueue(work("s"));
+    const alive = await q.enqueue(work("a"));
+    await until(() => (c.taken.length >= 3 ? true : undefined), "the jobs");
+    await store.create(task("r", "o", { status: "working", runner: jobRunner("dead", retried) }));
+    await store.create(task("s", "o", { status: "working", runner: jobRunner("dead", settled) }));
+    await store.create(task("a", "o", { status: "working", runner: jobRunner("live", alive) }));
+    const kept = await handBackLostJobs(store, ["working"], (rec) => runnerProcess(rec.runner!) === "dead", q);
+    expect([...kept]).toEqual(["r"]);
+    c.finish();
+  });
+});

@@ -1,0 +1,341 @@
+/**
+ * Task work on a pool of worker processes (runtime/workers.ts, pg-boss on PostgreSQL), end to end:
+ * demo servers started with `--queue --no-local-worker` only make tasks and enqueue their work;
+ * demo processes started with `--worker` run it. Everything crosses processes through the store:
+ * a task made on one server is polled and has its result fetched on the other, a cancel through
+ * any server stops the work on the worker, input the work asks is answered through a server,
+ * a worker killed with -9 has its task retried (when the tool declares it) or settled within the
+ * bound, and a process started again under its name settles its earlier tasks before it serves.
+ * Runs against MCP_TASK_GEN_PG_URL (the vitest global setup or .ci/run starts one).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, type ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
+import * as mcpClient from "../output-samples/mcp-2025-11-25/client.js";
+import * as extClient from "../output-samples/ext-tasks-2026-07-28/client.js";
+import { StatelessHttpClient } from "../output-samples/ext-tasks-2026-07-28/stateless-client.js";
+import { conform } from "../generator/conform/run.js";
+import type { IR } from "../generator/ir.js";
+import { analyze } from "../generator/pipeline.js";
+import { resolveSpec } from "../generator/specs.js";
+import { ROOT } from "./helpers/cli.js";
+import { dropSchemas, freshSchema, pgUrl, query } from "./runtime/store-postgres-db.js";
+import { eventually, httpChild } from "./seed-harness.js";
+
+const demo = join(ROOT, "scripts", "demo-server.ts");
+const children: ChildProcess[] = [];
+const clients: Client[] = [];
+const schemas: string[] = [];
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  await new Promise((r) => setTimeout(r, 200));
+  await dropSchemas(schemas);
+});
+
+const any = z.record(z.string(), z.unknown());
+const SEED = Number(process.env.FC_SEED ?? 20261204);
+
+function irOf(spec: string): IR {
+  const r = resolveSpec(spec, ROOT);
+  if (!r.ok) throw new Error(r.message);
+  const { ir, diagnostics } = analyze(r.source);
+  if (!ir) throw new Error(diagnostics.map((d) => d.message).join("\n"));
+  return ir;
+}
+
+/** A shared database for one group of processes: the task store's schema and the queue's. */
+function setup(prefix: string) {
+  const schema = freshSchema(prefix);
+  schemas.push(schema, `${schema}_q`);
+  return { storeSchema: schema, queueSchema: `${schema}_q` };
+}
+
+function spawnDemo(spec: string, args: string[], options: Record<string, unknown>) {
+  const child = spawn(process.execPath, ["--import", "tsx", demo, spec, "--store", `postgres:${pgUrl()}`, ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ pollFrequency: 50, ...options }) },
+  });
+  children.push(child);
+  return child;
+}
+
+/** A server that makes tasks and enqueues their work (it runs none itself). */
+function startServer(spec: string, db: ReturnType<typeof setup>, options: Record<string, unknown> = {}, extra: string[] = ["--no-local-worker"]) {
+  const child = spawnDemo(spec, ["--http", "0", "--queue", ...extra], { ...db, ...options });
+  return Object.assign(httpChild(child, `demo server (${spec})`), { child });
+}
+
+/** A worker process: no MCP server, runs queued work. `ready` once it takes jobs. */
+function startWorker(spec: string, db: ReturnType<typeof setup>, runnerId: string, options: Record<string, unknown> = {}) {
+  const child = spawnDemo(spec, ["--worker", "--runner-id", runnerId], { ...db, ...options });
+  let err = "";
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker ${runnerId} did not start:\n${err}`)), 30_000);
+    child.stderr!.on("data", (d: Buffer) => {
+      err += d.toString("utf8");
+      if (err.includes('"msg":"worker ready"')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`worker ${runnerId} exited (${code}):\n${err}`)));
+  });
+  ready.catch(() => undefined);
+  return { child, ready, runnerId, stderr: () => err };
+}
+
+/** The process part of the runner a task records (the worker running it), read from the store. */
+async function runnerOf(storeSchema: string, taskId: string): Promise<string | undefined> {
+  const r = await query(`SELECT runner FROM "${storeSchema}".tasks WHERE task_id = $1`, [JSON.stringify(taskId)]);
+  const raw = r.rows[0]?.runner as string | null | undefined;
+  if (raw === null || raw === undefined) return undefined;
+  const runner = JSON.parse(raw) as string;
+  return runner.split("#job:")[0];
+}
+
+async function connect(url: string) {
+  const client = new Client({ name: "workers-test", version: "0.0.0" }, { capabilities: { elicitation: {} } });
+  const asked: ElicitRequest["params"][] = [];
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params);
+    return { action: "accept", content: { confirm: true } };
+  });
+  const tasks = new mcpClient.TaskClient(client, { defaultPollFrequency: 50 });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  clients.push(client);
+  return { tasks, asked };
+}
+
+async function taskOn(tasks: InstanceType<typeof mcpClient.TaskClient>, name: string, args: Record<string, unknown>): Promise<string> {
+  const started = await tasks.start({ method: "tools/call", params: { name, arguments: args } }, any);
+  if (!("task" in started)) throw new Error(`${name} answered without a task`);
+  return (started.task as unknown as { taskId: string }).taskId;
+}
+
+describe("2 servers and 3 workers on one PostgreSQL database (mcp-2025-11-25)", () => {
+  const db = setup("wk");
+  // Work on slow_compute is declared safe to run again (1 retry); failing_job's is not.
+  const options = { retryTools: { slow_compute: 1 } };
+  let servers: ReturnType<typeof startServer>[] = [];
+  let workers: ReturnType<typeof startWorker>[] = [];
+  const start = async () => {
+    if (servers.length === 0) {
+      // A worker started before any server.
+      workers = [startWorker("mcp-2025-11-25", db, "w1", options)];
+      await workers[0]!.ready;
+      servers = [startServer("mcp-2025-11-25", db, options), startServer("mcp-2025-11-25", db, options)];
+      workers.push(startWorker("mcp-2025-11-25", db, "w2", options), startWorker("mcp-2025-11-25", db, "w3", options));
+    }
+    await Promise.all(workers.map((w) => w.ready));
+    return Promise.all(servers.map((s) => s.url));
+  };
+  afterAll(async () => {
+    for (const s of servers) await s.stop();
+  });
+
+  it("a task created on one server runs on a worker and is polled and has its result fetched on the other", async () => {
+    const [u1, u2] = await start();
+    const a = await connect(u1!);
+    const b = await connect(u2!);
+    const taskId = await taskOn(a.tasks, "slow_compute", { seconds: 0.3 });
+    expect(((await b.tasks.getTask(taskId)) as unknown as { status: string }).status).toMatch(/^(working|completed)$/);
+    const result = await b.tasks.getTaskResult(taskId);
+    expect(result.content).toEqual([{ type: "text", text: "Computed for 0.3 s" }]);
+    expect(await a.tasks.getTask(taskId)).toMatchObject({ taskId, status: "completed" });
+    // The work ran on one of the workers, never on a server.
+    const ran = await runnerOf(db.storeSchema, taskId);
+    expect(["w1", "w2", "w3"]).toContain(ran);
+    for (const s of servers) expect(s.stderr()).not.toContain(`"type":"status","taskId":"${taskId}"`);
+    expect(workers.find((w) => w.runnerId === ran)!.stderr()).toContain(`"type":"status","taskId":"${taskId}","owner"`);
+  });
+
+  it("work is spread over the workers", async () => {
+    const [u1, u2] = await start();
+    const a = await connect(u1!);
+    const b = await connect(u2!);
+    const ids = await Promise.all(Array.from({ length: 9 }, (_, i) => taskOn(i % 2 ? a.tasks : b.tasks, "slow_compute", { seconds: 0.5 })));
+    for (const id of ids) expect((await a.tasks.getTaskResult(id)).content).toEqual([{ type: "text", text: "Computed for 0.5 s" }]);
+    const ran = new Set(await Promise.all(ids.map((id) => runnerOf(db.storeSchema, id))));
+    expect(ran.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a cancel through either server reaches the worker running the task, whose work sees the abort", async () => {
+    const [u1, u2] = await start();
+    const a = await connect(u1!);
+    const b = await connect(u2!);
+    const taskId = await taskOn(a.tasks, "slow_compute", { seconds: 600 });
+    const ran = await eventually(() => runnerOf(db.storeSchema, taskId), "a worker to take the task");
+    await b.tasks.cancelTask(taskId);
+    expect(await a.tasks.getTask(taskId)).toMatchObject({ taskId, status: "cancelled" });
+    const worker = workers.find((w) => w.runnerId === ran)!;
+    await eventually(() => (worker.stderr().includes(`"msg":"slow_compute aborted","taskId":"${taskId}"`) ? true : undefined), "the work to stop");
+  });
+
+  it("input asked by the work on a worker reaches the requestor through a server, and the answer gets back", async () => {
+    const [u1, u2] = await start();
+    const a = await connect(u1!);
+    const b = await connect(u2!);
+    const taskId = await taskOn(a.tasks, "confirm_delete", { filename: "q3.csv" });
+    await eventually(async () => ((await b.tasks.getTask(taskId)).status === "input_required" ? true : undefined), "the task to ask for input");
+    const result = await b.tasks.getTaskResult(taskId);
+    expect(result.content).toEqual([{ type: "text", text: "Deleted q3.csv" }]);
+    expect(b.asked).toEqual([expect.objectContaining({ message: "Delete q3.csv?" })]);
+    expect(["w1", "w2", "w3"]).toContain(await runnerOf(db.storeSchema, taskId));
+  });
+
+  it("kill -9 of the worker running a task that may be retried: another worker runs it again", async () => {
+    const [u1] = await start();
+    const a = await connect(u1!);
+    const taskId = await taskOn(a.tasks, "slow_compute", { seconds: 3 });
+    const first = await eventually(() => runnerOf(db.storeSchema, taskId), "a worker to take the task");
+    const victim = workers.find((w) => w.runnerId === first)!;
+    victim.child.kill("SIGKILL");
+    const killedAt = Date.now();
+    const second = await eventually(async () => {
+      const r = await runnerOf(db.storeSchema, taskId);
+      return r !== undefined && r !== first ? r : undefined;
+    }, "another worker to take the task").catch(async (e: unknown) => {
+      const row = await query(`SELECT status, runner, status_message FROM "${db.storeSchema}".tasks WHERE task_id = $1`, [JSON.stringify(taskId)]);
+      const jobs = await query(`SELECT id, state, retry_count, retry_limit, start_after, started_on FROM "${db.queueSchema}".job WHERE data->>'taskId' = $1`, [taskId]);
+      const logs = workers.map((w) => `${w.runnerId}:\n${w.stderr().split("\n").filter((l) => l.includes(taskId) || l.includes('"level":"warn"') || l.includes('"level":"error"')).join("\n")}`);
+      throw new Error(`${String(e)}\n${JSON.stringify(row.rows)}\n${JSON.stringify(jobs.rows)}\n${logs.join("\n")}`);
+    });
+    const retriedAfter = Date.now() - killedAt;
+    expect(second).not.toBe(first);
+    const result = await a.tasks.getTaskResult(taskId);
+    expect(result.content).toEqual([{ type: "text", text: "Computed for 3 s" }]);
+    // Within the bound: a 3 s lease renewed every second, then the job's retry without delay.
+    expect(retriedAfter).toBeLessThan(5_000);
+    console.log(`worker killed: task retried on another worker after ${retriedAfter} ms`);
+    // A worker in its place, under the same name.
+    const again = startWorker("mcp-2025-11-25", db, victim.runnerId, options);
+    workers = workers.map((w) => (w === victim ? again : w));
+    await again.ready;
+  });
+
+  it("kill -9 of the worker running a task that may not be retried: the task is settled to the restart state within the bound", async () => {
+    const [u1, u2] = await start();
+    const a = await connect(u1!);
+    const b = await connect(u2!);
+    const taskId = await taskOn(a.tasks, "failing_job", { seconds: 60 });
+    const first = await eventually(() => runnerOf(db.storeSchema, taskId), "a worker to take the task");
+    const victim = workers.find((w) => w.runnerId === first)!;
+    victim.child.kill("SIGKILL");
+    const killedAt = Date.now();
+    const settled = await eventually(async () => {
+      const t = (await b.tasks.getTask(taskId)) as unknown as Record<string, unknown>;
+      return t.status === "working" ? undefined : t;
+    }, "the task to be settled").catch(async (e: unknown) => {
+      const jobs = await query(`SELECT id, state, retry_count, retry_limit, started_on, now() AS db_now FROM "${db.queueSchema}".job WHERE data->>'taskId' = $1`, [taskId]);
+      const logs = [...workers, ...servers].map((w) => w.stderr().split("\n").filter((l) => l.includes(taskId) || l.includes('"level":"warn"') || l.includes('"level":"error"')).join("\n"));
+      throw new Error(`${String(e)}\n${await runnerOf(db.storeSchema, taskId)}\n${JSON.stringify(jobs.rows)}\n${logs.join("\n")}`);
+    });
+    const settledAfter = Date.now() - killedAt;
+    expect(settled).toMatchObject({ taskId, status: "failed", statusMessage: "The server restarted before the task finished" });
+    expect(settledAfter).toBeLessThan(5_000);
+    console.log(`worker killed: task settled after ${settledAfter} ms`);
+    const again = startWorker("mcp-2025-11-25", db, victim.runnerId, options);
+    workers = workers.map((w) => (w === victim ? again : w));
+    await again.ready;
+  });
+});
+
+describe("workers and servers started separately (mcp-2025-11-25)", () => {
+  it("a server with no worker running leaves tasks working (queued) until one starts", async () => {
+    const db = setup("wq");
+    const server = startServer("mcp-2025-11-25", db);
+    const a = await connect(await server.url);
+    const taskId = await taskOn(a.tasks, "slow_compute", { seconds: 0.2 });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await a.tasks.getTask(taskId)).toMatchObject({ taskId, status: "working" });
+    expect(await runnerOf(db.storeSchema, taskId)).toBeUndefined();
+    const worker = startWorker("mcp-2025-11-25", db, "late");
+    await worker.ready;
+    expect((await a.tasks.getTaskResult(taskId)).content).toEqual([{ type: "text", text: "Computed for 0.2 s" }]);
+    expect(await runnerOf(db.storeSchema, taskId)).toBe("late");
+    worker.child.kill("SIGTERM");
+    await server.stop();
+  });
+
+  it("a lone server killed and started again under its name answers its dead task's final state on the first poll", async () => {
+    const db = setup("wr");
+    // Its own worker in the process (the default), under the name "solo".
+    const first = startServer("mcp-2025-11-25", db, {}, ["--runner-id", "solo"]);
+    const a = await connect(await first.url);
+    const taskId = await taskOn(a.tasks, "slow_compute", { seconds: 600 });
+    await eventually(() => runnerOf(db.storeSchema, taskId), "the task to run");
+    first.child.kill("SIGKILL");
+    await new Promise((r) => (first.child.exitCode !== null || first.child.signalCode !== null ? r(undefined) : first.child.once("exit", r)));
+    const second = startServer("mcp-2025-11-25", db, {}, ["--runner-id", "solo"]);
+    const b = await connect(await second.url);
+    // Bound to the auth context (anonymous here), the task is the new session's too.
+    expect(await b.tasks.getTask(taskId)).toMatchObject({ taskId, status: "failed", statusMessage: "The server restarted before the task finished" });
+    await second.stop();
+  });
+});
+
+describe("a worker pool with input surfaced in the polled task (ext-tasks-2026-07-28)", () => {
+  it("input asked on a worker is answered through a server, and a cancel through a server stops the work", async () => {
+    const db = setup("wx");
+    const server = startServer("ext-tasks-2026-07-28", db);
+    const worker = startWorker("ext-tasks-2026-07-28", db, "x1");
+    await worker.ready;
+    const tasks = new extClient.TaskClient(
+      new StatelessHttpClient({ url: await server.url, clientInfo: { name: "workers-test", version: "0.0.0" }, capabilities: { elicitation: {} } }),
+      { defaultPollFrequency: 50 },
+    );
+    const started = await tasks.start({ method: "tools/call", params: { name: "confirm_delete", arguments: { filename: "q3.csv" } } }, any);
+    if (!("task" in started)) throw new Error("confirm_delete answered without a task");
+    const taskId = (started.task as unknown as { taskId: string }).taskId;
+    const waiting = await eventually(async () => {
+      const t = (await tasks.getTask(taskId)) as unknown as Record<string, unknown>;
+      return t.status === "input_required" ? t : undefined;
+    }, "the input request");
+    const [key] = Object.keys(waiting.inputRequests as Record<string, unknown>);
+    await tasks.updateTask(taskId, { [key!]: { action: "accept", content: { confirm: true } } });
+    expect((await tasks.waitForTask(taskId, any)).content).toEqual([{ type: "text", text: "Deleted q3.csv" }]);
+    expect(await runnerOf(db.storeSchema, taskId)).toBe("x1");
+
+    const slow = await tasks.start({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 600 } } }, any);
+    if (!("task" in slow)) throw new Error("slow_compute answered without a task");
+    const slowId = (slow.task as unknown as { taskId: string }).taskId;
+    await eventually(() => runnerOf(db.storeSchema, slowId), "the worker to take the task");
+    await tasks.cancelTask(slowId);
+    await eventually(() => (worker.stderr().includes(`"msg":"slow_compute aborted","taskId":"${slowId}"`) ? true : undefined), "the work to stop");
+    worker.child.kill("SIGTERM");
+    await server.stop();
+  });
+});
+
+describe("conform against a server whose work runs on separate worker processes", () => {
+  for (const spec of ["mcp-2025-11-25", "ext-tasks-2026-07-28", "sep-1686-draft"] as const) {
+    it(spec, async () => {
+      const db = setup("wc");
+      const pool = [startWorker(spec, db, `${spec}-c1`), startWorker(spec, db, `${spec}-c2`)];
+      const server = startServer(spec, db);
+      try {
+        await Promise.all(pool.map((w) => w.ready));
+        const r = await conform({ ir: irOf(spec), target: { url: await server.url }, runs: 25, seed: SEED });
+        expect(r.ok, JSON.stringify({ failure: r.failure && { ...r.failure, transcript: r.failure.transcript.slice(-12) }, checks: r.checks.filter((c) => !c.ok) }, null, 1)).toBe(true);
+        expect(r.exercised.create ?? 0).toBeGreaterThan(0);
+        // The tasks it made ran on the workers.
+        const ran = await query(`SELECT count(*)::int AS n FROM "${db.storeSchema}".tasks WHERE runner IS NOT NULL`);
+        expect(ran.rows[0].n).toBeGreaterThan(0);
+        // No error but the refused move of work that ended just as a cancel made through a server
+        // reached the store (the cancel wins; the refusal is the transition table doing its job).
+        const errors = (w: (typeof pool)[number]) =>
+          w.stderr().split("\n").filter((l) => l.includes('"level":"error"') && !/"msg":"illegal task transition refused".*"from":"cancelled"/.test(l));
+        for (const w of pool) expect(errors(w)).toEqual([]);
+      } finally {
+        for (const w of pool) w.child.kill("SIGTERM");
+        await server.stop();
+      }
+    }, 240_000);
+  }
+});
