@@ -205,13 +205,17 @@ describe("a seed project through two spec changes", () => {
     expect(existsSync(join(dir, "src/tasks/stateless-server.ts"))).toBe(true);
 
     // The contract of a per-request spec has addHandlers (for the stateless binding), no installHandlers.
-    expect(located(check(userFiles)), located.last).toEqual([`src/server.ts:${lineOf(dir, "src/server.ts", "import { installHandlers }")} TS2305`]);
+    expect(located(check(userFiles)), located.last).toEqual([
+      `src/server.ts:${lineOf(dir, "src/server.ts", "import { installHandlers }")} TS2305`,
+      `src/worker.ts:${lineOf(dir, "src/worker.ts", "import { installHandlers }")} TS2305`,
+    ]);
   });
 
   it(`under ${EXT} the user rewires the entry point and asks for roots (ctx.listRoots, new in its contract): it type-checks`, async () => {
     // The entry point of a project scaffolded for the new spec.
     const fresh = await project(EXT);
     write(dir, "src/server.ts", read(fresh, "src/server.ts"));
+    write(dir, "src/worker.ts", read(fresh, "src/worker.ts"));
     edit(
       dir,
       "src/handlers/echo.ts",
@@ -241,6 +245,7 @@ describe("a seed project through two spec changes", () => {
         `${echo}:${lineOf(dir, echo, "ctx.listRoots()")} TS2339`, // roots/list is not an input request of the seed
         `${server}:${lineOf(dir, server, "import { addHandlers }")} TS2305`, // the seed's lifecycle is initialize
         `${server}:${lineOf(dir, server, `from "./tasks/stateless-server.js"`)} TS2307`, // no stateless binding
+        `src/worker.ts:${lineOf(dir, "src/worker.ts", "import { addHandlers }")} TS2305`,
       ].sort(),
     );
   });
@@ -299,6 +304,7 @@ describe(`a project scaffolded for ${EXT}, switched to ${SEED}`, () => {
         `${echo}:${lineOf(dir, echo, `taskSupport: "optional",`)} TS2353`,
         `${server}:${lineOf(dir, server, "import { addHandlers }")} TS2305`,
         `${server}:${lineOf(dir, server, `from "./tasks/stateless-server.js"`)} TS2307`,
+        `src/worker.ts:${lineOf(dir, "src/worker.ts", "import { addHandlers }")} TS2305`,
         // The scaffold's own test drives a per-request server through the stateless client.
         `test/server.test.ts:${lineOf(dir, "test/server.test.ts", `from "../src/tasks/stateless-client.js"`)} TS2307`,
       ].sort(),
