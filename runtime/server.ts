@@ -1081,7 +1081,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     // Input asked before the task exists is resolved with the request itself.
     if (options.before) await options.before(this.context(extra, undefined, extra.signal, undefined));
     const audit = { ...requestor(owner, extra), method };
-    if (!this.rates.take(`create|${owner}`, this.limits.createPerMinute)) {
+    if (!(await this.takeRate(`create|${owner}`, this.limits.createPerMinute))) {
       this.audit({ ...audit, type: "denied", reason: "task creation rate limit" });
       throw this.rateLimited("task creation");
     }
@@ -1587,7 +1587,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const listing = b.listing;
       const p = this.params(method, params) as { cursor?: string };
       const owner = this.ownerOf(extra);
-      this.rate(owner, "list", this.limits.listPerMinute, method);
+      await this.rate(owner, "list", this.limits.listPerMinute, method);
       let after = 0;
       if (p.cursor !== undefined) {
         const seq = verifyCursor(this.cursorSecret, owner, p.cursor);
@@ -1631,7 +1631,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       if (handler === undefined) throw methodNotFound();
       const p = this.params(method, params) as Record<string, unknown>;
       const owner = this.ownerOf(extra);
-      this.rate(owner, "poll", this.limits.pollPerMinute, method);
+      await this.rate(owner, "poll", this.limits.pollPerMinute, method);
       const answer = await handler(p, {
         owner,
         extra,
@@ -1660,7 +1660,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const responses = p[field];
       if (!isObject(responses)) throw invalidParams(`Invalid params for ${method}: ${field}: expected an object`);
       const owner = this.ownerOf(extra);
-      this.rate(owner, "update", this.limits.pollPerMinute, method);
+      await this.rate(owner, "update", this.limits.pollPerMinute, method);
       const rec = await this.lookup(taskId, owner, extra, method);
       await answerInline(this.host, rec.taskId, responses);
       return withResultType(plan, {} as Result);
@@ -1675,7 +1675,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   private async addressed(method: string, params: unknown, extra: ServerExtra, bucket?: string, perMinute = 0): Promise<{ owner: string; rec: TaskRecord }> {
     const p = this.params(method, params) as Record<string, string>;
     const owner = this.ownerOf(extra);
-    if (bucket !== undefined) this.rate(owner, bucket, perMinute, method);
+    if (bucket !== undefined) await this.rate(owner, bucket, perMinute, method);
     return { owner, rec: await this.lookup(p[this.plan.idField]!, owner, extra, method) };
   }
 
@@ -1698,8 +1698,15 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     );
   }
 
-  private rate(owner: string, bucket: string, perMinute: number, operation: string): void {
-    if (this.rates.take(`${bucket}|${owner}`, perMinute)) return;
+  /** A per-minute budget: counted in the store where it is shared (over every process), else in this process. */
+  private takeRate(key: string, perMinute: number): Promise<boolean> | boolean {
+    const store = this.store;
+    if (store.shared === true && store.takeRate !== undefined && Number.isFinite(perMinute)) return store.takeRate(key, perMinute);
+    return this.rates.take(key, perMinute);
+  }
+
+  private async rate(owner: string, bucket: string, perMinute: number, operation: string): Promise<void> {
+    if (await this.takeRate(`${bucket}|${owner}`, perMinute)) return;
     this.audit({ type: "denied", owner, method: operation, reason: `${bucket} rate limit` });
     throw this.rateLimited(operation);
   }

@@ -103,7 +103,7 @@ export interface PostgresTaskStoreOptions {
 }
 
 /** The schema version this store writes. */
-export const POSTGRES_SCHEMA_VERSION = 3;
+export const POSTGRES_SCHEMA_VERSION = 4;
 
 /** Marks a schema as a task store's (the meta table's `app` column). */
 const APPLICATION = "mcp-task-gen task store";
@@ -166,6 +166,14 @@ const MIGRATIONS: readonly string[] = [
   // A requestor's unfinished tasks, counted at each creation under a concurrency limit.
   `
   CREATE INDEX tasks_owner_unfinished ON $S.tasks (owner) WHERE terminal_at IS NULL;
+  `,
+  // Per-minute rate limits per requestor, counted over every process: one token bucket per key.
+  `
+  CREATE TABLE $S.rates (
+    key TEXT PRIMARY KEY,
+    tokens DOUBLE PRECISION NOT NULL,
+    at BIGINT NOT NULL
+  );
   `,
 ];
 
@@ -326,7 +334,7 @@ export class PostgresTaskStore implements TaskStore {
   private listener: PgListenClient | undefined;
   private listening: Promise<void> | undefined;
   private reconnect: ReturnType<typeof setTimeout> | undefined;
-  private readonly sql: Record<"insert" | "get" | "unfinished" | "getExpired" | "delete" | "deleteExpired" | "list" | "byStatus" | "expire" | "forget" | "next" | "publish" | "message" | "prune" | "heartbeat" | "live", string>;
+  private readonly sql: Record<"insert" | "get" | "unfinished" | "getExpired" | "delete" | "deleteExpired" | "list" | "byStatus" | "expire" | "forget" | "next" | "publish" | "message" | "prune" | "heartbeat" | "live" | "rate", string>;
 
   private constructor(pool: PgPool, driver: PgDriver, url: string, schema: string, options: PostgresTaskStoreOptions) {
     this.pool = pool;
@@ -386,6 +394,10 @@ export class PostgresTaskStore implements TaskStore {
       message: `SELECT body FROM ${S}.messages WHERE id = $1`,
       heartbeat: `INSERT INTO ${S}.runners (runner, seen_at) VALUES ($1, $2) ON CONFLICT (runner) DO UPDATE SET seen_at = GREATEST(${S}.runners.seen_at, EXCLUDED.seen_at)`,
       live: `SELECT runner FROM ${S}.runners WHERE seen_at >= $1`,
+      // One statement: refilled by the time elapsed, then one taken only if one is there (no row: empty).
+      rate: `INSERT INTO ${S}.rates AS r (key, tokens, at) VALUES ($1, $2::float8 - 1, $3) ON CONFLICT (key) DO UPDATE
+        SET tokens = LEAST($2::float8, r.tokens + GREATEST(0, $3 - r.at) * $2::float8 / 60000.0) - 1, at = GREATEST(r.at, $3)
+        WHERE LEAST($2::float8, r.tokens + GREATEST(0, $3 - r.at) * $2::float8 / 60000.0) >= 1 RETURNING tokens`,
       prune: `DELETE FROM ${S}.messages WHERE id IN (SELECT id FROM ${S}.messages WHERE created_at <= $1 LIMIT ${SWEEP_BATCH})`,
       next: `SELECT (SELECT min(expires_at) FROM ${S}.tasks WHERE expires_at IS NOT NULL) AS e, (SELECT min(forget_at) FROM ${S}.expired) AS f`,
     };
@@ -477,6 +489,12 @@ export class PostgresTaskStore implements TaskStore {
     const hasMore = rows.length > limit;
     if (hasMore) rows.length = limit;
     return { records: rows.map((row) => ROWS.toRecord(row)), hasMore };
+  }
+
+  /** Takes one request from the budget `key` of `perMinute` requests, shared by every process on the schema. */
+  async takeRate(key: string, perMinute: number): Promise<boolean> {
+    if (perMinute < 1) return false;
+    return ((await this.pool.query(this.sql.rate, [key, perMinute, this.now()])).rowCount ?? 0) > 0;
   }
 
   /** Records that `runner` is alive now (its lease, read by `liveRunners`). */

@@ -124,6 +124,12 @@ export interface TaskStore {
    * processes that are still alive settle the unfinished tasks of one that stopped (its lease ran out).
    */
   heartbeat?(runner: string): Promise<void>;
+  /**
+   * For a shared store: takes one request from the per-minute budget `key` (a token bucket holding
+   * `perMinute` requests, refilled continuously), counted over every process; false when it is empty.
+   * Absent: the runtime counts rate limits per process.
+   */
+  takeRate?(key: string, perMinute: number): Promise<boolean>;
   /** For a shared store: the runners whose last heartbeat is at or after `since` (epoch ms). */
   liveRunners?(since: number): Promise<Set<string>>;
   /**

@@ -280,6 +280,27 @@ describe("workers and servers started separately (mcp-2025-11-25)", () => {
   });
 });
 
+describe("rate limits per requestor over every process (mcp-2025-11-25)", () => {
+  it("task creations per minute are counted over both servers", async () => {
+    const db = setup("wl");
+    const options = { limits: { createPerMinute: 3 } };
+    const one = startServer("mcp-2025-11-25", db, options);
+    const two = startServer("mcp-2025-11-25", db, options);
+    try {
+      const a = await connect(await one.url);
+      const b = await connect(await two.url);
+      // The demo binds tasks to the auth context on PostgreSQL: both sessions are the same (anonymous) requestor.
+      await taskOn(a.tasks, "slow_compute", { seconds: 0 });
+      await taskOn(b.tasks, "slow_compute", { seconds: 0 });
+      await taskOn(a.tasks, "slow_compute", { seconds: 0 });
+      await expect(taskOn(b.tasks, "slow_compute", { seconds: 0 })).rejects.toThrow(/rate/i);
+    } finally {
+      await one.stop();
+      await two.stop();
+    }
+  });
+});
+
 describe("a worker pool with input surfaced in the polled task (ext-tasks-2026-07-28)", () => {
   it("input asked on a worker is answered through a server, and a cancel through a server stops the work", async () => {
     const db = setup("wx");

@@ -49,7 +49,7 @@ describe("PostgresTaskStore schema", () => {
     const meta = await query(`SELECT id, app, version FROM "${schema}".store_meta`);
     expect(meta.rows).toEqual([{ id: 1, app: "mcp-task-gen task store", version: POSTGRES_SCHEMA_VERSION }]);
     const tables = await query("SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename", [schema]);
-    expect(tables.rows.map((r) => r.tablename)).toEqual(["expired", "messages", "runners", "store_meta", "tasks"]);
+    expect(tables.rows.map((r) => r.tablename)).toEqual(["expired", "messages", "rates", "runners", "store_meta", "tasks"]);
   });
 
   it("keeps the tasks when reopened, continuing the sequence after the newest number ever handed out", async () => {
@@ -70,12 +70,14 @@ describe("PostgresTaskStore schema", () => {
     await a.create(task("old", "alice", { result: { content: [] } }));
     await a.close();
     await query(`DROP INDEX "${schema}".tasks_owner_unfinished`);
+    await query(`DROP TABLE "${schema}".rates`);
     await query(`UPDATE "${schema}".store_meta SET version = 2`);
     const b = await open(schema);
     expect(await b.schemaVersion()).toBe(POSTGRES_SCHEMA_VERSION);
     expect(await b.get("old")).toMatchObject({ state: "live", record: { owner: "alice", result: { content: [] } } });
     const index = await query("SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'tasks_owner_unfinished'", [schema]);
     expect(index.rows).toHaveLength(1);
+    expect((await query("SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename = 'rates'", [schema])).rows).toHaveLength(1);
   });
 
   it("refuses a schema of a newer version, and one that holds other tables, with a clear error", async () => {

@@ -80,6 +80,23 @@ describe("a runtime with a queue", () => {
   });
 });
 
+describe("rate limits over every process (PostgresTaskStore.takeRate)", () => {
+  it("two stores on one schema draw on one budget per key, refilled over the minute", async () => {
+    const schema = freshSchema("rl");
+    schemas.push(schema);
+    const a = await PostgresTaskStore.open(pgUrl(), { schema, poolSize: 2 });
+    const b = await PostgresTaskStore.open(pgUrl(), { schema, poolSize: 2 });
+    stores.push(a, b);
+    const taken = [await a.takeRate("create|o", 3), await b.takeRate("create|o", 3), await a.takeRate("create|o", 3), await b.takeRate("create|o", 3)];
+    expect(taken).toEqual([true, true, true, false]);
+    // Another key has its own budget.
+    expect(await b.takeRate("create|p", 3)).toBe(true);
+    // 60 per minute: one more each second.
+    expect(await a.takeRate("poll|o", 1)).toBe(true);
+    expect(await b.takeRate("poll|o", 1)).toBe(false);
+  });
+});
+
 describe("PgBossTaskQueue", () => {
   it("refuses a queue name or schema that is not a plain identifier, with a clear message", async () => {
     await expect(PgBossTaskQueue.open(pgUrl(), { name: 'x"; DROP' })).rejects.toThrow(/queue name must be 1 to 40 letters, digits or underscores/);
