@@ -52,7 +52,8 @@ const json = (file: string) => JSON.parse(readFileSync(file, "utf8")) as Record<
 
 /** node --test's summary counts. */
 function summary(out: string): { pass: number; fail: number; skipped: number } {
-  const n = (k: string) => Number(new RegExp(`^# ${k} (\\d+)$`, "m").exec(out)?.[1] ?? NaN);
+  // TAP's "# pass 9" (node 20 writing to a pipe) or the spec reporter's "ℹ pass 9" (node 22 and later).
+  const n = (k: string) => Number(new RegExp(`^(?:#|ℹ) ${k} (\\d+)$`, "m").exec(out)?.[1] ?? NaN);
   return { pass: n("pass"), fail: n("fail"), skipped: n("skipped") };
 }
 
@@ -119,8 +120,10 @@ describe("mcp-task-gen init (the default spec, stdio)", () => {
   it("builds and passes its own tests, the example tool run as a task through the generated client", async () => {
     const r = must(await npm(seed, ["test"]), "npm test");
     expect(summary(r.stdout + r.stderr)).toEqual({ pass: 9, fail: 0, skipped: 0 });
-    for (const store of ["memory", "sqlite", "postgres"]) expect(r.stdout).toMatch(new RegExp(`^ok \\d+ - runs a task with TASK_STORE=${store}$`, "m"));
-    expect(r.stdout).toMatch(/^ok \d+ - over stdio on a shared store \(PostgreSQL\), each client sees only its own tasks$/m);
+    // A passed test: "ok 6 - <name>" (TAP) or "✔ <name> (12ms)" (the spec reporter).
+    const passed = (name: string) => new RegExp(`^(?:ok \\d+ - |✔ )${name.replace(/[()]/g, "\\$&")}(?: \\(.*\\))?$`, "m");
+    for (const store of ["memory", "sqlite", "postgres"]) expect(r.stdout).toMatch(passed(`runs a task with TASK_STORE=${store}`));
+    expect(r.stdout).toMatch(passed("over stdio on a shared store (PostgreSQL), each client sees only its own tasks"));
     expect(r.stdout).toContain("runs the example tool as a task through the generated client");
     expect(r.stdout).toContain("a task and its result outlive a restart of the server (the SQLite task store)");
   });
