@@ -5,9 +5,9 @@
  * checker refuses spec names that would collide with them; neither imports
  * the other.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageFolder } from "./package-folder.js";
 
 /** The zod schema generated for a type (validators.ts). */
 export const schemaName = (type: string) => `${type}Schema`;
@@ -32,13 +32,7 @@ export const BUILTINS_IN_TYPES: ReadonlySet<string> = new Set(["Array", "Record"
 export const BUILTINS_IN_TRANSITIONS: ReadonlySet<string> = new Set(["Array", "Record", "Readonly", "Object", "Error", "String"]);
 
 export function templatesDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, "templates");
-    if (existsSync(join(candidate, "types.ts.hbs"))) return candidate;
-    dir = dirname(dir);
-  }
-  throw new Error("mcp-task-gen: cannot find its templates/ directory (is the package installed completely?)");
+  return packageFolder("templates", "types.ts.hbs");
 }
 
 /** Names a module of the output declares at top level, as its template shows them. */

@@ -2,8 +2,8 @@
  * Built-in specs and spec resolution: a built-in name, or a path to a file.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative, resolve } from "node:path";
+import { packageFolder } from "./package-folder.js";
 import { diag, type Diagnostic } from "./diagnostics.js";
 import { MAX_SPEC_BYTES, tooLarge, type SourceFile } from "./load.js";
 
@@ -16,13 +16,7 @@ export const INIT_DEFAULT_SPEC = "mcp-2025-11-25";
 export const DEFAULT_OUT = "mcp-tasks";
 
 export function specDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, "spec");
-    if (existsSync(join(candidate, `${DEFAULT_SPEC}.yaml`))) return candidate;
-    dir = dirname(dir);
-  }
-  throw new Error("mcp-task-gen: cannot find its spec/ directory (is the package installed completely?)");
+  return packageFolder("spec", `${DEFAULT_SPEC}.yaml`);
 }
 
 /** Names of the built-in specs, sorted. */

@@ -8,9 +8,9 @@
  * stateless-server.ts / stateless-client.ts) that hand the descriptor to the
  * runtime's classes.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageFolder } from "../package-folder.js";
 import type { IR } from "../ir.js";
 import { descriptorData } from "./descriptor.js";
 import type { Emitter, EmitEnv, VirtualFile } from "./emitter.js";
@@ -22,13 +22,7 @@ const PER_REQUEST_ONLY = new Set(["stateless-server.ts", "stateless-client.ts"])
 export const RUNTIME_DIR = "runtime";
 
 export function runtimeSourceDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, "runtime");
-    if (existsSync(join(candidate, "descriptor.ts"))) return candidate;
-    dir = dirname(dir);
-  }
-  throw new Error("mcp-task-gen: cannot find its runtime/ directory (is the package installed completely?)");
+  return packageFolder("runtime", "descriptor.ts");
 }
 
 let sources: { name: string; text: string }[] | undefined;
