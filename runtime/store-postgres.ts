@@ -213,6 +213,15 @@ async function loadDriver(): Promise<PgDriver> {
   return driver as PgDriver;
 }
 
+/**
+ * The connection URL of a task store choice `postgres:<url>`, or of the URL alone (postgres://... or
+ * postgresql://...); undefined for any other choice (memory, sqlite:<file>, ...).
+ */
+export function postgresUrl(choice: string): string | undefined {
+  if (/^postgres(ql)?:\/\//.test(choice)) return choice;
+  return /^postgres(ql)?:./.test(choice) ? choice.slice(choice.indexOf(":") + 1) : undefined;
+}
+
 /** The connection string without its password, for messages. */
 export function redactUrl(url: string): string {
   try {

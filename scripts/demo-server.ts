@@ -44,6 +44,7 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
+import { postgresUrl } from "../runtime/store-postgres.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
@@ -153,7 +154,7 @@ function parseStore(v: string | undefined): StoreChoice {
     return { kind: "sqlite", file };
   }
   if (v.startsWith("postgres:") || v.startsWith("postgresql:")) {
-    const url = /^postgres(ql)?:\/\//.test(v) ? v : v.slice(v.indexOf(":") + 1);
+    const url = postgresUrl(v) ?? "";
     if (!/^postgres(ql)?:\/\/./.test(url)) usage("--store postgres: needs a connection URL, e.g. --store postgres:postgres://user:password@127.0.0.1:5432/tasks");
     return { kind: "postgres", url };
   }

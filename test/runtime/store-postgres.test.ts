@@ -9,7 +9,7 @@
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { TaskChange } from "../../runtime/store.js";
-import { POSTGRES_SCHEMA_VERSION, PostgresTaskStore, SWEEP_BATCH, type PostgresTaskStoreOptions } from "../../runtime/store-postgres.js";
+import { POSTGRES_SCHEMA_VERSION, PostgresTaskStore, postgresUrl, SWEEP_BATCH, type PostgresTaskStoreOptions } from "../../runtime/store-postgres.js";
 import { task } from "./store-contract.js";
 import { dropSchemas, freshSchema, pgUrl, query } from "./store-postgres-db.js";
 
@@ -40,6 +40,16 @@ async function waitFor(cond: () => Promise<boolean> | boolean, what: string): Pr
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe("postgresUrl: the URL of a store choice (the scaffold's TASK_STORE, the demo's --store)", () => {
+  it("takes postgres:<url>, postgresql:<url> and the URL alone; nothing else", () => {
+    expect(postgresUrl("postgres:postgres://u:p@h:5432/db")).toBe("postgres://u:p@h:5432/db");
+    expect(postgresUrl("postgresql:postgresql://h/db")).toBe("postgresql://h/db");
+    expect(postgresUrl("postgres://h/db")).toBe("postgres://h/db");
+    expect(postgresUrl("postgresql://h/db")).toBe("postgresql://h/db");
+    for (const other of ["memory", "sqlite:tasks.db", "postgres:", "", "pg://h/db"]) expect(postgresUrl(other), other).toBeUndefined();
+  });
+});
 
 describe("PostgresTaskStore schema", () => {
   it("creates its schema at the current version, and several processes opening a new schema at once agree", async () => {
