@@ -31,7 +31,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Behaviour, TaskSupport } from "./behaviour.js";
-import { cancelledError, INPUT_CAPABILITIES, internalError, notFoundError, PROGRESS, progressTokenOf, requestor, withoutTaskRequest, type ActiveTask, type ServerExtra, type TaskContext, type TaskHost, type TaskPeer } from "./task-context.js";
+import { activeTask, cancelledError, INPUT_CAPABILITIES, internalError, notFoundError, PROGRESS, progressTokenOf, requestor, withoutTaskRequest, type ActiveTask, type ServerExtra, type TaskContext, type TaskHost, type TaskPeer } from "./task-context.js";
 import { answerCancel, answerDelete } from "./cancellation.js";
 import { signCursor, verifyCursor } from "./cursor.js";
 import { checkRuntimeVersion, type TaskSpecDescriptor, type TransitionContext } from "./descriptor.js";
@@ -1132,19 +1132,13 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     if (replay !== undefined) this.rememberRequest(replay, taskId);
     this.audit({ ...audit, type: "created", taskId, to: plan.status.initial });
     if (options.queued !== undefined && this.options.queue !== undefined) return this.enqueue(taskId, record, params, extra, options, wanted.request) as Promise<R>;
-    const active: ActiveTask = {
+    const active = activeTask({
       controller: new AbortController(),
       owner,
-      pending: 0,
-      cancelled: false,
-      inputSeq: 0,
-      waiters: new Map(),
-      lock: Promise.resolve(),
-      inputs: [],
       notify: this.notifier(extra, options.peer),
       requestorCapabilities: this.requestorCapabilities(params, extra, options.peer),
       progressToken: plan.behaviour.creation.progressTokenLifetime === "task" ? progressTokenOf(params, extra) : undefined,
-    };
+    });
     this.active.set(taskId, active);
     // Retention counts from creation: a task still running when it elapses is stopped.
     if (!fromTerminal && keepAlive !== null) this.armExpiry(taskId, active, now + keepAlive);
@@ -1299,19 +1293,13 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       // Where the request that made the task stays open until its result, the server holding it relays.
       sendRequest: plan.creation.ackMode === "notification" ? sideRequestThroughStore(this.store, taskId, this.inputTimeout) : () => Promise.reject(noConnection()),
     } as unknown as ServerExtra;
-    const active: ActiveTask = {
+    const active = activeTask({
       controller,
       owner: rec.owner,
-      pending: 0,
-      cancelled: false,
-      inputSeq: 0,
-      waiters: new Map(),
-      lock: Promise.resolve(),
-      inputs: [],
       // Notifications (progress, messages) reach only a process holding the requestor's session.
       notify: () => Promise.resolve(),
       requestorCapabilities: w.capabilities,
-    };
+    });
     this.active.set(taskId, active);
     if (plan.retention.countedFrom !== "terminal" && rec.keepAlive !== null) this.armExpiry(taskId, active, rec.createdAt + rec.keepAlive);
     const cleanup = () => {

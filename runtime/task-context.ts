@@ -139,6 +139,11 @@ export interface ActiveTask {
   expiry?: ReturnType<typeof setTimeout>;
 }
 
+/** The state of a task whose work starts here now: nothing asked, nothing cancelled, no input pending. */
+export function activeTask(o: Pick<ActiveTask, "controller" | "owner" | "notify" | "requestorCapabilities" | "progressToken">): ActiveTask {
+  return { ...o, pending: 0, cancelled: false, inputSeq: 0, waiters: new Map(), lock: Promise.resolve(), inputs: [] };
+}
+
 /** The runtime as its strategies (input, results, cancellation) see it. */
 export interface TaskHost<S extends string> {
   readonly plan: RuntimePlan<S>;
