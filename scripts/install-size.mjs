@@ -4,29 +4,15 @@
 //
 //   node scripts/install-size.mjs [package ...]     (default: this tarball, openapi-typescript, orval)
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { footprint } from "./footprint.mjs";
 
 const root = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const work = mkdtempSync(join(tmpdir(), "mtg-install-size-"));
 
-function footprint(dir) {
-  let bytes = 0;
-  let packages = 0;
-  const walk = (d, inModules) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, e.name);
-      if (e.isDirectory()) {
-        if (inModules && !e.name.startsWith(".") && !e.name.startsWith("@")) packages++;
-        walk(full, e.name === "node_modules" || (inModules && e.name.startsWith("@")));
-      } else if (e.isFile()) bytes += statSync(full).size;
-    }
-  };
-  walk(dir, true);
-  return { bytes, packages };
-}
 
 try {
   let wanted = process.argv.slice(2);

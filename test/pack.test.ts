@@ -6,13 +6,14 @@
  * One pack and one install (offline-friendly: --prefer-offline, from the npm
  * cache that installed this repository), shared by every assertion.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listFiles } from "../generator/fsout.js";
 import { compile, MANIFEST_FILE } from "../generator/pipeline.js";
 import { DEFAULT_SPEC, resolveSpec } from "../generator/specs.js";
 import { ROOT, run, STACK_TRACE, tempDirs, type Run } from "./helpers/cli.js";
+import { footprint } from "../scripts/footprint.mjs";
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
@@ -168,23 +169,6 @@ describe("the packed package", () => {
   }, 200_000);
 });
 
-/** Bytes and packages under a node_modules folder (apparent file sizes; links not followed). */
-function footprint(dir: string): { bytes: number; packages: number } {
-  let bytes = 0;
-  let packages = 0;
-  const walk = (d: string, depth: number, inModules: boolean) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, e.name);
-      if (e.isDirectory()) {
-        // A package: a folder right under a node_modules folder (or under an @scope folder there).
-        if (inModules && !e.name.startsWith(".") && !e.name.startsWith("@")) packages++;
-        walk(full, depth + 1, e.name === "node_modules" || (inModules && e.name.startsWith("@")));
-      } else if (e.isFile()) bytes += statSync(full).size;
-    }
-  };
-  walk(dir, 0, true);
-  return { bytes, packages };
-}
 
 describe("the tarball, used outside the checkout", () => {
   let outside: string;
