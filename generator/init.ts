@@ -271,6 +271,8 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
   };
 
   const has = (name: string) => contract.members.some((m) => m.name === name);
+  // What the handlers template writes: the tools, a resource, a prompt (and the context their handlers take).
+  const members = { tools: has("tools"), resources: has("readResource"), prompts: has("getPrompt"), requestHandlers: has("readResource") || has("getPrompt") };
   const view = {
     name: o.name,
     spec: ir.spec.name,
@@ -286,15 +288,12 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
     transport: perRequest ? "stateless Streamable HTTP" : transport === "http" ? "Streamable HTTP" : "stdio",
     perRequest,
     initialize: !perRequest,
-    tools: has("tools"),
-    resources: has("readResource"),
-    prompts: has("getPrompt"),
-    requestHandlers: has("readResource") || has("getPrompt"),
+    ...members,
     greetingJson: JSON.stringify(`Hello from ${o.name}!`),
     taskRequests: contract.members.filter((m) => m.task).map((m) => m.method),
     context: contract.context.map((c) => c.name),
     hasContext: contract.context.length > 0,
-    ...handlerStubs(contract, { tools: has("tools"), resources: has("readResource"), prompts: has("getPrompt"), requestHandlers: has("readResource") || has("getPrompt") }),
+    ...handlerStubs(contract, members),
     tool: contract.tool
       ? { member: contract.tool.member, required: contract.tool.required, field: contract.tool.field ?? "", value: JSON.stringify("optional") }
       : undefined,
