@@ -273,10 +273,14 @@ interface Augmentable {
 }
 
 class Create extends Cmd {
-  /** `via`: made through another augmentable request (its work completes), rather than a tool of an outcome. */
+  /**
+   * `via`: made through another augmentable request (its work completes), rather than a tool of an outcome;
+   * `ttl`: the retention asked for.
+   */
   constructor(
     readonly outcome: OutcomeName,
     readonly via?: Augmentable,
+    readonly ttl = 60_000,
   ) {
     super();
   }
@@ -284,13 +288,20 @@ class Create extends Cmd {
     return this.via ? `create(${this.via.method})` : `create(${this.outcome})`;
   }
   async exec(w: World): Promise<void> {
+    await this.make(w);
+  }
+  /**
+   * Makes the task and adds it to the model: the task and the acknowledgement's record of it (none where a
+   * notification acknowledges it); undefined where the server refused for a limit or served no task.
+   */
+  async make(w: World): Promise<{ t: ModelTask; task?: Record<string, unknown> } | undefined> {
     const m = w.model;
     const c = m.ir.behaviour.creation;
     const recipe = this.via ? undefined : w.outcomes[this.outcome]!;
     const method = this.via?.method ?? "tools/call";
     const label = recipe ? `tools/call of ${recipe.name}` : method;
     const requestorId = c.taskId.assignedBy === "requestor" ? `conform-${Math.random().toString(36).slice(2, 10)}` : undefined;
-    const params = w.session.taskParams(this.via?.params ?? { name: recipe!.name, arguments: recipe!.arguments ?? {} }, requestorId, 60_000);
+    const params = w.session.taskParams(this.via?.params ?? { name: recipe!.name, arguments: recipe!.arguments ?? {} }, requestorId, this.ttl);
     count(w, this.via ? `create via ${method}` : "create");
     if (c.ack.mode === "notification") {
       const before = w.session.wire.notifications.length;
@@ -311,8 +322,9 @@ class Create extends Cmd {
       }
       if (ack === undefined) fail("creation", `no ${c.ack.notification} within 10 s of a task request`, c.ack.notification, "nothing");
       checkSchema(m.schemas.params(c.ack.notification!), ack, "types", `${c.ack.notification} params`);
-      w.tasks.push({ id: requestorId!, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, pending, ...(requestId === undefined ? {} : { requestId }) });
-      return;
+      const t: ModelTask = { id: requestorId!, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, pending, ...(requestId === undefined ? {} : { requestId }) };
+      w.tasks.push(t);
+      return { t };
     }
     // An acknowledgement comes at once, whatever the work: a server that runs the work first answers late.
     const a = await w.session.request(method, params, 10_000);
@@ -337,6 +349,7 @@ class Create extends Cmd {
     const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false };
     observe(w, t, task, "the acknowledgement");
     w.tasks.push(t);
+    return { t, task };
   }
 }
 
@@ -619,18 +632,9 @@ class Expire extends Cmd {
     const get = m.op("get");
     if (to === undefined || ret === false || ret.countedFrom !== "creation" || b.creation.retentionField === undefined || !recipe || !get) return;
     if (b.creation.ack.mode === "notification" || b.creation.taskId.assignedBy === "requestor") return;
-    count(w, "create");
-    const a = await w.session.request("tools/call", w.session.taskParams({ name: recipe.name, arguments: recipe.arguments ?? {} }, undefined, 1500), 10_000);
-    expectAnswer(a, "creation", `tools/call of ${recipe.name} with a retention of 1500 ms`);
-    if (a.error) {
-      if (isLimitError(m, a.error.code)) return;
-      fail("creation", `tools/call of ${recipe.name} as a task failed`, "a task", a.error);
-    }
-    const task = taskIn(m, a.result);
-    if (task === undefined) fail("creation", "the acknowledgement holds no task", `a task with ${m.idField} and ${m.statusField}`, a.result);
-    const t: ModelTask = { id: task[m.idField] as string, outcome: "long", status: m.initial, cancelRequested: false, gone: false };
-    observe(w, t, task, "the acknowledgement");
-    w.tasks.push(t);
+    const made = await new Create("long", undefined, 1500).make(w);
+    if (made?.task === undefined) return;
+    const { t, task } = made;
     const granted = task[ret.field];
     if (typeof granted !== "number" || granted > 5_000) return;
     count(w, "expiry");
