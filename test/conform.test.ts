@@ -172,52 +172,52 @@ describe("a server that does not keep its spec", () => {
   }, 120_000);
 });
 
+const JOBS = join(root, "test/fixtures/specs/jobs.yaml");
+
+/**
+ * The report of conform with a changed copy of jobs.yaml (`change` edits the parsed document; the copy must
+ * still validate) against the demo of the original jobs.yaml.
+ */
+async function jobsDemoAgainst(change: (doc: Doc) => void): Promise<ConformReport> {
+  const dir = mkdtempSync(join(tmpdir(), "conform-jobs-"));
+  try {
+    const doc = parseYaml(readFileSync(JOBS, "utf8")) as Doc;
+    change(doc);
+    const file = join(dir, "jobs-changed.yaml");
+    writeFileSync(file, dump(doc, false));
+    const server = demoHttp(JOBS);
+    try {
+      return await conform({ ir: irOf(file), target: { url: await server.url }, runs: 30, seed: SEED });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("a custom operation that does not answer its declared result type", () => {
   it("the jobs demo checked against a copy of its spec whose jobs/note result needs a field fails on that result", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "conform-custom-"));
-    try {
-      // Both specs validate; the demo serves the original, whose jobs/note answers an open object without `noted`.
-      const doc = parseYaml(readFileSync(join(root, "test/fixtures/specs/jobs.yaml"), "utf8")) as Doc;
+    // The demo serves the original, whose jobs/note answers an open object without `noted`.
+    const r = await jobsDemoAgainst((doc) => {
       (doc.types as Record<string, unknown>).Noted = { type: "object", fields: { noted: "boolean" } };
       ((doc.methods as Record<string, Record<string, unknown>>)["jobs/note"]!).result = "Noted";
-      const file = join(dir, "jobs-noted.yaml");
-      writeFileSync(file, dump(doc, false));
-      const server = demoHttp(join(root, "test/fixtures/specs/jobs.yaml"));
-      try {
-        const r = await conform({ ir: irOf(file), target: { url: await server.url }, runs: 30, seed: SEED });
-        expect(r.ok).toBe(false);
-        expect(r.failure!.violation.rule).toBe("types");
-        expect(r.failure!.violation.message).toContain("jobs/note result");
-        expect(r.failure!.sequence.at(-1)).toMatch(/^custom\(/);
-      } finally {
-        await server.stop();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
+    expect(r.ok).toBe(false);
+    expect(r.failure!.violation.rule).toBe("types");
+    expect(r.failure!.violation.message).toContain("jobs/note result");
+    expect(r.failure!.sequence.at(-1)).toMatch(/^custom\(/);
   }, 120_000);
 });
 
 describe("a server whose tasks expire into another state than the spec declares", () => {
   it("the jobs demo checked against a copy of its spec whose expiry event leads to failed fails on expiry", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "conform-expiry-"));
-    try {
-      const doc = parseYaml(readFileSync(join(root, "test/fixtures/specs/jobs.yaml"), "utf8")) as Doc;
+    const r = await jobsDemoAgainst((doc) => {
       ((doc.behaviour as Record<string, Record<string, unknown>>).events!).expiry = "failed";
-      const file = join(dir, "jobs-expire-failed.yaml");
-      writeFileSync(file, dump(doc, false));
-      const server = demoHttp(join(root, "test/fixtures/specs/jobs.yaml"));
-      try {
-        const r = await conform({ ir: irOf(file), target: { url: await server.url }, runs: 30, seed: SEED });
-        expect(r.ok, explain(r)).toBe(false);
-        expect(r.failure!.violation.rule).toBe("expiry");
-        expect(r.failure!.sequence.at(-1)).toBe("expire(long)");
-      } finally {
-        await server.stop();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
+    expect(r.ok, explain(r)).toBe(false);
+    expect(r.failure!.violation.rule).toBe("expiry");
+    expect(r.failure!.sequence.at(-1)).toBe("expire(long)");
   }, 180_000);
 });
 
