@@ -138,6 +138,22 @@ describe("2 servers and 3 workers on one PostgreSQL database (mcp-2025-11-25)", 
   afterAll(async () => {
     for (const s of servers) await s.stop();
   });
+  /** kill -9 of the worker that took `taskId`: its name, the process, and when. */
+  const killRunnerOf = async (taskId: string) => {
+    const first = await eventually(() => runnerOf(db.storeSchema, taskId), "a worker to take the task");
+    const victim = workers.find((w) => w.runnerId === first)!;
+    victim.child.kill("SIGKILL");
+    return { first, victim, killedAt: Date.now() };
+  };
+  /** A worker in the place of a killed one, under the same name. */
+  const replace = async (victim: ReturnType<typeof startWorker>) => {
+    const again = startWorker("mcp-2025-11-25", db, victim.runnerId, options);
+    workers = workers.map((w) => (w === victim ? again : w));
+    await again.ready;
+  };
+  /** What a process logged about `taskId`, and its warnings and errors (for a failure's message). */
+  const logOf = (p: { stderr(): string }, taskId: string) =>
+    p.stderr().split("\n").filter((l) => l.includes(taskId) || l.includes('"level":"warn"') || l.includes('"level":"error"')).join("\n");
 
   it("a task created on one server runs on a worker and is polled and has its result fetched on the other", async () => {
     const [u1, u2] = await start();
@@ -193,17 +209,14 @@ describe("2 servers and 3 workers on one PostgreSQL database (mcp-2025-11-25)", 
     const [u1] = await start();
     const a = await connect(u1!);
     const taskId = await taskOn(a.tasks, "slow_compute", { seconds: 3 });
-    const first = await eventually(() => runnerOf(db.storeSchema, taskId), "a worker to take the task");
-    const victim = workers.find((w) => w.runnerId === first)!;
-    victim.child.kill("SIGKILL");
-    const killedAt = Date.now();
+    const { first, victim, killedAt } = await killRunnerOf(taskId);
     const second = await eventually(async () => {
       const r = await runnerOf(db.storeSchema, taskId);
       return r !== undefined && r !== first ? r : undefined;
     }, "another worker to take the task").catch(async (e: unknown) => {
       const row = await query(`SELECT status, runner, status_message FROM "${db.storeSchema}".tasks WHERE task_id = $1`, [JSON.stringify(taskId)]);
       const jobs = await query(`SELECT id, state, retry_count, retry_limit, start_after, started_on FROM "${db.queueSchema}".job WHERE data->>'taskId' = $1`, [taskId]);
-      const logs = workers.map((w) => `${w.runnerId}:\n${w.stderr().split("\n").filter((l) => l.includes(taskId) || l.includes('"level":"warn"') || l.includes('"level":"error"')).join("\n")}`);
+      const logs = workers.map((w) => `${w.runnerId}:\n${logOf(w, taskId)}`);
       throw new Error(`${String(e)}\n${JSON.stringify(row.rows)}\n${JSON.stringify(jobs.rows)}\n${logs.join("\n")}`);
     });
     const retriedAfter = Date.now() - killedAt;
@@ -213,10 +226,7 @@ describe("2 servers and 3 workers on one PostgreSQL database (mcp-2025-11-25)", 
     // Within the bound: a 3 s lease renewed every second, then the job's retry without delay.
     expect(retriedAfter).toBeLessThan(5_000);
     console.log(`worker killed: task retried on another worker after ${retriedAfter} ms`);
-    // A worker in its place, under the same name.
-    const again = startWorker("mcp-2025-11-25", db, victim.runnerId, options);
-    workers = workers.map((w) => (w === victim ? again : w));
-    await again.ready;
+    await replace(victim);
   });
 
   it("kill -9 of the worker running a task that may not be retried: the task is settled to the restart state within the bound", async () => {
@@ -224,25 +234,20 @@ describe("2 servers and 3 workers on one PostgreSQL database (mcp-2025-11-25)", 
     const a = await connect(u1!);
     const b = await connect(u2!);
     const taskId = await taskOn(a.tasks, "failing_job", { seconds: 60 });
-    const first = await eventually(() => runnerOf(db.storeSchema, taskId), "a worker to take the task");
-    const victim = workers.find((w) => w.runnerId === first)!;
-    victim.child.kill("SIGKILL");
-    const killedAt = Date.now();
+    const { victim, killedAt } = await killRunnerOf(taskId);
     const settled = await eventually(async () => {
       const t = (await b.tasks.getTask(taskId)) as unknown as Record<string, unknown>;
       return t.status === "working" ? undefined : t;
     }, "the task to be settled").catch(async (e: unknown) => {
       const jobs = await query(`SELECT id, state, retry_count, retry_limit, started_on, now() AS db_now FROM "${db.queueSchema}".job WHERE data->>'taskId' = $1`, [taskId]);
-      const logs = [...workers, ...servers].map((w) => w.stderr().split("\n").filter((l) => l.includes(taskId) || l.includes('"level":"warn"') || l.includes('"level":"error"')).join("\n"));
+      const logs = [...workers, ...servers].map((w) => logOf(w, taskId));
       throw new Error(`${String(e)}\n${await runnerOf(db.storeSchema, taskId)}\n${JSON.stringify(jobs.rows)}\n${logs.join("\n")}`);
     });
     const settledAfter = Date.now() - killedAt;
     expect(settled).toMatchObject({ taskId, status: "failed", statusMessage: "The server restarted before the task finished" });
     expect(settledAfter).toBeLessThan(5_000);
     console.log(`worker killed: task settled after ${settledAfter} ms`);
-    const again = startWorker("mcp-2025-11-25", db, victim.runnerId, options);
-    workers = workers.map((w) => (w === victim ? again : w));
-    await again.ready;
+    await replace(victim);
   });
 });
 
