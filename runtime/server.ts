@@ -41,7 +41,7 @@ import { ConcurrencyCounter, RateLimiter, type TaskLimits } from "./limits.js";
 import { stderrLine, type AuditEvent, type LogEntry } from "./log.js";
 import { capabilityAt, isObject, makePlan, nestAt, type RuntimePlan } from "./plan.js";
 import { awaitResult, resultWhenCompleted } from "./results.js";
-import { InMemoryTaskStore, type StoredError, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
+import { InMemoryTaskStore, type StoredError, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 import { checkTaskIdHeader, declaresClientCapability, scopedTaskId, TASK_SCOPE_MARK, toDetailedTask, toWireTask, wireTaskId, withRelated, withResultType } from "./wire.js";
 import { answerAsJson } from "./transports.js";
 import { settleUnfinished } from "./restart.js";
@@ -1163,7 +1163,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       return this.execute(taskId, active, method, extra, work, cleanup, wanted.request);
     }
     // The request is answered at once with the task; the work goes on in the background.
-    void this.execute(taskId, active, method, extra, work, cleanup, wanted.request).catch(() => undefined);
+    void this.execute(taskId, active, method, extra, work, cleanup, wanted.request, { known: record }).catch(() => undefined);
     const created = await this.store.get(taskId);
     return this.acknowledgement(created?.state === "live" ? created.record : record) as R;
   }
@@ -1258,31 +1258,46 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   private async runJob(job: TakenJob): Promise<void> {
     const w = job.work;
     const taskId = w.taskId;
-    let rec: TaskRecord | undefined;
-    for (let attempt = 0; attempt < 16 && rec === undefined; attempt++) {
-      const found = await this.store.get(taskId);
-      // Ended before a worker took it (cancelled, expired, deleted): nothing to run.
-      if (found?.state !== "live" || this.isTerminal(found.record.status)) return;
-      const held = found.record;
-      const process = held.runner === undefined ? undefined : runnerProcess(held.runner);
-      // Handed back while its worker was in fact alive (a lease renewed late): that worker goes on.
-      if (process !== undefined && process !== this.runner && held.runner !== undefined && runnerJob(held.runner) !== undefined) {
-        const live = await this.store.liveRunners?.(Date.now() - this.leaseMs);
-        if (live?.has(process)) return;
-      }
-      rec = await this.store.update(taskId, held.status, { runner: jobRunner(this.runner, job.id) });
-    }
-    if (rec === undefined) return;
-    const tool = this.tools.get(w.tool);
     const plan = this.plan;
+    const runner = jobRunner(this.runner, job.id);
+    const controller = new AbortController();
+    const tool = this.tools.get(w.tool);
+    // Registered before the claim: a cancel made through another process once the claim is written stops the work.
+    const active = activeTask({
+      controller,
+      owner: "",
+      // Notifications (progress, messages) reach only a process holding the requestor's session.
+      notify: () => Promise.resolve(),
+      requestorCapabilities: w.capabilities,
+    });
+    this.active.set(taskId, active);
+    const cleanup = () => {
+      if (active.expiry) clearTimeout(active.expiry);
+      active.ended = true;
+      if (this.active.get(taskId) === active) this.active.delete(taskId);
+    };
+    let claimed: { rec: TaskRecord; running: boolean } | undefined;
+    try {
+      claimed = tool === undefined ? undefined : await this.claimFresh(taskId, runner);
+      claimed ??= await this.claimTaken(taskId, runner);
+    } catch (e) {
+      cleanup();
+      throw e;
+    }
+    if (claimed === undefined || active.cancelled) {
+      cleanup();
+      return;
+    }
+    const rec = claimed.rec;
+    active.owner = rec.owner;
     if (tool === undefined) {
+      cleanup();
       this.log({ level: "error", msg: "a queued task names a tool this worker does not have", taskId, tool: w.tool });
       const internal = internalError(plan);
       const error = { code: internal.code, message: `This worker has no tool named ${w.tool}` };
-      await this.move(taskId, plan.status.onUnexpected, plan.task.statusMessageOnFailure ? { error, statusMessage: error.message } : { error });
+      await this.move(taskId, plan.status.onUnexpected, plan.task.statusMessageOnFailure ? { error, statusMessage: error.message } : { error }, undefined, false, rec);
       return;
     }
-    const controller = new AbortController();
     const noConnection = () => new TaskProtocolError("noConnection", -32603, "The task's work runs on a worker, which holds no connection to the requestor");
     const extra = {
       signal: controller.signal,
@@ -1293,26 +1308,44 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       // Where the request that made the task stays open until its result, the server holding it relays.
       sendRequest: plan.creation.ackMode === "notification" ? sideRequestThroughStore(this.store, taskId, this.inputTimeout) : () => Promise.reject(noConnection()),
     } as unknown as ServerExtra;
-    const active = activeTask({
-      controller,
-      owner: rec.owner,
-      // Notifications (progress, messages) reach only a process holding the requestor's session.
-      notify: () => Promise.resolve(),
-      requestorCapabilities: w.capabilities,
-    });
-    this.active.set(taskId, active);
     if (plan.retention.countedFrom !== "terminal" && rec.keepAlive !== null) this.armExpiry(taskId, active, rec.createdAt + rec.keepAlive);
-    const cleanup = () => {
-      if (active.expiry) clearTimeout(active.expiry);
-      this.active.delete(taskId);
-    };
-    // A cancel that landed between the claim and here.
-    const now = await this.store.get(taskId);
-    if (now?.state !== "live" || this.isTerminal(now.record.status)) {
-      cleanup();
-      return;
+    await this.execute(taskId, active, rec.method, extra, (ctx) => tool.handler(w.args, ctx), cleanup, w.taskRequest, { known: rec, running: claimed.running }).catch(() => undefined);
+  }
+
+  /**
+   * The claim of a task no worker has started, in one write: from the initial state straight to running
+   * (where the transition needs no more than a fresh task), with this worker's job as its runner.
+   */
+  private async claimFresh(taskId: string, runner: string): Promise<{ rec: TaskRecord; running: boolean } | undefined> {
+    const { initial, running } = this.plan.status;
+    if (typeof this.store.claim !== "function") return undefined;
+    const start = initial !== running && this.descriptor.machine.canTransition(initial as S, running, { pendingInputs: 0 } as TransitionContext);
+    const rec = await this.store.claim(taskId, initial, { ...(start ? { status: running } : {}), runner, updatedAt: Date.now() });
+    if (rec === undefined) return undefined;
+    if (start) this.moved(initial as S, rec);
+    return { rec, running: start || initial === running };
+  }
+
+  /**
+   * The claim of a task in any other state: a retry of a lost worker's job, or a task a transition moved
+   * before a worker took it. Undefined when it ended, or when the worker running it is in fact alive.
+   */
+  private async claimTaken(taskId: string, runner: string): Promise<{ rec: TaskRecord; running: boolean } | undefined> {
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const found = await this.store.get(taskId);
+      // Ended before a worker took it (cancelled, expired, deleted): nothing to run.
+      if (found?.state !== "live" || this.isTerminal(found.record.status)) return undefined;
+      const held = found.record;
+      const process = held.runner === undefined ? undefined : runnerProcess(held.runner);
+      // Handed back while its worker was in fact alive (a lease renewed late): that worker goes on.
+      if (process !== undefined && process !== this.runner && held.runner !== undefined && runnerJob(held.runner) !== undefined) {
+        const live = await this.store.liveRunners?.(Date.now() - this.leaseMs);
+        if (live?.has(process)) return undefined;
+      }
+      const rec = await this.store.update(taskId, held.status, { runner });
+      if (rec !== undefined) return { rec, running: false };
     }
-    await this.execute(taskId, active, rec.method, extra, (ctx) => tool.handler(w.args, ctx), cleanup, w.taskRequest).catch(() => undefined);
+    return undefined;
   }
 
   /** The answer that acknowledges a task in the request's own answer ({ task }, or the flat task with its result type). */
@@ -1370,16 +1403,18 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     work: (ctx: TaskContext) => R | Promise<R>,
     cleanup: () => void,
     taskRequest?: Record<string, unknown>,
+    start: { known?: TaskRecord; running?: boolean } = {},
   ): Promise<R> {
     const plan = this.plan;
     const status = plan.status;
     try {
-      await this.move(taskId, status.running);
+      if (start.running !== true) await this.move(taskId, status.running, {}, undefined, false, start.known);
       let result: R;
+      let last: TaskRecord | undefined;
       try {
         result = await work(this.context(extra, taskId, active.controller.signal, active, taskRequest));
         // A task held by a transition (e.g. paused) ends only once a transition lets it run again.
-        await this.hold(taskId, active, (role) => role === "paused" || role === "queued");
+        last = await this.hold(taskId, active, (role) => role === "paused" || role === "queued");
       } catch (e) {
         if (active.cancelled) throw e;
         const rpc = asRpcError(e);
@@ -1400,7 +1435,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const stored = withResultType(plan, JSON.parse(JSON.stringify(result)) as Record<string, unknown>);
       const patch: TaskPatch = { result: stored };
       if (toolError && status.onToolError === status.failed) patch.error = { code: -32603, message: toolErrorMessage(stored) };
-      await this.move(taskId, to, patch);
+      await this.move(taskId, to, patch, undefined, false, last);
       // Where the request itself is answered with the result, that answer relates to the task too.
       return plan.related.key !== undefined && plan.creation.ackMode === "notification" ? withRelated(plan, result, taskId) : result;
     } finally {
@@ -1416,14 +1451,19 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
    * Moves a task to `to` through the transition table. An illegal transition is
    * logged and refused (never applied); returns the updated record or undefined.
    */
-  private async move(taskId: string, to: S, patch: TaskPatch = {}, ctx?: TransitionContext, onlyIfLegal = false): Promise<TaskRecord | undefined> {
+  private async move(taskId: string, to: S, patch: TaskPatch = {}, ctx?: TransitionContext, onlyIfLegal = false, known?: TaskRecord): Promise<TaskRecord | undefined> {
     const machine = this.descriptor.machine;
     for (let attempt = 0; attempt < 16; attempt++) {
-      const found = await this.store.get(taskId);
+      // `known`: the task as this process just read or wrote it, tried first (the write compares its status).
+      const found: TaskLookup = attempt === 0 && known !== undefined ? { state: "live", record: known } : await this.store.get(taskId);
       if (found?.state !== "live") return undefined;
       const rec = found.record;
       const from = rec.status as S;
-      if (from === to) return this.store.update(taskId, from, { ...patch, updatedAt: Date.now() });
+      if (from === to) {
+        const updated = await this.store.update(taskId, from, { ...patch, updatedAt: Date.now() });
+        if (updated !== undefined || attempt > 0 || known === undefined) return updated;
+        continue; // `known` was stale: look again
+      }
       // Guards read the task as it stands: its own fields (as the work set them) and its unanswered inputs.
       ctx = { ...(rec.fields ?? {}), pendingInputs: rec.pendingInputs, ...(ctx ?? {}) } as TransitionContext;
       if (!machine.canTransition(from, to, ctx)) {
@@ -1449,17 +1489,25 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       }
       const updated = await this.store.update(taskId, from, full);
       if (!updated) continue; // the status changed meanwhile: look again
-      if (machine.isTerminal(to) && !machine.isTerminal(from)) {
-        this.concurrency.releaseTask(taskId, rec.owner);
-        const running = this.active.get(taskId);
-        if (running) running.ended = true;
-      }
-      this.audit({ type: "status", taskId, owner: rec.owner, method: rec.method, from, to });
-      this.wake(taskId);
-      this.pushStatus(updated);
+      this.moved(from, updated);
       return updated;
     }
     return undefined;
+  }
+
+  /** What follows a task's move from `from` to the status `rec` now has: limits, audit, waiters, the requestor. */
+  private moved(from: S, rec: TaskRecord): void {
+    const machine = this.descriptor.machine;
+    const to = rec.status as S;
+    const taskId = rec.taskId;
+    if (machine.isTerminal(to) && !machine.isTerminal(from)) {
+      this.concurrency.releaseTask(taskId, rec.owner);
+      const running = this.active.get(taskId);
+      if (running) running.ended = true;
+    }
+    this.audit({ type: "status", taskId, owner: rec.owner, method: rec.method, from, to });
+    this.wake(taskId);
+    this.pushStatus(rec);
   }
 
   /**

@@ -462,11 +462,19 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async update(taskId: string, expected: string, patch: TaskPatch): Promise<TaskRecord | undefined> {
+    return this.compareAndSet(taskId, expected, patch, false);
+  }
+
+  async claim(taskId: string, expected: string, patch: TaskPatch): Promise<TaskRecord | undefined> {
+    return this.compareAndSet(taskId, expected, patch, true);
+  }
+
+  private async compareAndSet(taskId: string, expected: string, patch: TaskPatch, unheld: boolean): Promise<TaskRecord | undefined> {
     const { columns, values } = ROWS.patch(patch);
     // The SQL is built from the store's fixed column list, never from the patch's keys or values.
     const set = columns.length === 0 ? "status = status" : columns.map((col, i) => `${col} = $${i + 3}`).join(", ");
     const S = `"${this.schema}"`;
-    const sql = `WITH upd AS (UPDATE ${S}.tasks SET ${set} WHERE task_id = $1 AND status = $2 RETURNING *)
+    const sql = `WITH upd AS (UPDATE ${S}.tasks SET ${set} WHERE task_id = $1 AND status = $2${unheld ? " AND runner IS NULL" : ""} RETURNING *)
       SELECT upd.*, pg_notify('${this.channel}', json_build_object('taskId', upd.task_id, 'kind', 'updated', 'status', upd.status,
         'expiresAt', upd.expires_at, 'origin', '${this.origin}'::text)::text) AS notified FROM upd`;
     const row = (await this.pool.query(sql, [json(taskId), json(expected), ...values])).rows[0];

@@ -133,6 +133,12 @@ export interface TaskStore {
   /** For a shared store: the runners whose last heartbeat is at or after `since` (epoch ms). */
   liveRunners?(since: number): Promise<Set<string>>;
   /**
+   * For a shared store: `update`, applied only while no runner holds the task (its `runner` is unset).
+   * A worker takes a task no other worker started in this one write. Absent: the runtime reads, checks
+   * the runner, then updates.
+   */
+  claim?(taskId: string, expected: string, patch: TaskPatch): Promise<TaskRecord | undefined>;
+  /**
    * For a store several processes share: calls `listener` on every change of a
    * task made through any of them, so the process running a task's work learns
    * that another cancelled, answered or moved it (see store-events.ts).

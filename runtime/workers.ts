@@ -191,10 +191,9 @@ export interface PgBossLike {
   createQueue(name: string, options?: Record<string, unknown>): Promise<void>;
   getQueue?(name: string): Promise<unknown>;
   send(name: string, data: object, options?: Record<string, unknown>): Promise<string | null>;
-  work(name: string, options: Record<string, unknown>, handler: (jobs: { id: string; data: unknown }[]) => Promise<unknown>): Promise<string>;
-  notifyWorker(workerId: string): void;
-  offWork(name: string): Promise<void>;
-  fail(name: string, id: string, data?: object): Promise<unknown>;
+  fetch(name: string, options: { batchSize: number }): Promise<{ id: string; data: unknown }[] | null>;
+  complete(name: string, ids: string | string[], data?: object): Promise<unknown>;
+  fail(name: string, id: string | string[], data?: object): Promise<unknown>;
   getJobById(name: string, id: string): Promise<{ state: string; startedOn?: Date | null } | null>;
   getDb(): { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
 }
@@ -229,12 +228,24 @@ export interface PgBossTaskQueueOptions {
 /** Valid as a pg-boss queue name and a LISTEN channel. */
 const NAME = /^[A-Za-z0-9_]{1,40}$/;
 
-/** The job queue on PostgreSQL: pg-boss, on the database the tasks live in (or any other). */
+/**
+ * The job queue on PostgreSQL: pg-boss, on the database the tasks live in (or any other). Each process
+ * takes jobs with pg-boss's fetch, as many at a time as it has room for, and completes them in batches:
+ * under load that is well under one query per job, where a fetch loop per job slot would spend two.
+ */
 export class PgBossTaskQueue implements TaskQueue {
-  /** This process's fetch loops (pg-boss workers), and whether each is running a job. */
-  private readonly loops: { id: string; busy: boolean }[] = [];
-  private listener: ListenClient | undefined;
+  private handler: ((job: TakenJob) => Promise<void>) | undefined;
+  /** How many jobs this process runs at once, and how many it runs now. */
+  private capacity = 0;
   private readonly running = new Set<Promise<void>>();
+  private listener: ListenClient | undefined;
+  private poller: ReturnType<typeof setInterval> | undefined;
+  /** A fetch is under way; `again`: look once more when it returns (room was made meanwhile). */
+  private fetching = false;
+  private again = false;
+  /** Jobs whose work ended, completed together at the next turn of the event loop. */
+  private done: string[] = [];
+  private readonly flushing = new Set<Promise<unknown>>();
   private stopped = false;
 
   private constructor(
@@ -288,44 +299,82 @@ export class PgBossTaskQueue implements TaskQueue {
 
   async consume(handler: (job: TakenJob) => Promise<void>, concurrency: number): Promise<void> {
     if (this.stopped) throw new Error("the queue is stopped");
+    if (this.handler !== undefined && this.handler !== handler) throw new Error("the queue already runs another handler in this process");
+    this.handler = handler;
     if (this.listener === undefined) {
       const pg = (await loadDriverPackage("pg", "PgBossTaskQueue", "the pg package, version 8", "pg@8")) as { Client: new (o: { connectionString: string }) => ListenClient };
       const client = new pg.Client({ connectionString: this.url });
       client.on("error", (e) => this.options.onError?.(e));
-      client.on("notification", () => this.wakeOne());
+      // A job was sent: look now rather than at the next poll.
+      client.on("notification", () => this.pull());
       await client.connect();
       await client.query(`LISTEN "${this.channel}"`);
       this.listener = client;
+      const every = Math.max(0.5, this.options.pollingIntervalSeconds ?? 2) * 1000;
+      this.poller = setInterval(() => this.pull(), every);
     }
-    for (let i = 0; i < Math.max(1, Math.floor(concurrency)); i++) {
-      const loop = { id: "", busy: false };
-      const run = async (jobs: { id: string; data: unknown }[]) => {
-        loop.busy = true;
-        try {
-          for (const job of jobs) {
-            const p = handler({ id: job.id, work: job.data as QueuedWork });
-            this.running.add(p);
-            try {
-              await p;
-            } finally {
-              this.running.delete(p);
-            }
-          }
-        } finally {
-          loop.busy = false;
-          // A loop that just ran a job looks for the next one at once rather than after its polling interval.
-          this.boss.notifyWorker(loop.id);
-        }
-      };
-      this.loops.push(loop);
-      loop.id = await this.boss.work(this.name, { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 }, run);
-    }
+    this.capacity += Math.max(1, Math.floor(concurrency));
+    this.pull();
   }
 
-  /** A job was sent: an idle loop fetches it now (busy ones look again as soon as their job ends). */
-  private wakeOne(): void {
-    const idle = this.loops.find((l) => !l.busy && l.id !== "");
-    if (idle !== undefined) this.boss.notifyWorker(idle.id);
+  /** Fetches as many jobs as this process has room for, one fetch at a time. */
+  private pull(): void {
+    if (this.stopped || this.handler === undefined) return;
+    const room = this.capacity - this.running.size;
+    if (room <= 0) return;
+    if (this.fetching) {
+      this.again = true;
+      return;
+    }
+    this.fetching = true;
+    this.again = false;
+    this.boss
+      .fetch(this.name, { batchSize: room })
+      .then(
+        (jobs) => {
+          for (const job of jobs ?? []) this.start(job);
+          // A full batch: more may be waiting.
+          if ((jobs?.length ?? 0) >= room) this.again = true;
+        },
+        (e: unknown) => this.options.onError?.(e),
+      )
+      .finally(() => {
+        this.fetching = false;
+        if (this.again) this.pull();
+      });
+  }
+
+  private start(job: { id: string; data: unknown }): void {
+    const handler = this.handler!;
+    const p: Promise<void> = Promise.resolve()
+      .then(() => handler({ id: job.id, work: job.data as QueuedWork }))
+      .then(
+        () => this.completeSoon(job.id),
+        // pg-boss's retry policy decides whether the job runs again.
+        (e: unknown) => this.track(this.boss.fail(this.name, job.id, { message: String((e as { message?: unknown })?.message ?? e) })),
+      )
+      .finally(() => {
+        this.running.delete(p);
+        // Room was made: the next job starts at once rather than at the next poll.
+        this.pull();
+      });
+    this.running.add(p);
+  }
+
+  /** The outcome is in the task store already: the job's completion can wait for the jobs ending with it. */
+  private completeSoon(id: string): void {
+    this.done.push(id);
+    if (this.done.length === 1) setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    const ids = this.done.splice(0);
+    if (ids.length > 0) this.track(this.boss.complete(this.name, ids));
+  }
+
+  private track(p: Promise<unknown>): void {
+    const q: Promise<unknown> = p.catch((e: unknown) => this.options.onError?.(e)).finally(() => this.flushing.delete(q));
+    this.flushing.add(q);
   }
 
   async release(jobId: string, minAgeMs = 0): Promise<boolean> {
@@ -348,14 +397,16 @@ export class PgBossTaskQueue implements TaskQueue {
   async stop(graceMs = 10_000): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    await this.listener?.end().catch(() => undefined);
     // No new jobs from here on.
-    if (this.loops.length > 0) await this.boss.offWork(this.name).catch(() => undefined);
+    clearInterval(this.poller);
+    await this.listener?.end().catch(() => undefined);
     // Handlers still running after the grace period are left to end with the process.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, graceMs))));
     await Promise.race([Promise.allSettled([...this.running]), grace]);
     clearTimeout(timer);
+    this.flush();
+    await Promise.allSettled([...this.flushing]);
     await this.boss.stop({ graceful: false, wait: true, close: true });
   }
 }
