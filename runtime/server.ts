@@ -415,8 +415,10 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         return process === runner ? earlier : !live.has(process);
       };
       // With a queue, a lost worker's job runs again where its tool allows a retry; the others are settled.
-      // A job started within the last renewal period is a retry taken since (by a live worker): left alone.
-      const kept = this.options.queue ? await handBackLostJobs(store, unfinished, lost, this.options.queue, Math.floor(leaseMs / 3)) : new Set<string>();
+      // A job another process lost that started within the last renewal period is a retry taken since (by a
+      // live worker): left alone. A job under this process's own name is its previous start's, however recent.
+      const minAge = (rec: TaskRecord) => (runnerProcess(rec.runner!) === runner ? 0 : Math.floor(leaseMs / 3));
+      const kept = this.options.queue ? await handBackLostJobs(store, unfinished, lost, this.options.queue, minAge) : new Set<string>();
       await settleUnfinished(this.host, (rec) => lost(rec) && !kept.has(rec.taskId));
     };
     const run = () =>

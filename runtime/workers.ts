@@ -93,8 +93,9 @@ export function runnerJob(runner: string): string | undefined {
 /**
  * Hands back to `queue` the jobs of the unfinished tasks whose runner `lost` says is gone. Returns
  * the tasks whose job runs again (they are left as they are); the others are to be settled.
+ * `minAgeMs` (TaskQueue.release), per task: how recently a job may have started and still be the lost one.
  */
-export async function handBackLostJobs(store: TaskStore, statuses: readonly string[], lost: (rec: TaskRecord) => boolean, queue: TaskQueue, minAgeMs = 0): Promise<Set<string>> {
+export async function handBackLostJobs(store: TaskStore, statuses: readonly string[], lost: (rec: TaskRecord) => boolean, queue: TaskQueue, minAgeMs: number | ((rec: TaskRecord) => number) = 0): Promise<Set<string>> {
   const kept = new Set<string>();
   if (store.listByStatus === undefined) return kept;
   let after = 0;
@@ -102,7 +103,7 @@ export async function handBackLostJobs(store: TaskStore, statuses: readonly stri
     const page = await store.listByStatus(statuses, after, 500);
     for (const rec of page.records) {
       const job = rec.runner === undefined ? undefined : runnerJob(rec.runner);
-      if (job !== undefined && lost(rec) && (await queue.release(job, minAgeMs))) kept.add(rec.taskId);
+      if (job !== undefined && lost(rec) && (await queue.release(job, typeof minAgeMs === "number" ? minAgeMs : minAgeMs(rec)))) kept.add(rec.taskId);
     }
     if (!page.hasMore || page.records.length === 0) return kept;
     after = page.records[page.records.length - 1]!.seq;

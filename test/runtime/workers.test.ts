@@ -8,6 +8,7 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { TaskRuntime } from "../../runtime/server.js";
 import { PostgresTaskStore } from "../../runtime/store-postgres.js";
+import type { TaskRecord } from "../../runtime/store.js";
 import { descriptorOf } from "./descriptors.js";
 import { handBackLostJobs, jobRunner, PgBossTaskQueue, type PgBossConstructor, runnerJob, runnerProcess, type QueuedWork, type TakenJob } from "../../runtime/workers.js";
 import { task } from "./store-contract.js";
@@ -167,6 +168,27 @@ describe("PgBossTaskQueue", () => {
     await store.create(task("a", "o", { status: "working", runner: jobRunner("live", alive) }));
     const kept = await handBackLostJobs(store, ["working"], (rec) => runnerProcess(rec.runner!) === "dead", q);
     expect([...kept]).toEqual(["r"]);
+    c.finish();
+  });
+
+  it("a job just started is another worker's retry and left running, unless the age bound for its task says it is the lost one", async () => {
+    const q = await openQueue();
+    const storeSchema = freshSchema("qa");
+    schemas.push(storeSchema);
+    const store = await PostgresTaskStore.open(pgUrl(), { schema: storeSchema, poolSize: 2 });
+    stores.push(store);
+    const c = collector();
+    await q.consume(c.handler, 2);
+    const mine = await q.enqueue(work("mine"));
+    const theirs = await q.enqueue(work("theirs"));
+    await until(() => (c.taken.length >= 2 ? true : undefined), "the jobs");
+    // Both started a moment ago; "me" is the process restarting under its own name, "gone" another process.
+    await store.create(task("mine", "o", { status: "working", runner: jobRunner("me", mine) }));
+    await store.create(task("theirs", "o", { status: "working", runner: jobRunner("gone", theirs) }));
+    const minAge = (rec: TaskRecord) => (runnerProcess(rec.runner!) === "me" ? 0 : 60_000);
+    const kept = await handBackLostJobs(store, ["working"], () => true, q, minAge);
+    // Its own earlier job, without retries, is failed (the task is to be settled); the other is left running.
+    expect([...kept]).toEqual(["theirs"]);
     c.finish();
   });
 });
