@@ -334,10 +334,13 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   readonly runner: string;
   private leaseTimer: ReturnType<typeof setInterval> | undefined;
   private leaseMs = 0;
+  /** Whether the spec has a state that holds a task's work (paused, queued): ended work then waits it out. */
+  private readonly holds: boolean;
 
   constructor(descriptor: TaskSpecDescriptor<S>, options: TaskServerOptions<S> = {}) {
     checkRuntimeVersion(descriptor);
     this.descriptor = descriptor;
+    this.holds = Object.values(descriptor.states.roleOf).some((role) => role === "paused" || role === "queued");
     this.runner = options.runnerId ?? randomUUID();
     this.plan = makePlan(descriptor);
     this.side = options.side ?? "server";
@@ -1410,13 +1413,14 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     const plan = this.plan;
     const status = plan.status;
     try {
-      if (start.running !== true) await this.move(taskId, status.running, {}, undefined, false, start.known);
+      // The task as this process last wrote it: where the spec has no state that holds work and the final
+      // move needs no guard, that move compares the status it expects instead of reading the task again.
+      let last = start.running === true ? start.known : await this.move(taskId, status.running, {}, undefined, false, start.known);
       let result: R;
-      let last: TaskRecord | undefined;
       try {
         result = await work(this.context(extra, taskId, active.controller.signal, active, taskRequest));
         // A task held by a transition (e.g. paused) ends only once a transition lets it run again.
-        last = await this.hold(taskId, active, (role) => role === "paused" || role === "queued");
+        if (this.holds) last = await this.hold(taskId, active, (role) => role === "paused" || role === "queued");
       } catch (e) {
         if (active.cancelled) throw e;
         const rpc = asRpcError(e);
@@ -1437,7 +1441,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const stored = withResultType(plan, JSON.parse(JSON.stringify(result)) as Record<string, unknown>);
       const patch: TaskPatch = { result: stored };
       if (toolError && status.onToolError === status.failed) patch.error = { code: -32603, message: toolErrorMessage(stored) };
-      await this.move(taskId, to, patch, undefined, false, last);
+      const known = this.holds || (last !== undefined && this.descriptor.machine.canTransition(last.status as S, to)) ? last : undefined;
+      await this.move(taskId, to, patch, undefined, false, known);
       // Where the request itself is answered with the result, that answer relates to the task too.
       return plan.related.key !== undefined && plan.creation.ackMode === "notification" ? withRelated(plan, result, taskId) : result;
     } finally {
