@@ -5,6 +5,7 @@
  * steady rate of task creations. Needs MCP_TASK_GEN_PG_URL (skipped without it).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -33,8 +34,9 @@ interface Pool {
   close(): Promise<void>;
 }
 
+/** A worker process; BENCH_WORKER_NODE_ARGS adds Node options to it (e.g. "--cpu-prof --cpu-prof-dir=prof" to see where its time goes). */
 function startWorker(url: string, storeSchema: string, queueSchema: string, concurrency: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench", "worker-child.ts"), JSON.stringify({ url, storeSchema, queueSchema, concurrency })], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter(Boolean), "--import", "tsx", join(ROOT, "bench", "worker-child.ts"), JSON.stringify({ url, storeSchema, queueSchema, concurrency })], {
     cwd: ROOT,
     stdio: ["pipe", "pipe", "inherit"],
   });
@@ -112,18 +114,27 @@ async function create(p: Pool, tool: string, ms: number, n: number): Promise<voi
  * all are done (what the workers drain). In the server's process: created as fast as it takes them, timed
  * until all are done (the work starts as each is created).
  */
-async function throughput(p: Pool, tool: string, ms: number, n: number, workers: number): Promise<number> {
-  if (workers > 0) {
-    await create(p, tool, ms, n);
-    const t0 = performance.now();
-    p.go();
-    await p.until(n);
-    return n / ((performance.now() - t0) / 1000);
-  }
+async function throughput(p: Pool, tool: string, ms: number, n: number, workers: number): Promise<{ perSecond: number; busy: number | undefined }> {
+  if (workers > 0) await create(p, tool, ms, n);
+  const c0 = cpuTicks();
   const t0 = performance.now();
-  await create(p, tool, ms, n);
+  if (workers > 0) p.go();
+  else await create(p, tool, ms, n);
   await p.until(n);
-  return n / ((performance.now() - t0) / 1000);
+  const perSecond = n / ((performance.now() - t0) / 1000);
+  const c1 = cpuTicks();
+  return { perSecond, busy: c0 && c1 && c1.total > c0.total ? (c1.busy - c0.busy) / (c1.total - c0.total) : undefined };
+}
+
+/** The machine's CPU time, busy and in all (Linux's /proc/stat, in ticks), to tell how much of the cores a run used. */
+function cpuTicks(): { busy: number; total: number } | undefined {
+  try {
+    const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { busy: total - f[3]! - (f[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
 }
 
 function pct(xs: number[], q: number): number {
@@ -161,22 +172,30 @@ export async function runWorkers(s: Settings): Promise<Section> {
     columns: ["tool", "in the server's process", "1 worker", "2 workers", "4 workers", "2 ÷ 1", "4 ÷ 1"],
     rows: [],
   };
+  const busyTable: Table = {
+    title: "The machine's CPU busy while the pool drains (all cores: 100% is every core busy)",
+    columns: ["tool", "in the server's process", "1 worker", "2 workers", "4 workers"],
+    rows: [],
+  };
+  const pctOf = (x: number | undefined) => (x === undefined ? "–" : `${Math.round(x * 100)}%`);
   for (const k of kinds) {
     const rate: Record<string, number> = {};
+    const busy: Record<string, number | undefined> = {};
     for (const w of [0, 1, 2, 4]) {
       const p = await pool(gen, url, w, k.concurrency);
       try {
-        rate[w] = await throughput(p, k.tool, k.ms, k.n, w);
+        ({ perSecond: rate[w]!, busy: busy[w] } = await throughput(p, k.tool, k.ms, k.n, w));
       } finally {
         await p.close();
       }
     }
+    busyTable.rows.push([k.label, pctOf(busy[0]), pctOf(busy[1]), pctOf(busy[2]), pctOf(busy[4])]);
     table.rows.push([k.label, fmtNum(rate[0]), fmtNum(rate[1]), fmtNum(rate[2]), fmtNum(rate[4]), `${(rate[2]! / rate[1]!).toFixed(2)}×`, `${(rate[4]! / rate[1]!).toFixed(2)}×`]);
     for (const w of [0, 1, 2, 4]) section.figures[`${k.tool}_${w}_per_s`] = rate[w]!;
     section.figures[`${k.tool}_2_over_1`] = rate[2]! / rate[1]!;
     section.figures[`${k.tool}_4_over_1`] = rate[4]! / rate[1]!;
   }
-  section.tables.push(table);
+  section.tables.push(table, busyTable);
 
   // Latency at steady rates: 2 workers, a 5 ms I/O-bound job.
   const seconds = s.quick ? 2 : 10;
