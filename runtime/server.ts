@@ -320,6 +320,11 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   private readonly peers = new Map<string, TaskPeer>();
   /** The task each task-making request made, by requestor, session, method and request id (see replayKey). */
   private readonly byRequest = new Map<string, string>();
+  /**
+   * Where the work of a task this process made runs on a worker: how to reach its requestor with the
+   * notifications the work sends (progress, status), until the task ends.
+   */
+  private readonly relays = new Map<string, ActiveTask["notify"]>();
   /** The answers that acknowledge a task (as opposed to a request's own result). */
   private readonly acks = new WeakSet<object>();
   private readonly inputTimeout: number;
@@ -379,7 +384,17 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     };
     // Changes other processes make to a shared store reach the work and the waiters here (closing the store stops them).
     const release = (taskId: string, owner: string) => this.concurrency.releaseTask(taskId, owner);
-    followStoreChanges({ plan: this.plan, store: this.store, running: this.active, wake: (id) => this.wake(id), pushStatus: (r) => this.pushStatus(r), release, log: (e) => this.log(e) });
+    followStoreChanges({
+      plan: this.plan,
+      store: this.store,
+      running: this.active,
+      wake: (id) => this.wake(id),
+      pushStatus: (r) => this.pushStatus(r),
+      release,
+      log: (e) => this.log(e),
+      relay: (id, n) => void this.relays.get(id)?.(n).catch((e: unknown) => this.log({ level: "warn", msg: "could not relay a worker's notification to the requestor", taskId: id, error: String(e) })),
+      ended: (id) => this.relays.delete(id),
+    });
     const settle = options.settleOnStart ?? (this.store.durable === true && this.store.shared !== true);
     const settled = settle
       ? settleUnfinished(this.host).then(
@@ -984,7 +999,14 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       sample: (params) =>
         this.askRequestor(extra, taskId, active, "sampling/createMessage", params as Record<string, unknown>, CreateMessageResultSchema) as Promise<CreateMessageResult>,
       notify: (notification) => this.notifyRequestor(extra, taskId, active, notification),
+      progressToken: active === undefined ? progressTokenOf(undefined, extra) : active.progressToken,
     };
+  }
+
+  /** The progress token a task's work may use: where it outlives the answer, or where the request stays open until the result. */
+  private progressTokenOf(params: unknown, extra: ServerExtra): string | number | undefined {
+    const plan = this.plan;
+    return plan.behaviour.creation.progressTokenLifetime === "task" || plan.creation.ackMode === "notification" ? progressTokenOf(params, extra) : undefined;
   }
 
   /**
@@ -1142,7 +1164,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       owner,
       notify: this.notifier(extra, options.peer),
       requestorCapabilities: this.requestorCapabilities(params, extra, options.peer),
-      progressToken: plan.behaviour.creation.progressTokenLifetime === "task" ? progressTokenOf(params, extra) : undefined,
+      progressToken: this.progressTokenOf(params, extra),
     });
     this.active.set(taskId, active);
     // Retention counts from creation: a task still running when it elapses is stopped.
@@ -1185,6 +1207,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     this.concurrency.releaseTask(taskId, record.owner);
     const auth = extra.authInfo;
     const capabilities = this.requestorCapabilities(params, extra, options.peer);
+    const progressToken = this.progressTokenOf(params, extra);
     const work: QueuedWork = {
       taskId,
       tool: queued.tool,
@@ -1195,6 +1218,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         ? {}
         : { authInfo: { clientId: auth.clientId, scopes: auth.scopes, ...(auth.expiresAt === undefined ? {} : { expiresAt: auth.expiresAt }), ...(auth.extra === undefined ? {} : { extra: auth.extra }) } }),
       ...(capabilities === undefined ? {} : { capabilities }),
+      ...(progressToken === undefined ? {} : { progressToken }),
       taskRequest,
     };
     try {
@@ -1207,15 +1231,20 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       throw internal;
     }
     // The task as created: a worker may have taken it meanwhile, which the requestor learns by polling.
-    if (plan.creation.ackMode !== "notification") return this.acknowledgement(record);
+    // What its work sends the requestor comes here through the store (the worker holds no session).
+    if (plan.creation.ackMode !== "notification") {
+      this.relays.set(taskId, this.notifier(extra, options.peer));
+      return this.acknowledgement(record);
+    }
     const key = plan.related.key;
     await extra
       .sendNotification({ method: plan.creation.ackNotification ?? "", params: { _meta: key === undefined ? {} : { [key]: { taskId } } } } as unknown as ServerNotification)
       .catch((e: unknown) => this.log({ level: "warn", msg: "could not send the task creation notification", taskId, error: String(e) }));
     const onAbort = () => void this.cancel(taskId, "The request was cancelled").catch(() => undefined);
     extra.signal.addEventListener("abort", onAbort, { once: true });
-    // While the request is open, the work's requests to the requestor (side requests) go out on it.
+    // While the request is open, the work's requests and notifications to the requestor go out on it.
     const stopRelay = relaySideRequests(this.store, taskId, (request) => extra.sendRequest(request as ServerRequest, anyResult as never, { timeout: this.inputTimeout }));
+    this.relays.set(taskId, (n) => extra.sendNotification(n as unknown as ServerNotification));
     try {
       const ended = await this.untilEnded(taskId);
       if (ended === undefined) throw new TaskProtocolError("expired", -32603, "The task is gone (deleted or expired)");
@@ -1225,6 +1254,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       throw new TaskProtocolError("requestFailed", error.code, error.message, error.data);
     } finally {
       stopRelay();
+      this.relays.delete(taskId);
       extra.signal.removeEventListener("abort", onAbort);
     }
   }
@@ -1268,13 +1298,14 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     const controller = new AbortController();
     const tool = this.tools.get(w.tool);
     // Registered before the claim: a cancel made through another process once the claim is written stops the work.
-    const active = activeTask({
-      controller,
-      owner: "",
-      // Notifications (progress, messages) reach only a process holding the requestor's session.
-      notify: () => Promise.resolve(),
-      requestorCapabilities: w.capabilities,
-    });
+    // Notifications (progress, status) go through the store to the server that holds the requestor's session.
+    const publish = (n: { method: string; params?: Record<string, unknown> }): Promise<void> => {
+      // This runtime made the task too: it holds the session itself.
+      const here = this.relays.get(taskId);
+      if (here !== undefined) return here(n);
+      return typeof this.store.publish === "function" ? this.store.publish(taskId, { notification: JSON.parse(JSON.stringify(n)) as Record<string, unknown> }) : Promise.resolve();
+    };
+    const active = activeTask({ controller, owner: "", notify: publish, requestorCapabilities: w.capabilities, progressToken: w.progressToken });
     this.active.set(taskId, active);
     const cleanup = () => {
       if (active.expiry) clearTimeout(active.expiry);
@@ -1309,7 +1340,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       requestId: w.requestId,
       ...(w.sessionId === undefined ? {} : { sessionId: w.sessionId }),
       ...(w.authInfo === undefined ? {} : { authInfo: { token: "", ...w.authInfo } }),
-      sendNotification: () => Promise.resolve(),
+      sendNotification: publish,
       // Where the request that made the task stays open until its result, the server holding it relays.
       sendRequest: plan.creation.ackMode === "notification" ? sideRequestThroughStore(this.store, taskId, this.inputTimeout) : () => Promise.reject(noConnection()),
     } as unknown as ServerExtra;
@@ -1511,6 +1542,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       this.concurrency.releaseTask(taskId, rec.owner);
       const running = this.active.get(taskId);
       if (running) running.ended = true;
+      this.relays.delete(taskId);
     }
     this.audit({ type: "status", taskId, owner: rec.owner, method: rec.method, from, to });
     this.wake(taskId);

@@ -32,6 +32,10 @@ export interface StoreEventsHost {
   pushStatus(rec: TaskRecord): void;
   /** The task no longer counts against its requestor's concurrency limit here. */
   release(taskId: string, owner: string): void;
+  /** A notification the work of a task sent from another process (a worker), for its requestor. */
+  relay?(taskId: string, notification: { method: string; params?: Record<string, unknown> }): void;
+  /** A task ended or went away through another process. */
+  ended?(taskId: string): void;
   log(entry: LogEntry): void;
 }
 
@@ -132,6 +136,12 @@ export function followStoreChanges(host: StoreEventsHost): () => void {
     item.settle({ ok: false, error: new TaskProtocolError("inputFailed", code, typeof e.message === "string" ? e.message : "The input request failed", e.data) });
   };
   const onChange = (change: TaskChange) => {
+    // Whichever runtime on this store published it: a worker sharing the store object (one origin) relays too.
+    const n = change.kind === "message" ? (change.message?.notification as { method?: unknown; params?: unknown } | undefined) : undefined;
+    if (typeof n?.method === "string") {
+      host.relay?.(change.taskId, { method: n.method, ...(n.params !== null && typeof n.params === "object" ? { params: n.params as Record<string, unknown> } : {}) });
+      return;
+    }
     // Changes this process made were applied when it made them.
     if (change.origin === origin && change.kind !== "resync") return;
     if (change.kind === "message") {
@@ -142,6 +152,7 @@ export function followStoreChanges(host: StoreEventsHost): () => void {
       if (m.inputAnswer !== null && typeof m.inputAnswer === "object") answered(change.taskId, m.inputAnswer as Record<string, unknown>);
       return;
     }
+    if (change.kind === "deleted" || change.kind === "expired" || (change.status !== undefined && change.status !== null && isTerminal(change.status))) host.ended?.(change.taskId);
     const ids = change.kind === "resync" ? [...host.running.keys()] : [change.taskId];
     for (const id of ids) {
       apply(id).catch((e: unknown) => host.log({ level: "warn", msg: "could not apply a change made through another process", taskId: id, error: String(e) }));

@@ -340,6 +340,9 @@ export class PostgresTaskStore implements TaskStore {
   /** The sweep under way: one at a time per store. */
   private sweeping: Promise<boolean> | undefined;
   private readonly listeners = new Set<TaskChangeListener>();
+  /** Changes waiting for an earlier one (a message whose body is being read), and the chain they wait on. */
+  private behind = 0;
+  private ordered: Promise<void> = Promise.resolve();
   private listener: PgListenClient | undefined;
   private listening: Promise<void> | undefined;
   private reconnect: ReturnType<typeof setTimeout> | undefined;
@@ -626,20 +629,36 @@ export class PostgresTaskStore implements TaskStore {
         // The body is read from its table: a notification's payload is limited to 8000 bytes.
         const id = num(p.message);
         delete change.expiresAt;
-        this.pool.query(this.sql.message, [id]).then(
-          (r) => {
-            const body = r.rows[0]?.body;
-            if (typeof body === "string") this.emit({ ...change, message: JSON.parse(body) as Record<string, unknown> });
-          },
+        const body = this.pool.query(this.sql.message, [id]).then(
+          (r) => r.rows[0]?.body as unknown,
           () => undefined,
         );
+        this.inOrder(body.then((b) => (typeof b === "string" ? { ...change, message: JSON.parse(b) as Record<string, unknown> } : undefined)));
         return;
       }
     } catch {
       return; // not one of the store's own messages
     }
     if (change.expiresAt !== null && change.expiresAt !== undefined && change.origin !== this.origin) this.deadline(change.expiresAt);
-    this.emit(change);
+    if (this.behind === 0) this.emit(change);
+    else this.inOrder(Promise.resolve(change));
+  }
+
+  /**
+   * Emits a change once the ones announced before it are out: a message's body is read before it is
+   * emitted, and what came after it (e.g. the task ending after its work's last progress) waits for it.
+   */
+  private inOrder(change: Promise<TaskChange | undefined>): void {
+    this.behind++;
+    this.ordered = this.ordered
+      .then(() => change)
+      .then(
+        (c) => {
+          if (c !== undefined) this.emit(c);
+        },
+        () => undefined,
+      )
+      .finally(() => this.behind--);
   }
 
   private emit(change: TaskChange): void {

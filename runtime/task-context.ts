@@ -77,6 +77,12 @@ export interface TaskContext {
    */
   notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
   /**
+   * The request's progress token while progress may be sent with it: for a task whose spec makes the
+   * token live as long as the task, until the task ends; otherwise while the request is open. Undefined
+   * when the requestor asked for no progress: send none. `notify` adds it to a progress notification.
+   */
+  readonly progressToken: string | number | undefined;
+  /**
    * The task request as the requestor sent it (e.g. `params.task`), checked against the spec's declared
    * type; undefined for a plain request.
    */

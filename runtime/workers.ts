@@ -41,6 +41,8 @@ export interface QueuedWork {
   authInfo?: { clientId: string; scopes: string[]; expiresAt?: number; extra?: Record<string, unknown> };
   /** The capabilities the requestor declared, where known (what input the work may ask for). */
   capabilities?: Record<string, unknown>;
+  /** The progress token of the request that made the task, where it stays valid for the task's life. */
+  progressToken?: string | number;
   /** The task request of the original call (TaskContext.taskRequest). */
   taskRequest?: Record<string, unknown>;
 }

@@ -302,7 +302,7 @@ async function main() {
     }),
     gen.defineTool({
       name: "slow_compute",
-      description: "Sleeps for the given seconds, then answers; cancellable.",
+      description: "Sleeps for the given seconds, then answers; cancellable; reports progress where asked.",
       ...asTask,
       // label: a free-form tag the conformance suite sends along.
       inputSchema: z.object({ seconds: z.number().min(0).max(3600), label: z.string().optional() }),
@@ -315,6 +315,8 @@ async function main() {
             await ctx.whenRunning();
             await sleep((seconds * 1000) / steps, ctx.signal);
             if (numericFields.length > 0) await ctx.setFields(Object.fromEntries(numericFields.map((f) => [f, Math.round((100 * i) / steps)])));
+            // Progress only where the requestor asked for it (a token that is still valid).
+            if (ctx.progressToken !== undefined) await ctx.notify({ method: "notifications/progress", params: { progressToken: ctx.progressToken, progress: i, total: steps } });
           }
         } catch (e) {
           log("slow_compute aborted", { taskId: ctx.taskId ?? null });

@@ -171,6 +171,28 @@ describe("2 servers and 3 workers on one PostgreSQL database (mcp-2025-11-25)", 
     expect(workers.find((w) => w.runnerId === ran)!.stderr()).toContain(`"type":"status","taskId":"${taskId}","owner"`);
   });
 
+  it("progress the work reports on a worker reaches the requestor through the server that holds its session", async () => {
+    const [u1] = await start();
+    const client = new Client({ name: "workers-progress", version: "0.0.0" }, { capabilities: {} });
+    await client.connect(new StreamableHTTPClientTransport(new URL(u1!)));
+    clients.push(client);
+    const got: Record<string, unknown>[] = [];
+    const created = await client.request(
+      { method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 1 }, task: { ttl: 60_000 } } },
+      any,
+      { onprogress: (p) => void got.push(p as Record<string, unknown>) },
+    );
+    const taskId = (created.task as { taskId: string }).taskId;
+    // The last step's progress, sent by the worker after the request was answered with the task.
+    await eventually(() => (got.some((p) => p.progress === 10) ? true : undefined), "the work's progress");
+    const ran = await runnerOf(db.storeSchema, taskId);
+    expect(["w1", "w2", "w3"]).toContain(ran);
+    const steps = got.map((p) => p.progress as number);
+    expect(steps).toEqual([...steps].sort((x, y) => x - y));
+    for (const p of got) expect(p).toMatchObject({ total: 10, _meta: { "io.modelcontextprotocol/related-task": { taskId } } });
+    expect(await client.request({ method: "tasks/result", params: { taskId } }, any)).toMatchObject({ content: [{ type: "text", text: "Computed for 1 s" }] });
+  });
+
   it("work is spread over the workers", async () => {
     const [u1, u2] = await start();
     const a = await connect(u1!);

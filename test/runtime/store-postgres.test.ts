@@ -304,6 +304,27 @@ describe("PostgresTaskStore change events (LISTEN/NOTIFY)", () => {
     expect(got).toEqual([{ taskId: "t1", kind: "message", origin: b.origin, message }]);
   });
 
+  it("hands on changes in the order they were made, a message before the update that followed it (its body is read first)", async () => {
+    const schema = newSchema();
+    const a = await open(schema);
+    const b = await open(schema);
+    const got: TaskChange[] = [];
+    a.watch((c) => got.push(c));
+    await a.ready();
+    await b.create(task("o1", "alice"));
+    for (let i = 1; i <= 20; i++) {
+      await b.publish("o1", { step: i, pad: "x".repeat(20_000) });
+      if (i % 5 === 0) await b.update("o1", "working", { updatedAt: i });
+    }
+    await b.update("o1", "working", { status: "completed" });
+    await waitFor(() => got.some((c) => c.status === "completed"), "the last update");
+    expect(got.map((c) => (c.kind === "message" ? `m${String(c.message?.step)}` : `${c.kind}:${String(c.status)}`))).toEqual([
+      "created:working",
+      ...Array.from({ length: 20 }, (_, k) => [`m${k + 1}`, ...((k + 1) % 5 === 0 ? ["updated:working"] : [])]).flat(),
+      "updated:completed",
+    ]);
+  });
+
   it("reopens its LISTEN connection when the database drops it, and reports a resync for what may have been missed", async () => {
     const schema = newSchema();
     const a = await open(schema);
