@@ -22,7 +22,7 @@
  * name in the store's leases (a process started again under its name settles its earlier tasks at
  * once). In --options: workerConcurrency (jobs at once per process, default 4), retryTools
  * (names of tools whose work is run again when its worker is lost: { "slow_compute": 2 } = 2 retries),
- * queueName, queueSchema.
+ * queueName, queueSchema, pgBossModule (the file of another pg-boss to load, e.g. version 12 on Node 22).
  * --auth <token>: a static bearer token that becomes the requestor's auth context
  * (tasks are bound to it). Over HTTP every request must carry
  * `Authorization: Bearer <token>` (anything else is answered 401); over stdio
@@ -38,7 +38,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
@@ -203,13 +203,14 @@ async function main() {
   if (!existsSync(join(dir, "server.ts"))) usage(`no generated server in output-samples/${spec}/ (run npm run samples)`);
   const gen = (await import(pathToFileURL(join(dir, "server.ts")).href)) as ServerModule;
   const storeMod = (await import(pathToFileURL(join(dir, "store.ts")).href)) as StoreModule;
-  const { rememberExpiredMs, storeSchema, workerConcurrency, retryTools, queueName, queueSchema, ...serverOptions } = options as {
+  const { rememberExpiredMs, storeSchema, workerConcurrency, retryTools, queueName, queueSchema, pgBossModule, ...serverOptions } = options as {
     rememberExpiredMs?: number;
     storeSchema?: string;
     workerConcurrency?: number;
     retryTools?: Record<string, number>;
     queueName?: string;
     queueSchema?: string;
+    pgBossModule?: string;
   };
   const storeOptions = rememberExpiredMs === undefined ? {} : { rememberExpiredMs };
   let store:
@@ -242,7 +243,10 @@ async function main() {
   if (useQueue && storeChoice.kind === "postgres") {
     const workers = (await import(pathToFileURL(join(dir, "runtime", "workers.ts")).href)) as WorkersModule;
     try {
+      // Another pg-boss than the one installed here (the tests run pg-boss 12 on Node 22 this way).
+      const driver = pgBossModule === undefined ? undefined : ((await import(pathToFileURL(resolve(pgBossModule)).href)) as { PgBoss: unknown }).PgBoss;
       queue = await workers.PgBossTaskQueue.open(storeChoice.url, {
+        ...(driver === undefined ? {} : { driver: driver as never }),
         ...(queueName === undefined ? {} : { name: queueName }),
         ...(queueSchema === undefined ? {} : { schema: queueSchema }),
         pollingIntervalSeconds: 1,

@@ -23,6 +23,7 @@ import type { IR } from "../generator/ir.js";
 import { analyze } from "../generator/pipeline.js";
 import { resolveSpec } from "../generator/specs.js";
 import { ROOT } from "./helpers/cli.js";
+import { node22, pgBoss12 } from "./helpers/node22.js";
 import { dropSchemas, freshSchema, pgUrl, query } from "./runtime/store-postgres-db.js";
 import { eventually, httpChild } from "./seed-harness.js";
 
@@ -55,8 +56,9 @@ function setup(prefix: string) {
   return { storeSchema: schema, queueSchema: `${schema}_q` };
 }
 
-function spawnDemo(spec: string, args: string[], options: Record<string, unknown>) {
-  const child = spawn(process.execPath, ["--import", "tsx", demo, spec, "--store", `postgres:${pgUrl()}`, ...args], {
+/** Runs the demo on this Node, or (with `node`) on another: the pg-boss 12 tests run it on Node 22. */
+function spawnDemo(spec: string, args: string[], options: Record<string, unknown>, node = process.execPath) {
+  const child = spawn(node, ["--import", "tsx", demo, spec, "--store", `postgres:${pgUrl()}`, ...args], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ pollFrequency: 50, ...options }) },
@@ -66,14 +68,14 @@ function spawnDemo(spec: string, args: string[], options: Record<string, unknown
 }
 
 /** A server that makes tasks and enqueues their work (it runs none itself). */
-function startServer(spec: string, db: ReturnType<typeof setup>, options: Record<string, unknown> = {}, extra: string[] = ["--no-local-worker"]) {
-  const child = spawnDemo(spec, ["--http", "0", "--queue", ...extra], { ...db, ...options });
+function startServer(spec: string, db: ReturnType<typeof setup>, options: Record<string, unknown> = {}, extra: string[] = ["--no-local-worker"], node?: string) {
+  const child = spawnDemo(spec, ["--http", "0", "--queue", ...extra], { ...db, ...options }, node);
   return Object.assign(httpChild(child, `demo server (${spec})`), { child });
 }
 
 /** A worker process: no MCP server, runs queued work. `ready` once it takes jobs. */
-function startWorker(spec: string, db: ReturnType<typeof setup>, runnerId: string, options: Record<string, unknown> = {}) {
-  const child = spawnDemo(spec, ["--worker", "--runner-id", runnerId], { ...db, ...options });
+function startWorker(spec: string, db: ReturnType<typeof setup>, runnerId: string, options: Record<string, unknown> = {}, node?: string) {
+  const child = spawnDemo(spec, ["--worker", "--runner-id", runnerId], { ...db, ...options }, node);
   let err = "";
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`worker ${runnerId} did not start:\n${err}`)), 30_000);
@@ -386,4 +388,40 @@ describe("conform against a server whose work runs on separate worker processes"
       }
     }, 240_000);
   }
+});
+
+describe("pg-boss 12 on Node 22 (the newest pg-boss; it needs Node 22.12 or later)", () => {
+  it("a worker killed -9 has its task retried on another, and a server with two workers passes conform", async () => {
+    const node = node22();
+    const spec = "mcp-2025-11-25";
+    const db = setup("wn");
+    const options = { pgBossModule: pgBoss12(), retryTools: { slow_compute: 1 } };
+    const pool = [startWorker(spec, db, "n1", options, node), startWorker(spec, db, "n2", options, node)];
+    const server = startServer(spec, db, options, undefined, node);
+    // Read once the workers are up; a failure before that is the test's, not an unhandled one.
+    server.url.catch(() => undefined);
+    try {
+      await Promise.all(pool.map((w) => w.ready));
+      const version = await query(`SELECT version FROM "${db.queueSchema}".version`);
+      expect(Number(version.rows[0].version)).toBeGreaterThanOrEqual(25);
+      // kill -9 of the worker running a task that may be retried: the other one runs it again.
+      const a = await connect(await server.url);
+      const taskId = await taskOn(a.tasks, "slow_compute", { seconds: 1.5 });
+      const first = await eventually(() => runnerOf(db.storeSchema, taskId), "a worker to take the task");
+      const victim = pool.find((w) => w.runnerId === first)!;
+      victim.child.kill("SIGKILL");
+      expect((await a.tasks.getTaskResult(taskId)).content).toEqual([{ type: "text", text: "Computed for 1.5 s" }]);
+      expect(await runnerOf(db.storeSchema, taskId)).toBe(first === "n1" ? "n2" : "n1");
+      // Conform's long tasks may hold a worker's every slot: it runs on two workers with room.
+      const again = startWorker(spec, db, victim.runnerId, options, node);
+      pool.push(again);
+      await again.ready;
+      const r = await conform({ ir: irOf(spec), target: { url: await server.url }, runs: 15, seed: SEED });
+      expect(r.ok, JSON.stringify({ failure: r.failure && { ...r.failure, transcript: r.failure.transcript.slice(-12) }, checks: r.checks.filter((c) => !c.ok) }, null, 1)).toBe(true);
+      expect(r.exercised.create ?? 0).toBeGreaterThan(0);
+    } finally {
+      for (const w of pool) w.child.kill("SIGTERM");
+      await server.stop();
+    }
+  }, 240_000);
 });
