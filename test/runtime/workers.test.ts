@@ -6,7 +6,11 @@
  * MCP_TASK_GEN_PGBOSS names another pg-boss build to run against (e.g. pg-boss 12 under Node 22).
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { TaskRuntime } from "../../runtime/server.js";
+import { z } from "zod";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { defineTool, TaskRuntime } from "../../runtime/server.js";
 import { PostgresTaskStore } from "../../runtime/store-postgres.js";
 import type { TaskRecord } from "../../runtime/store.js";
 import { descriptorOf } from "./descriptors.js";
@@ -191,4 +195,61 @@ describe("PgBossTaskQueue", () => {
     expect([...kept]).toEqual(["theirs"]);
     c.finish();
   });
+});
+
+describe("what a queued task costs the worker", () => {
+  // Where the spec pushes status notifications, the final move's also travels through the store to the server;
+  // where a state holds work (sep-1686-draft's submitted is queued), ended work reads the task once to see it is free.
+  for (const [spec, expected] of [
+    ["mcp-2025-11-25", { claim: 1, update: 1, publish: 1 }],
+    ["sep-1686-draft", { claim: 1, get: 1, update: 1 }],
+  ] as const) {
+    it(`${spec}: a worker takes the task in one write and ends it in one more, with no other read than the spec needs`, async () => {
+      const schema = freshSchema("qc");
+      schemas.push(schema);
+      const serverStore = await PostgresTaskStore.open(pgUrl(), { schema, poolSize: 2 });
+      const workerStore = await PostgresTaskStore.open(pgUrl(), { schema, poolSize: 2 });
+      stores.push(serverStore, workerStore);
+      const queue = await openQueue();
+      const d = await descriptorOf(spec);
+      // The worker's store, counting the calls about a task (the lease's own calls are not about one).
+      const calls: Record<string, number> = {};
+      const counted = new Set(["get", "update", "claim", "publish", "create", "delete"]);
+      const counting = new Proxy(workerStore, {
+        get(target, key, receiver) {
+          const v = Reflect.get(target, key, receiver) as unknown;
+          if (typeof v !== "function") return v;
+          return (...args: unknown[]) => {
+            if (counted.has(String(key))) calls[String(key)] = (calls[String(key)] ?? 0) + 1;
+            return (v as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+      const tool = defineTool({ name: "t", taskSupport: "optional", inputSchema: z.object({}), handler: async () => ({ content: [{ type: "text" as const, text: "done" }] }) });
+      const server = new TaskRuntime(d, { store: serverStore, queue, audit: false, log: () => undefined });
+      const worker = new TaskRuntime(d, { store: counting, queue, audit: false, log: () => undefined });
+      const mcp = new Server({ name: "s", version: "0" }, { capabilities: {} });
+      server.install(mcp);
+      server.registerTools(mcp, [tool]);
+      worker.addTools([tool]);
+      const client = new Client({ name: "c", version: "0" });
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await Promise.all([mcp.connect(a), client.connect(b)]);
+      try {
+        await server.ready;
+        await worker.ready;
+        await worker.work({ concurrency: 1 });
+        const generated = (await import(`../../output-samples/${spec}/client.ts`)) as typeof import("../../output-samples/mcp-2025-11-25/client.js");
+        const tasks = new generated.TaskClient(client, { defaultPollFrequency: 20 });
+        // Through a task, acknowledged the way the spec says, then its result.
+        expect((await tasks.callTool({ name: "t", arguments: {} })).content).toEqual([{ type: "text", text: "done" }]);
+        await until(() => (calls.update === 1 ? true : undefined), "the task's end");
+        expect(calls).toEqual(expected);
+      } finally {
+        await client.close();
+        await worker.close();
+        await server.close();
+      }
+    });
+  }
 });
