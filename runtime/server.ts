@@ -393,6 +393,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       release,
       log: (e) => this.log(e),
       relay: (id, n) => void this.relays.get(id)?.(n).catch((e: unknown) => this.log({ level: "warn", msg: "could not relay a worker's notification to the requestor", taskId: id, error: String(e) })),
+      relaysStatus: (id) => this.plan.statusPush !== undefined && this.relays.has(id),
       ended: (id) => this.relays.delete(id),
     });
     const settle = options.settleOnStart ?? (this.store.durable === true && this.store.shared !== true);
@@ -915,9 +916,11 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     const push = this.plan.statusPush;
     if (push === undefined) return;
     const active = this.active.get(rec.taskId);
-    if (!active) return;
+    // Work on a worker: the runtime that made the task sends it (this one, where it runs its own worker).
+    const notify = active === undefined || active.statusElsewhere === true ? this.relays.get(rec.taskId) : active.notify;
+    if (notify === undefined) return;
     const params = toWireTask<Record<string, unknown>>(this.plan, rec);
-    void active.notify({ method: push.method, params }).catch((e: unknown) =>
+    void notify({ method: push.method, params }).catch((e: unknown) =>
       this.log({ level: "warn", msg: "could not send a task status notification", taskId: rec.taskId, error: String(e) }),
     );
   }
@@ -1305,7 +1308,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       if (here !== undefined) return here(n);
       return typeof this.store.publish === "function" ? this.store.publish(taskId, { notification: JSON.parse(JSON.stringify(n)) as Record<string, unknown> }) : Promise.resolve();
     };
-    const active = activeTask({ controller, owner: "", notify: publish, requestorCapabilities: w.capabilities, progressToken: w.progressToken });
+    const active = activeTask({ controller, owner: "", notify: publish, requestorCapabilities: w.capabilities, progressToken: w.progressToken, statusElsewhere: true });
     this.active.set(taskId, active);
     const cleanup = () => {
       if (active.expiry) clearTimeout(active.expiry);

@@ -34,6 +34,8 @@ export interface StoreEventsHost {
   release(taskId: string, owner: string): void;
   /** A notification the work of a task sent from another process (a worker), for its requestor. */
   relay?(taskId: string, notification: { method: string; params?: Record<string, unknown> }): void;
+  /** Whether this process sends the status notifications of a task whose work runs elsewhere (a worker). */
+  relaysStatus?(taskId: string): boolean;
   /** A task ended or went away through another process. */
   ended?(taskId: string): void;
   log(entry: LogEntry): void;
@@ -48,10 +50,18 @@ export function followStoreChanges(host: StoreEventsHost): () => void {
   if (typeof store.watch !== "function") return () => undefined;
   const origin = (store as { origin?: unknown }).origin;
   const isTerminal = (status: string) => host.plan.descriptor.machine.isTerminal(status as never);
-  const apply = async (taskId: string): Promise<void> => {
+  const apply = async (taskId: string, ends: boolean): Promise<void> => {
     const active = host.running.get(taskId);
     host.wake(taskId);
-    if (active === undefined) return;
+    if (active === undefined) {
+      // A task made here whose work runs on a worker: its requestor hears of the new status from here.
+      if (host.relaysStatus?.(taskId) === true) {
+        const found = await store.get(taskId);
+        if (found?.state === "live") host.pushStatus(found.record);
+      }
+      if (ends) host.ended?.(taskId);
+      return;
+    }
     const found = await store.get(taskId);
     const rec = found?.state === "live" ? found.record : undefined;
     if (rec !== undefined && !isTerminal(rec.status)) {
@@ -152,10 +162,10 @@ export function followStoreChanges(host: StoreEventsHost): () => void {
       if (m.inputAnswer !== null && typeof m.inputAnswer === "object") answered(change.taskId, m.inputAnswer as Record<string, unknown>);
       return;
     }
-    if (change.kind === "deleted" || change.kind === "expired" || (change.status !== undefined && change.status !== null && isTerminal(change.status))) host.ended?.(change.taskId);
     const ids = change.kind === "resync" ? [...host.running.keys()] : [change.taskId];
+    const ends = change.kind === "deleted" || change.kind === "expired" || (change.status !== undefined && change.status !== null && isTerminal(change.status));
     for (const id of ids) {
-      apply(id).catch((e: unknown) => host.log({ level: "warn", msg: "could not apply a change made through another process", taskId: id, error: String(e) }));
+      apply(id, ends).catch((e: unknown) => host.log({ level: "warn", msg: "could not apply a change made through another process", taskId: id, error: String(e) }));
     }
   };
   return store.watch(onChange);

@@ -134,6 +134,11 @@ export interface ActiveTask {
   inputs: PendingInput[];
   /** Sends a notification to the requestor's session. */
   notify: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
+  /**
+   * The work runs on a worker: the server holding the requestor's session sends the task's status
+   * notifications, from the store's changes, rather than this process through `notify`.
+   */
+  statusElsewhere?: boolean;
   /** The capabilities the requestor declared (its client capabilities), or undefined where they cannot be known. */
   requestorCapabilities: Record<string, unknown> | undefined;
   /**
@@ -146,7 +151,7 @@ export interface ActiveTask {
 }
 
 /** The state of a task whose work starts here now: nothing asked, nothing cancelled, no input pending. */
-export function activeTask(o: Pick<ActiveTask, "controller" | "owner" | "notify" | "requestorCapabilities" | "progressToken">): ActiveTask {
+export function activeTask(o: Pick<ActiveTask, "controller" | "owner" | "notify" | "requestorCapabilities" | "progressToken" | "statusElsewhere">): ActiveTask {
   return { ...o, pending: 0, cancelled: false, inputSeq: 0, waiters: new Map(), lock: Promise.resolve(), inputs: [] };
 }
 

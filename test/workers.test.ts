@@ -173,9 +173,13 @@ describe("2 servers and 3 workers on one PostgreSQL database (mcp-2025-11-25)", 
     expect(workers.find((w) => w.runnerId === ran)!.stderr()).toContain(`"type":"status","taskId":"${taskId}","owner"`);
   });
 
-  it("progress the work reports on a worker reaches the requestor through the server that holds its session", async () => {
+  it("progress and status notifications of work on a worker reach the requestor through the server that holds its session", async () => {
     const [u1] = await start();
     const client = new Client({ name: "workers-progress", version: "0.0.0" }, { capabilities: {} });
+    const statuses: Record<string, unknown>[] = [];
+    client.fallbackNotificationHandler = async (n) => {
+      if (n.method === "notifications/tasks/status") statuses.push(n.params as Record<string, unknown>);
+    };
     await client.connect(new StreamableHTTPClientTransport(new URL(u1!)));
     clients.push(client);
     const got: Record<string, unknown>[] = [];
@@ -193,6 +197,8 @@ describe("2 servers and 3 workers on one PostgreSQL database (mcp-2025-11-25)", 
     expect(steps).toEqual([...steps].sort((x, y) => x - y));
     for (const p of got) expect(p).toMatchObject({ total: 10, _meta: { "io.modelcontextprotocol/related-task": { taskId } } });
     expect(await client.request({ method: "tasks/result", params: { taskId } }, any)).toMatchObject({ content: [{ type: "text", text: "Computed for 1 s" }] });
+    // The spec pushes status changes (notifications/tasks/status): the worker's last one reaches the requestor too.
+    await eventually(() => (statuses.some((t) => t.taskId === taskId && t.status === "completed") ? true : undefined), "the completed status notification");
   });
 
   it("work is spread over the workers", async () => {
