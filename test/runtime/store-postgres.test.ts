@@ -291,13 +291,19 @@ describe("PostgresTaskStore change events (LISTEN/NOTIFY)", () => {
     expect(elsewhere).toEqual([]);
   });
 
-  it("hands a published message to every watching store, whatever its size (more than a notification's 8000 bytes)", async () => {
+  /** Two stores on a new schema; `got` is what the first hears of the changes made through the second. */
+  async function watchedPair() {
     const schema = newSchema();
     const a = await open(schema);
     const b = await open(schema);
     const got: TaskChange[] = [];
     a.watch((c) => got.push(c));
     await a.ready();
+    return { b, got };
+  }
+
+  it("hands a published message to every watching store, whatever its size (more than a notification's 8000 bytes)", async () => {
+    const { b, got } = await watchedPair();
     const message = { inlineAnswers: { "input-1": { action: "accept", content: { text: "x".repeat(50_000), quote: "'\"; --" } } } };
     await b.publish("t1", message);
     await waitFor(() => got.length > 0, "the message");
@@ -305,12 +311,7 @@ describe("PostgresTaskStore change events (LISTEN/NOTIFY)", () => {
   });
 
   it("hands on changes in the order they were made, a message before the update that followed it (its body is read first)", async () => {
-    const schema = newSchema();
-    const a = await open(schema);
-    const b = await open(schema);
-    const got: TaskChange[] = [];
-    a.watch((c) => got.push(c));
-    await a.ready();
+    const { b, got } = await watchedPair();
     await b.create(task("o1", "alice"));
     for (let i = 1; i <= 20; i++) {
       await b.publish("o1", { step: i, pad: "x".repeat(20_000) });

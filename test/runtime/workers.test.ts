@@ -37,6 +37,14 @@ async function openQueue(pollingIntervalSeconds = 0.5): Promise<PgBossTaskQueue>
   return q;
 }
 
+/** A PostgreSQL task store on a fresh schema (or on `schema`), closed and dropped after the test. */
+async function openStore(prefix: string, schema = freshSchema(prefix)): Promise<PostgresTaskStore> {
+  if (!schemas.includes(schema)) schemas.push(schema);
+  const store = await PostgresTaskStore.open(pgUrl(), { schema, poolSize: 2 });
+  stores.push(store);
+  return store;
+}
+
 const work = (taskId: string): QueuedWork => ({ taskId, tool: "t", args: { n: 1 }, requestId: 7 });
 
 /** Takes jobs into a list; each stays running until `finish` (like a worker killed mid-job, never finishing). */
@@ -87,11 +95,8 @@ describe("a runtime with a queue", () => {
 
 describe("rate limits over every process (PostgresTaskStore.takeRate)", () => {
   it("two stores on one schema draw on one budget per key, refilled over the minute", async () => {
-    const schema = freshSchema("rl");
-    schemas.push(schema);
-    const a = await PostgresTaskStore.open(pgUrl(), { schema, poolSize: 2 });
-    const b = await PostgresTaskStore.open(pgUrl(), { schema, poolSize: 2 });
-    stores.push(a, b);
+    const a = await openStore("rl");
+    const b = await openStore("rl", a.schema);
     const taken = [await a.takeRate("create|o", 3), await b.takeRate("create|o", 3), await a.takeRate("create|o", 3), await b.takeRate("create|o", 3)];
     expect(taken).toEqual([true, true, true, false]);
     // Another key has its own budget.
@@ -157,10 +162,7 @@ describe("PgBossTaskQueue", () => {
 
   it("handBackLostJobs keeps the tasks whose job runs again, and leaves live runners' tasks alone", async () => {
     const q = await openQueue();
-    const storeSchema = freshSchema("qs");
-    schemas.push(storeSchema);
-    const store = await PostgresTaskStore.open(pgUrl(), { schema: storeSchema, poolSize: 2 });
-    stores.push(store);
+    const store = await openStore("qs");
     const c = collector();
     await q.consume(c.handler, 3);
     const retried = await q.enqueue(work("r"), { attempts: 2 });
@@ -177,10 +179,7 @@ describe("PgBossTaskQueue", () => {
 
   it("a job just started is another worker's retry and left running, unless the age bound for its task says it is the lost one", async () => {
     const q = await openQueue();
-    const storeSchema = freshSchema("qa");
-    schemas.push(storeSchema);
-    const store = await PostgresTaskStore.open(pgUrl(), { schema: storeSchema, poolSize: 2 });
-    stores.push(store);
+    const store = await openStore("qa");
     const c = collector();
     await q.consume(c.handler, 2);
     const mine = await q.enqueue(work("mine"));
@@ -205,11 +204,8 @@ describe("what a queued task costs the worker", () => {
     ["sep-1686-draft", { claim: 1, get: 1, update: 1 }],
   ] as const) {
     it(`${spec}: a worker takes the task in one write and ends it in one more, with no other read than the spec needs`, async () => {
-      const schema = freshSchema("qc");
-      schemas.push(schema);
-      const serverStore = await PostgresTaskStore.open(pgUrl(), { schema, poolSize: 2 });
-      const workerStore = await PostgresTaskStore.open(pgUrl(), { schema, poolSize: 2 });
-      stores.push(serverStore, workerStore);
+      const serverStore = await openStore("qc");
+      const workerStore = await openStore("qc", serverStore.schema);
       const queue = await openQueue();
       const d = await descriptorOf(spec);
       // The worker's store, counting the calls about a task (the lease's own calls are not about one).
