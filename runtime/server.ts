@@ -41,7 +41,7 @@ import { ConcurrencyCounter, RateLimiter, type TaskLimits } from "./limits.js";
 import { stderrLine, type AuditEvent, type LogEntry } from "./log.js";
 import { capabilityAt, isObject, makePlan, nestAt, type RuntimePlan } from "./plan.js";
 import { awaitResult, resultWhenCompleted } from "./results.js";
-import { InMemoryTaskStore, type StoredError, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
+import { InMemoryTaskStore, type SqlRunner, type StoredError, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 import { checkTaskIdHeader, declaresClientCapability, scopedTaskId, TASK_SCOPE_MARK, toDetailedTask, toWireTask, wireTaskId, withRelated, withResultType } from "./wire.js";
 import { answerAsJson } from "./transports.js";
 import { settleUnfinished } from "./restart.js";
@@ -1130,23 +1130,35 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     const fromTerminal = plan.retention.countedFrom === "terminal";
     // Where expiry is an event with a state of its own, the runtime applies it (the store must not drop the task first).
     const expiryEvent = plan.status.onExpiry !== undefined;
-    const record = await this.createRecord({
-      taskId: wantedId,
-      owner,
-      status: plan.status.initial,
-      method,
-      requestId: extra.requestId,
-      createdAt: now,
-      updatedAt: now,
-      terminalAt: null,
-      keepAlive,
-      pollFrequency: this.options.pollFrequency ?? plan.polling.default,
-      expiresAt: fromTerminal || keepAlive === null || expiryEvent ? null : now + keepAlive,
-      pendingInputs: 0,
-      // On a shared store with leases: who runs the work, so the others can settle it if this process dies.
-      // Work enqueued for a worker has no runner until a worker takes it.
-      ...(this.leaseTimer === undefined || (options.queued !== undefined && this.options.queue !== undefined) ? {} : { runner: this.runner }),
-    }, limit);
+    // Work for a worker: where the queue lives in the store's database, the job commits with the task, so a
+    // crash between the two leaves neither a task no worker will run nor a job without its task.
+    const along = this.enqueueAlong(params, extra, options, wanted.request);
+    const record = await this.createRecord(
+      {
+        taskId: wantedId,
+        owner,
+        status: plan.status.initial,
+        method,
+        requestId: extra.requestId,
+        createdAt: now,
+        updatedAt: now,
+        terminalAt: null,
+        keepAlive,
+        pollFrequency: this.options.pollFrequency ?? plan.polling.default,
+        expiresAt: fromTerminal || keepAlive === null || expiryEvent ? null : now + keepAlive,
+        pendingInputs: 0,
+        // On a shared store with leases: who runs the work, so the others can settle it if this process dies.
+        // Work enqueued for a worker has no runner until a worker takes it.
+        ...(this.leaseTimer === undefined || (options.queued !== undefined && this.options.queue !== undefined) ? {} : { runner: this.runner }),
+      },
+      limit,
+      along,
+    ).catch((e: unknown) => {
+      // Nothing was created (the store, or the job written with the task, failed): the slot is free again.
+      this.concurrency.release(owner);
+      this.log({ level: "error", msg: "could not create a task", method, error: String(e) });
+      throw internalError(plan);
+    });
     if (record === "limit") {
       this.concurrency.release(owner);
       throw overLimit();
@@ -1161,7 +1173,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     this.concurrency.hold(taskId);
     if (replay !== undefined) this.rememberRequest(replay, taskId);
     this.audit({ ...audit, type: "created", taskId, to: plan.status.initial });
-    if (options.queued !== undefined && this.options.queue !== undefined) return this.enqueue(taskId, record, params, extra, options, wanted.request) as Promise<R>;
+    if (options.queued !== undefined && this.options.queue !== undefined) return this.enqueue(taskId, record, params, extra, options, wanted.request, along !== undefined) as Promise<R>;
     const active = activeTask({
       controller: new AbortController(),
       owner,
@@ -1198,23 +1210,15 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     return this.acknowledgement(created?.state === "live" ? created.record : record) as R;
   }
 
-  /**
-   * A task whose work runs on a worker: its job is enqueued and the request answered as a local run would
-   * answer it (with the task, or, where the request stays open until the result, with what the worker stored).
-   */
-  private async enqueue(taskId: string, record: TaskRecord, params: unknown, extra: ServerExtra, options: RunOptions, taskRequest: Record<string, unknown>): Promise<Result> {
-    const plan = this.plan;
-    const queue = this.options.queue!;
-    const queued = options.queued!;
-    // This process runs nothing: the store counts the task against its requestor's limit (createBounded).
-    this.concurrency.releaseTask(taskId, record.owner);
+  /** The job of a task whose work runs on a worker: plain JSON, what the worker needs to run the tool. */
+  private queuedWork(taskId: string, params: unknown, extra: ServerExtra, options: RunOptions, taskRequest: Record<string, unknown>): QueuedWork {
     const auth = extra.authInfo;
     const capabilities = this.requestorCapabilities(params, extra, options.peer);
     const progressToken = this.progressTokenOf(params, extra);
     const work: QueuedWork = {
       taskId,
-      tool: queued.tool,
-      args: queued.args(),
+      tool: options.queued!.tool,
+      args: options.queued!.args(),
       requestId: extra.requestId,
       ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
       ...(auth === undefined
@@ -1224,14 +1228,40 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       ...(progressToken === undefined ? {} : { progressToken }),
       taskRequest,
     };
-    try {
-      await queue.enqueue(JSON.parse(JSON.stringify(work)) as QueuedWork, queued.retry);
-    } catch (e) {
-      // Never queued: no work will ever run behind the task.
-      this.log({ level: "error", msg: "could not enqueue a task's work", taskId, error: String(e) });
-      const internal = internalError(plan);
-      await this.move(taskId, plan.status.onUnexpected, plan.task.statusMessageOnFailure ? { error: { code: internal.code, message: internal.message }, statusMessage: internal.message } : { error: { code: internal.code, message: internal.message } });
-      throw internal;
+    return JSON.parse(JSON.stringify(work)) as QueuedWork;
+  }
+
+  /** Where the task's job can be written in the transaction that creates the task: what writes it there. */
+  private enqueueAlong(params: unknown, extra: ServerExtra, options: RunOptions, taskRequest: Record<string, unknown>): ((rec: TaskRecord, sql: SqlRunner) => Promise<void>) | undefined {
+    const queue = this.options.queue;
+    const queued = options.queued;
+    if (queued === undefined || queue?.enqueueAlong === undefined || this.store.createAlong === undefined) return undefined;
+    if (queue.database === undefined || queue.database !== this.store.database) return undefined;
+    return async (rec, sql) => {
+      await queue.enqueueAlong!(this.queuedWork(rec.taskId, params, extra, options, taskRequest), queued.retry, sql);
+    };
+  }
+
+  /**
+   * A task whose work runs on a worker: its job is enqueued (`enqueued`: it was, with the task) and the request
+   * answered as a local run would answer it (with the task, or, where the request stays open until the result,
+   * with what the worker stored).
+   */
+  private async enqueue(taskId: string, record: TaskRecord, params: unknown, extra: ServerExtra, options: RunOptions, taskRequest: Record<string, unknown>, enqueued: boolean): Promise<Result> {
+    const plan = this.plan;
+    const queue = this.options.queue!;
+    // This process runs nothing: the store counts the task against its requestor's limit (createBounded).
+    this.concurrency.releaseTask(taskId, record.owner);
+    if (!enqueued) {
+      try {
+        await queue.enqueue(this.queuedWork(taskId, params, extra, options, taskRequest), options.queued!.retry);
+      } catch (e) {
+        // Never queued: no work will ever run behind the task.
+        this.log({ level: "error", msg: "could not enqueue a task's work", taskId, error: String(e) });
+        const internal = internalError(plan);
+        await this.move(taskId, plan.status.onUnexpected, plan.task.statusMessageOnFailure ? { error: { code: internal.code, message: internal.message }, statusMessage: internal.message } : { error: { code: internal.code, message: internal.message } });
+        throw internal;
+      }
     }
     // The task as created: a worker may have taken it meanwhile, which the requestor learns by polling.
     // What its work sends the requestor comes here through the store (the worker holds no session).
@@ -1797,9 +1827,14 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
    * (createBounded), the count covers every process; otherwise this process's own count, taken
    * before, is the only one.
    */
-  private async createRecord(record: Omit<TaskRecord, "seq">, max: number): Promise<TaskRecord | undefined | "limit"> {
+  private async createRecord(record: Omit<TaskRecord, "seq">, max: number, along?: (rec: TaskRecord, sql: SqlRunner) => Promise<void>): Promise<TaskRecord | undefined | "limit"> {
     const store = this.store;
-    const create = store.shared === true && store.createBounded !== undefined && Number.isFinite(max) ? (r: Omit<TaskRecord, "seq">) => store.createBounded!(r, max) : (r: Omit<TaskRecord, "seq">) => store.create(r);
+    const create =
+      along !== undefined && store.createAlong !== undefined
+        ? (r: Omit<TaskRecord, "seq">) => store.createAlong!(r, max, along)
+        : store.shared === true && store.createBounded !== undefined && Number.isFinite(max)
+          ? (r: Omit<TaskRecord, "seq">) => store.createBounded!(r, max)
+          : (r: Omit<TaskRecord, "seq">) => store.create(r);
     if (!this.plan.creation.idFromRequestor) return create(record);
     const scoped = scopedTaskId(record.taskId, record.owner);
     if ((await store.get(scoped)) !== undefined) return undefined;

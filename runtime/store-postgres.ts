@@ -30,7 +30,7 @@
 
 import { randomUUID } from "node:crypto";
 import { TaskRows } from "./store-rows.js";
-import { DeadlineTimer, loadDriverPackage, type TaskChange, type TaskChangeListener, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
+import { databaseOf, DeadlineTimer, loadDriverPackage, type SqlRunner, type TaskChange, type TaskChangeListener, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
 /** A query result, as the store reads it. */
 export interface PgResult {
@@ -430,11 +430,20 @@ export class PostgresTaskStore implements TaskStore {
     return this.insert(record, max);
   }
 
+  async createAlong(record: Omit<TaskRecord, "seq">, max: number, alongside: (rec: TaskRecord, sql: SqlRunner) => Promise<void>): Promise<TaskRecord | undefined | "limit"> {
+    return this.insert(record, Number.isFinite(max) ? max : undefined, alongside);
+  }
+
+  /** The database the tasks live in (host, port and name). */
+  get database(): string | undefined {
+    return databaseOf(this.url);
+  }
+
   /**
    * Inserts a new task in one transaction: none while its id is taken (live, or expired and not yet
    * forgotten), and, with `max`, none while the owner has `max` unfinished tasks.
    */
-  private async insert(record: Omit<TaskRecord, "seq">, max: number | undefined): Promise<TaskRecord | undefined | "limit"> {
+  private async insert(record: Omit<TaskRecord, "seq">, max: number | undefined, alongside?: (rec: TaskRecord, sql: SqlRunner) => Promise<void>): Promise<TaskRecord | undefined | "limit"> {
     const made = await inTransaction(this.pool, async (client): Promise<{ commit: boolean; value: TaskRecord | undefined | "limit" }> => {
       if (max !== undefined) {
         // The owner's creations, in every process, one at a time until this transaction ends; each
@@ -448,7 +457,10 @@ export class PostgresTaskStore implements TaskStore {
       // An expiry that moved a task of this id to "expired" while the insert waited for it to commit
       // is seen now (a new statement): the id is still taken, and the insert is undone unannounced.
       if (row === undefined || (await client.query(this.sql.getExpired, [json(record.taskId)])).rows.length > 0) return { commit: false, value: undefined };
-      return { commit: true, value: ROWS.toRecord(row) };
+      const made = ROWS.toRecord(row);
+      // A failure here undoes the task too.
+      if (alongside !== undefined) await alongside(made, client);
+      return { commit: true, value: made };
     });
     if (typeof made === "object" && made.expiresAt !== null) this.deadline(made.expiresAt);
     return made;

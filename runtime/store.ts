@@ -67,6 +67,21 @@ export async function loadDriverPackage(name: string, store: string, needs: stri
   return mod.default ?? mod;
 }
 
+/** Runs SQL in a transaction a store opened (TaskStore.createAlong). */
+export interface SqlRunner {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** Where a database URL points (host, port, database name), to tell whether two URLs name one database. */
+export function databaseOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return `${u.hostname.toLowerCase()}:${u.port || "5432"}/${decodeURIComponent(u.pathname.replace(/^\//, ""))}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a lookup finds: a live task, a task whose retention elapsed (still remembered), or nothing. */
 export type TaskLookup = { state: "live"; record: TaskRecord } | { state: "expired"; owner: string; taskId: string } | undefined;
 
@@ -132,6 +147,14 @@ export interface TaskStore {
   takeRate?(key: string, perMinute: number): Promise<boolean>;
   /** For a shared store: the runners whose last heartbeat is at or after `since` (epoch ms). */
   liveRunners?(since: number): Promise<Set<string>>;
+  /**
+   * For a shared store on a SQL database: `createBounded` (no bound where `max` is not finite) with
+   * `alongside` run in the same transaction on the new task, so that what it writes in that database (the
+   * task's job on a queue there) commits with the task or not at all. `database` says which database.
+   */
+  createAlong?(record: Omit<TaskRecord, "seq">, max: number, alongside: (rec: TaskRecord, sql: SqlRunner) => Promise<void>): Promise<TaskRecord | undefined | "limit">;
+  /** With `createAlong`: the database the store lives in (host, port and name; never credentials). */
+  readonly database?: string;
   /**
    * For a shared store: `update`, applied only while no runner holds the task (its `runner` is unset).
    * A worker takes a task no other worker started in this one write. Absent: the runtime reads, checks

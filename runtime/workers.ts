@@ -17,7 +17,7 @@
  * `PgBossTaskQueue` is the queue on PostgreSQL (pg-boss, an optional package loaded
  * when the queue opens); `TaskQueue` is what the runtime needs of any queue.
  */
-import { loadDriverPackage, type TaskRecord, type TaskStore } from "./store.js";
+import { databaseOf, loadDriverPackage, type SqlRunner, type TaskRecord, type TaskStore } from "./store.js";
 
 /** Whether and how a tool's work is run again when the worker running it is lost (killed, partitioned). Off by default. */
 export interface RetryPolicy {
@@ -57,6 +57,13 @@ export interface TakenJob {
 export interface TaskQueue {
   /** Enqueues a task's work; resolves to the job's id once it is stored. */
   enqueue(work: QueuedWork, retry?: RetryPolicy): Promise<string>;
+  /** The database the queue lives in (host, port and name), where it is one a task store may share. */
+  readonly database?: string;
+  /**
+   * Enqueues through `sql`, a transaction on `database` that the task store opened to create the task:
+   * the job commits with the task or not at all (TaskStore.createAlong).
+   */
+  enqueueAlong?(work: QueuedWork, retry: RetryPolicy | undefined, sql: SqlRunner): Promise<string>;
   /**
    * Runs `handler` for each job, up to `concurrency` at once in this process, until `stop`.
    * A job is done when the handler settles (the task's outcome is in the task store, not in the job).
@@ -287,16 +294,31 @@ export class PgBossTaskQueue implements TaskQueue {
     }
   }
 
+  /** Where the queue lives (host, port and database name). */
+  get database(): string | undefined {
+    return databaseOf(this.url);
+  }
+
   async enqueue(work: QueuedWork, retry?: RetryPolicy): Promise<string> {
+    return this.send(work, retry, this.boss.getDb());
+  }
+
+  async enqueueAlong(work: QueuedWork, retry: RetryPolicy | undefined, sql: SqlRunner): Promise<string> {
+    return this.send(work, retry, { executeSql: (text, values) => sql.query(text, values) });
+  }
+
+  /** Sends the job through `db` (pg-boss's connection, or a transaction of the task store), then wakes the workers. */
+  private async send(work: QueuedWork, retry: RetryPolicy | undefined, db: { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> }): Promise<string> {
     const id = await this.boss.send(this.name, work as unknown as object, {
       retryLimit: Math.max(0, Math.floor(retry?.attempts ?? 0)),
       retryDelay: Math.max(0, Math.floor(retry?.delaySeconds ?? 0)),
       retryBackoff: retry?.backoff === true,
       expireInSeconds: this.options.expireInSeconds ?? 82_800,
+      db,
     });
     if (id === null) throw new Error("the queue refused the job");
-    // Wakes idle workers at once rather than at their next poll.
-    await this.boss.getDb().executeSql("SELECT pg_notify($1, '')", [this.channel]);
+    // Wakes idle workers at once rather than at their next poll (in a transaction: once it commits).
+    await db.executeSql("SELECT pg_notify($1, '')", [this.channel]);
     return id;
   }
 

@@ -14,7 +14,7 @@ import { defineTool, TaskRuntime } from "../../runtime/server.js";
 import { PostgresTaskStore } from "../../runtime/store-postgres.js";
 import type { TaskRecord } from "../../runtime/store.js";
 import { descriptorOf } from "./descriptors.js";
-import { handBackLostJobs, jobRunner, PgBossTaskQueue, type PgBossConstructor, runnerJob, runnerProcess, type QueuedWork, type TakenJob } from "../../runtime/workers.js";
+import { handBackLostJobs, jobRunner, PgBossTaskQueue, type PgBossConstructor, runnerJob, runnerProcess, type QueuedWork, type TakenJob, type TaskQueue } from "../../runtime/workers.js";
 import { task } from "./store-contract.js";
 import { dropSchemas, freshSchema, pgUrl } from "./store-postgres-db.js";
 
@@ -248,4 +248,66 @@ describe("what a queued task costs the worker", () => {
       }
     });
   }
+});
+
+describe("a task and its job are written together", () => {
+  /** A server runtime on a fresh store and queue, with its tool on a linked SDK client. */
+  async function serverWith(queue: TaskQueue, store: PostgresTaskStore) {
+    const tool = defineTool({ name: "t", taskSupport: "optional", inputSchema: z.object({}), handler: async () => ({ content: [{ type: "text" as const, text: "done" }] }) });
+    const runtime = new TaskRuntime(await descriptorOf("mcp-2025-11-25"), { store, queue, audit: false, log: () => undefined, limits: { maxConcurrentPerRequestor: 1 } });
+    const mcp = new Server({ name: "s", version: "0" }, { capabilities: {} });
+    runtime.install(mcp);
+    runtime.registerTools(mcp, [tool]);
+    const client = new Client({ name: "c", version: "0" });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await Promise.all([mcp.connect(a), client.connect(b)]);
+    await runtime.ready;
+    const call = () => client.request({ method: "tools/call", params: { name: "t", arguments: {}, task: { ttl: 60_000 } } }, z.looseObject({}));
+    return { runtime, client, call };
+  }
+  const tasksIn = async (store: PostgresTaskStore) => (await store.list("auth:anonymous", 0, 100)).records.length + (await store.listByStatus(["working", "completed", "failed", "cancelled"], 0, 100)).records.length;
+
+  it("where the queue lives in the store's database, the job is sent in the task's own transaction", async () => {
+    const store = await openStore("ja");
+    const queue = await openQueue();
+    expect(queue.database).toBe(store.database);
+    let along = 0;
+    const spy = Object.assign(Object.create(queue) as PgBossTaskQueue, {
+      enqueueAlong: (...a: Parameters<PgBossTaskQueue["enqueueAlong"]>) => (along++, queue.enqueueAlong(...a)),
+      enqueue: () => Promise.reject(new Error("not this way")),
+    });
+    const s = await serverWith(spy, store);
+    try {
+      const ack = await s.call();
+      expect(along).toBe(1);
+      const c = collector();
+      await queue.consume(c.handler, 1);
+      const job = await until(() => c.taken[0], "the job");
+      expect(job.work.taskId).toBe((ack.task as { taskId: string }).taskId);
+      c.finish();
+    } finally {
+      await s.client.close();
+    }
+  });
+
+  it("a job that cannot be written undoes its task: none is left working that no worker will run, and the requestor's slot is free", async () => {
+    const store = await openStore("jb");
+    const queue = await openQueue();
+    let fail = true;
+    const flaky = Object.assign(Object.create(queue) as PgBossTaskQueue, {
+      enqueueAlong: (...a: Parameters<PgBossTaskQueue["enqueueAlong"]>) => (fail ? Promise.reject(new Error("the queue is down")) : queue.enqueueAlong(...a)),
+    });
+    const s = await serverWith(flaky, store);
+    try {
+      await expect(s.call()).rejects.toMatchObject({ code: -32603 });
+      expect(await tasksIn(store)).toBe(0);
+      // The limit is 1 concurrent task: the failed creation did not keep the slot.
+      fail = false;
+      const ack = await s.call();
+      expect(ack.task).toMatchObject({ status: "working" });
+      expect(await tasksIn(store)).toBeGreaterThan(0);
+    } finally {
+      await s.client.close();
+    }
+  });
 });
