@@ -214,8 +214,9 @@ describe("relay.yaml over stateless HTTP", () => {
       if (!("task" in started)) throw new Error("no relay");
       expect(await rejection(relays.waitForTask(started.task.relayId, any))).toMatchObject({ code: -32603, message: "Tool execution failed: API rate limit exceeded" });
       expect(await relays.getTask(started.task.relayId)).toMatchObject({ phase: "bounced", fault: { code: -32603 }, note: "Tool execution failed: API rate limit exceeded" });
-      for (const p of [relays.getTask("no-such-relay"), relays.cancelTask("no-such-relay"), relays.updateTask("no-such-relay", {})]) {
-        expect(await rejection(p)).toMatchObject({ code: -32602, message: "Unknown relay" });
+      // One at a time: a second call made at once could reject while the first is awaited, unhandled until then.
+      for (const call of [() => relays.getTask("no-such-relay"), () => relays.cancelTask("no-such-relay"), () => relays.updateTask("no-such-relay", {})]) {
+        expect(await rejection(call())).toMatchObject({ code: -32602, message: "Unknown relay" });
       }
     });
   });
