@@ -3,11 +3,12 @@
 /// <reference types="node" />
 /**
  * Task work on a pool of workers. A server that has a queue (TaskServerOptions.queue)
- * stores each tool task as usual and enqueues its work instead of running it; any
- * number of worker processes (TaskRuntime.work), on any machine, take the jobs and
- * run the same tool handlers. Everything a requestor sees travels through the shared
- * task store (status, fields, results, errors, cancellation, inline or streamed input),
- * so the wire and the states are those of a server running the work itself.
+ * stores each tool task as usual and enqueues its work instead of running it (in the
+ * same transaction, where the queue lives in the store's database); any number of
+ * worker processes (TaskRuntime.work), on any machine, take the jobs and run the same
+ * tool handlers. Everything a requestor sees travels through the shared task store
+ * (status, fields, results, errors, cancellation, inline or streamed input, the work's
+ * notifications), so the wire and the states are those of a server running the work itself.
  *
  * A worker that dies (kill -9) stops renewing its runner lease; a live process then
  * hands the job back to the queue, which retries it (the tool's `retry`: attempts and
