@@ -21,6 +21,7 @@ import { delimiter, dirname, join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cli, ROOT, STACK_TRACE, run, tempDirs, type Run } from "./helpers/cli.js";
 import { inspectorCli } from "./helpers/inspector.js";
+import { pgUrl, query } from "./runtime/store-postgres-db.js";
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 600_000 });
 
@@ -179,6 +180,14 @@ describe("the scaffold README's \"Connect a client\", run as written", () => {
     expect(readFileSync(join(seed, "src/client.ts"), "utf8")).toContain(block("ts"));
     const r = must(await npm(seed, ["run", "--silent", "client"]), "npm run client");
     expect(JSON.parse(r.stdout)).toMatchObject({ content: [{ type: "text", text: "hello from a task" }] });
+  });
+
+  it("`npm run client` hands the server it starts the settings the shell gives (TASK_STORE): the task is in PostgreSQL", async () => {
+    const r = must(await run(NPM, ["run", "--silent", "client"], { cwd: seed, env: { ...env, TASK_STORE: `postgres:${pgUrl()}` }, timeoutMs: 240_000 }), "npm run client");
+    const out = JSON.parse(r.stdout) as { _meta: Record<string, { taskId: string }> };
+    const taskId = out._meta["io.modelcontextprotocol/related-task"]!.taskId;
+    const rows = await query(`SELECT status FROM mcp_tasks.tasks WHERE task_id = $1`, [JSON.stringify(taskId)]);
+    expect(rows.rows).toEqual([{ status: JSON.stringify("completed") }]);
   });
 });
 
