@@ -1007,7 +1007,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   }
 
   /** The progress token a task's work may use: where it outlives the answer, or where the request stays open until the result. */
-  private progressTokenOf(params: unknown, extra: ServerExtra): string | number | undefined {
+  private lastingProgressToken(params: unknown, extra: ServerExtra): string | number | undefined {
     const plan = this.plan;
     return plan.behaviour.creation.progressTokenLifetime === "task" || plan.creation.ackMode === "notification" ? progressTokenOf(params, extra) : undefined;
   }
@@ -1179,7 +1179,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       owner,
       notify: this.notifier(extra, options.peer),
       requestorCapabilities: this.requestorCapabilities(params, extra, options.peer),
-      progressToken: this.progressTokenOf(params, extra),
+      progressToken: this.lastingProgressToken(params, extra),
     });
     this.active.set(taskId, active);
     // Retention counts from creation: a task still running when it elapses is stopped.
@@ -1214,7 +1214,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   private queuedWork(taskId: string, params: unknown, extra: ServerExtra, options: RunOptions, taskRequest: Record<string, unknown>): QueuedWork {
     const auth = extra.authInfo;
     const capabilities = this.requestorCapabilities(params, extra, options.peer);
-    const progressToken = this.progressTokenOf(params, extra);
+    const progressToken = this.lastingProgressToken(params, extra);
     const work: QueuedWork = {
       taskId,
       tool: options.queued!.tool,

@@ -328,6 +328,8 @@ export class PostgresTaskStore implements TaskStore {
   private readonly pool: PgPool;
   private readonly driver: PgDriver;
   private readonly url: string;
+  /** The database the tasks live in (host, port and name). */
+  readonly database: string | undefined;
   private readonly rememberExpiredMs: number;
   private readonly sweepIntervalMs: number;
   private readonly now: () => number;
@@ -353,6 +355,7 @@ export class PostgresTaskStore implements TaskStore {
     this.driver = driver;
     this.url = url;
     this.schema = schema;
+    this.database = databaseOf(url);
     this.rememberExpiredMs = options.rememberExpiredMs ?? 600_000;
     this.sweepIntervalMs = Math.max(10, options.sweepIntervalMs ?? 30_000);
     this.now = options.now ?? Date.now;
@@ -434,10 +437,6 @@ export class PostgresTaskStore implements TaskStore {
     return this.insert(record, Number.isFinite(max) ? max : undefined, alongside);
   }
 
-  /** The database the tasks live in (host, port and name). */
-  get database(): string | undefined {
-    return databaseOf(this.url);
-  }
 
   /**
    * Inserts a new task in one transaction: none while its id is taken (live, or expired and not yet

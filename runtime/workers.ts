@@ -105,7 +105,7 @@ export function runnerJob(runner: string): string | undefined {
  * the tasks whose job runs again (they are left as they are); the others are to be settled.
  * `minAgeMs` (TaskQueue.release), per task: how recently a job may have started and still be the lost one.
  */
-export async function handBackLostJobs(store: TaskStore, statuses: readonly string[], lost: (rec: TaskRecord) => boolean, queue: TaskQueue, minAgeMs: number | ((rec: TaskRecord) => number) = 0): Promise<Set<string>> {
+export async function handBackLostJobs(store: TaskStore, statuses: readonly string[], lost: (rec: TaskRecord) => boolean, queue: TaskQueue, minAgeMs: (rec: TaskRecord) => number = () => 0): Promise<Set<string>> {
   const kept = new Set<string>();
   if (store.listByStatus === undefined) return kept;
   let after = 0;
@@ -113,7 +113,7 @@ export async function handBackLostJobs(store: TaskStore, statuses: readonly stri
     const page = await store.listByStatus(statuses, after, 500);
     for (const rec of page.records) {
       const job = rec.runner === undefined ? undefined : runnerJob(rec.runner);
-      if (job !== undefined && lost(rec) && (await queue.release(job, typeof minAgeMs === "number" ? minAgeMs : minAgeMs(rec)))) kept.add(rec.taskId);
+      if (job !== undefined && lost(rec) && (await queue.release(job, minAgeMs(rec)))) kept.add(rec.taskId);
     }
     if (!page.hasMore || page.records.length === 0) return kept;
     after = page.records[page.records.length - 1]!.seq;
@@ -258,6 +258,8 @@ export class PgBossTaskQueue implements TaskQueue {
   private done: string[] = [];
   private readonly flushing = new Set<Promise<unknown>>();
   private stopped = false;
+  /** Where the queue lives (host, port and database name). */
+  readonly database: string | undefined;
 
   private constructor(
     private readonly boss: PgBossLike,
@@ -265,7 +267,9 @@ export class PgBossTaskQueue implements TaskQueue {
     readonly name: string,
     private readonly channel: string,
     private readonly options: PgBossTaskQueueOptions,
-  ) {}
+  ) {
+    this.database = databaseOf(url);
+  }
 
   /** Connects, creates pg-boss's schema and the queue where missing. Needs the pg-boss package (version 10 or later). */
   static async open(url: string, options: PgBossTaskQueueOptions = {}): Promise<PgBossTaskQueue> {
@@ -293,11 +297,6 @@ export class PgBossTaskQueue implements TaskQueue {
         await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
       }
     }
-  }
-
-  /** Where the queue lives (host, port and database name). */
-  get database(): string | undefined {
-    return databaseOf(this.url);
   }
 
   async enqueue(work: QueuedWork, retry?: RetryPolicy): Promise<string> {
