@@ -15,12 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { hasErrors } from "../generator/diagnostics.js";
 import { analyze } from "../generator/pipeline.js";
-import { resolveSpec } from "../generator/specs.js";
 import { conform, DEFAULT_OUTCOMES, type ConformReport } from "../generator/conform/run.js";
 import { specSchemas } from "../generator/conform/schemas.js";
-import type { IR } from "../generator/ir.js";
 import { httpChild, root } from "./seed-harness.js";
 import { cli } from "./helpers/cli.js";
+import { explain, irOf } from "./helpers/conform.js";
 import { dump, Rand, SEMANTIC, SEMANTIC_KINDS, type Doc } from "./helpers/spec-mutants.js";
 
 const BUILTIN = ["sep-1686-draft", "mcp-2025-11-25", "ext-tasks-2026-07-28"] as const;
@@ -30,18 +29,6 @@ const FIXTURES = readdirSync(join(root, "test/fixtures/specs"))
 const TSX = join(root, "node_modules/.bin/tsx");
 const DEMO = join(root, "scripts/demo-server.ts");
 const SEED = Number(process.env.FC_SEED ?? 20261204);
-
-function irOf(spec: string): IR {
-  const r = resolveSpec(spec, root);
-  if (!r.ok) throw new Error(r.message);
-  const { ir, diagnostics } = analyze(r.source);
-  if (!ir) throw new Error(diagnostics.map((d) => d.message).join("\n"));
-  return ir;
-}
-
-function explain(r: ConformReport): string {
-  return JSON.stringify({ failure: r.failure && { ...r.failure, transcript: r.failure.transcript.slice(-12) }, checks: r.checks.filter((c) => !c.ok) }, null, 1);
-}
 
 /** A demo server of `spec` over HTTP on 127.0.0.1 (the demo takes built-in names and spec files). */
 function demoHttp(spec: string) {

@@ -14,21 +14,13 @@ import { JSONRPCMessageSchema, RELATED_TASK_META_KEY } from "@modelcontextprotoc
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { IR, IRType } from "../generator/ir.js";
-import { analyze } from "../generator/pipeline.js";
-import { builtinSpecs, resolveSpec } from "../generator/specs.js";
+import { builtinSpecs } from "../generator/specs.js";
+import { irOf } from "./helpers/conform.js";
 
 const root = join(import.meta.dirname, "..");
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 400);
 
 type Mod = Record<string, any>;
-
-function irOf(spec: string): IR {
-  const r = resolveSpec(spec, root);
-  if (!r.ok) throw new Error(r.message);
-  const { ir, diagnostics } = analyze(r.source);
-  if (!ir) throw new Error(JSON.stringify(diagnostics));
-  return ir;
-}
 
 /** Values shaped like `t`: valid most of the time, with garbage at random depths. */
 function arbitraryOf(ir: IR, t: IRType, depth = 0): fc.Arbitrary<unknown> {

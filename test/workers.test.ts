@@ -19,10 +19,8 @@ import * as mcpClient from "../output-samples/mcp-2025-11-25/client.js";
 import * as extClient from "../output-samples/ext-tasks-2026-07-28/client.js";
 import { StatelessHttpClient } from "../output-samples/ext-tasks-2026-07-28/stateless-client.js";
 import { conform } from "../generator/conform/run.js";
-import type { IR } from "../generator/ir.js";
-import { analyze } from "../generator/pipeline.js";
-import { resolveSpec } from "../generator/specs.js";
 import { ROOT } from "./helpers/cli.js";
+import { explain, irOf } from "./helpers/conform.js";
 import { node22, pgBoss12 } from "./helpers/node22.js";
 import { dropSchemas, freshSchema, pgUrl, query } from "./runtime/store-postgres-db.js";
 import { eventually, httpChild } from "./seed-harness.js";
@@ -40,14 +38,6 @@ afterAll(async () => {
 
 const any = z.record(z.string(), z.unknown());
 const SEED = Number(process.env.FC_SEED ?? 20261204);
-
-function irOf(spec: string): IR {
-  const r = resolveSpec(spec, ROOT);
-  if (!r.ok) throw new Error(r.message);
-  const { ir, diagnostics } = analyze(r.source);
-  if (!ir) throw new Error(diagnostics.map((d) => d.message).join("\n"));
-  return ir;
-}
 
 /** A shared database for one group of processes: the task store's schema and the queue's. */
 function setup(prefix: string) {
@@ -378,7 +368,7 @@ describe("conform against a server whose work runs on separate worker processes"
       try {
         await Promise.all(pool.map((w) => w.ready));
         const r = await conform({ ir: irOf(spec), target: { url: await server.url }, runs: 25, seed: SEED });
-        expect(r.ok, JSON.stringify({ failure: r.failure && { ...r.failure, transcript: r.failure.transcript.slice(-12) }, checks: r.checks.filter((c) => !c.ok) }, null, 1)).toBe(true);
+        expect(r.ok, explain(r)).toBe(true);
         expect(r.exercised.create ?? 0).toBeGreaterThan(0);
         // The tasks it made ran on the workers.
         const ran = await query(`SELECT count(*)::int AS n FROM "${db.storeSchema}".tasks WHERE runner IS NOT NULL`);
@@ -423,7 +413,7 @@ describe("pg-boss 12 on Node 22 (the newest pg-boss; it needs Node 22.12 or late
       pool.push(again);
       await again.ready;
       const r = await conform({ ir: irOf(spec), target: { url: await server.url }, runs: 15, seed: SEED });
-      expect(r.ok, JSON.stringify({ failure: r.failure && { ...r.failure, transcript: r.failure.transcript.slice(-12) }, checks: r.checks.filter((c) => !c.ok) }, null, 1)).toBe(true);
+      expect(r.ok, explain(r)).toBe(true);
       expect(r.exercised.create ?? 0).toBeGreaterThan(0);
     } finally {
       for (const w of pool) w.child.kill("SIGTERM");

@@ -13,7 +13,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { defineTool, TaskRuntime } from "../../runtime/server.js";
 import { PostgresTaskStore } from "../../runtime/store-postgres.js";
 import type { TaskRecord } from "../../runtime/store.js";
-import { descriptorOf } from "./descriptors.js";
+import { descriptorOf, type BuiltinSpec } from "./descriptors.js";
 import { handBackLostJobs, jobRunner, PgBossTaskQueue, type PgBossConstructor, runnerJob, runnerProcess, type QueuedWork, type TakenJob, type TaskQueue } from "../../runtime/workers.js";
 import { task } from "./store-contract.js";
 import { dropSchemas, freshSchema, pgUrl } from "./store-postgres-db.js";
@@ -46,6 +46,22 @@ async function openStore(prefix: string, schema = freshSchema(prefix)): Promise<
 }
 
 const work = (taskId: string): QueuedWork => ({ taskId, tool: "t", args: { n: 1 }, requestId: 7 });
+
+/** A tool whose work answers "done" at once. */
+const doneTool = defineTool({ name: "t", taskSupport: "optional", inputSchema: z.object({}), handler: async () => ({ content: [{ type: "text" as const, text: "done" }] }) });
+
+/** A runtime serving `doneTool` on an SDK server, with an SDK client linked to it in this process. */
+async function linkedServer(spec: BuiltinSpec, options: ConstructorParameters<typeof TaskRuntime>[1]) {
+  const runtime = new TaskRuntime(await descriptorOf(spec), { audit: false, log: () => undefined, ...options });
+  const mcp = new Server({ name: "s", version: "0" }, { capabilities: {} });
+  runtime.install(mcp);
+  runtime.registerTools(mcp, [doneTool]);
+  const client = new Client({ name: "c", version: "0" });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await Promise.all([mcp.connect(a), client.connect(b)]);
+  await runtime.ready;
+  return { runtime, client };
+}
 
 /** Takes jobs into a list; each stays running until `finish` (like a worker killed mid-job, never finishing). */
 function collector() {
@@ -221,18 +237,10 @@ describe("what a queued task costs the worker", () => {
           };
         },
       });
-      const tool = defineTool({ name: "t", taskSupport: "optional", inputSchema: z.object({}), handler: async () => ({ content: [{ type: "text" as const, text: "done" }] }) });
-      const server = new TaskRuntime(d, { store: serverStore, queue, audit: false, log: () => undefined });
+      const { runtime: server, client } = await linkedServer(spec, { store: serverStore, queue });
       const worker = new TaskRuntime(d, { store: counting, queue, audit: false, log: () => undefined });
-      const mcp = new Server({ name: "s", version: "0" }, { capabilities: {} });
-      server.install(mcp);
-      server.registerTools(mcp, [tool]);
-      worker.addTools([tool]);
-      const client = new Client({ name: "c", version: "0" });
-      const [a, b] = InMemoryTransport.createLinkedPair();
-      await Promise.all([mcp.connect(a), client.connect(b)]);
+      worker.addTools([doneTool]);
       try {
-        await server.ready;
         await worker.ready;
         await worker.work({ concurrency: 1 });
         const generated = (await import(`../../output-samples/${spec}/client.ts`)) as typeof import("../../output-samples/mcp-2025-11-25/client.js");
@@ -251,21 +259,14 @@ describe("what a queued task costs the worker", () => {
 });
 
 describe("a task and its job are written together", () => {
-  /** A server runtime on a fresh store and queue, with its tool on a linked SDK client. */
+  /** A server with a limit of one unfinished task per requestor; `call` makes a task of `doneTool`. */
   async function serverWith(queue: TaskQueue, store: PostgresTaskStore) {
-    const tool = defineTool({ name: "t", taskSupport: "optional", inputSchema: z.object({}), handler: async () => ({ content: [{ type: "text" as const, text: "done" }] }) });
-    const runtime = new TaskRuntime(await descriptorOf("mcp-2025-11-25"), { store, queue, audit: false, log: () => undefined, limits: { maxConcurrentPerRequestor: 1 } });
-    const mcp = new Server({ name: "s", version: "0" }, { capabilities: {} });
-    runtime.install(mcp);
-    runtime.registerTools(mcp, [tool]);
-    const client = new Client({ name: "c", version: "0" });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await Promise.all([mcp.connect(a), client.connect(b)]);
-    await runtime.ready;
+    const { runtime, client } = await linkedServer("mcp-2025-11-25", { store, queue, limits: { maxConcurrentPerRequestor: 1 } });
     const call = () => client.request({ method: "tools/call", params: { name: "t", arguments: {}, task: { ttl: 60_000 } } }, z.looseObject({}));
     return { runtime, client, call };
   }
-  const tasksIn = async (store: PostgresTaskStore) => (await store.list("auth:anonymous", 0, 100)).records.length + (await store.listByStatus(["working", "completed", "failed", "cancelled"], 0, 100)).records.length;
+  /** The live tasks in the store, in any state. */
+  const tasksIn = async (store: PostgresTaskStore) => (await store.listByStatus((await descriptorOf("mcp-2025-11-25")).states.all, 0, 100)).records.length;
 
   it("where the queue lives in the store's database, the job is sent in the task's own transaction", async () => {
     const store = await openStore("ja");
