@@ -30,7 +30,7 @@ export async function answerCancel<S extends string>(host: TaskHost<S>, rec: Tas
     throw terminalError(rec.status);
   }
   // It ended on its own while this request cancelled it: terminal before the cancel, so an error too.
-  if (c.terminal === "error" && current.status !== plan.status.cancelled && isTerminal(current.status as S)) throw terminalError(current.status);
+  if (c.terminal === "error" && !plan.isRole(current.status, "cancelled") && isTerminal(current.status as S)) throw terminalError(current.status);
   const related = plan.related.onCancel;
   const answer = (
     c.reply === "task"

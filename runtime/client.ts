@@ -639,7 +639,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
       const fields = task as unknown as Record<string, unknown>;
       const status = fieldOf(task, plan.statusField) as string;
       if (plan.descriptor.machine.isTerminal(status)) return this.outcome(task, resultSchema);
-      if (status === plan.status.input) {
+      if (plan.isRole(status, "input_required")) {
         if (plan.input.via === "inline-poll") await this.answerInputs(task, answered);
         // The task's input requests travel on the blocking result method; wait there (the SDK
         // Client's own handlers answer them) until the task ended.

@@ -122,11 +122,12 @@ export function locked<T>(active: ActiveTask | undefined, fn: () => Promise<T>):
 async function afterAnswer<S extends string>(host: TaskHost<S>, taskId: string, active: ActiveTask): Promise<void> {
   active.pending--;
   if (!active.cancelled) {
-    const { input, resume } = host.plan.status;
     const ctx: TransitionContext = { pendingInputs: active.pending };
     const found = await host.store.get(taskId);
-    if (found?.state === "live" && found.record.status === input && host.plan.descriptor.machine.canTransition(input, resume, ctx)) {
-      await host.move(taskId, resume, { pendingInputs: active.pending }, ctx);
+    if (found?.state === "live" && host.plan.isRole(found.record.status, "input_required")) {
+      // Back to work once the guards allow it (none pending); else the count alone changes.
+      const step = await host.step(taskId, { type: "answer" }, { patch: { pendingInputs: active.pending }, ctx, known: found.record, quiet: true });
+      if (step.decision?.kind === "refused" && step.current !== undefined) await host.store.update(taskId, step.current.status, { pendingInputs: active.pending });
     } else if (found?.state === "live") {
       await host.store.update(taskId, found.record.status, { pendingInputs: active.pending });
     }
@@ -146,7 +147,7 @@ export async function askBySideRequest<S extends string>(
 ): Promise<unknown> {
   if (active.cancelled) throw cancelledError();
   active.pending++;
-  await host.move(taskId, host.plan.status.input, { pendingInputs: active.pending }, undefined, true);
+  await host.step(taskId, { type: "ask" }, { patch: { pendingInputs: active.pending }, quiet: true });
   try {
     const request = relatedRequest(host.plan, method, params, taskId);
     const answer = await extra.sendRequest(request as ServerRequest, schema as never, {
@@ -204,7 +205,7 @@ export async function askThroughResultStream<S extends string>(
       timer.unref?.();
       active.inputs.push(item);
     });
-    await host.move(taskId, host.plan.status.input, { pendingInputs: active.pending }, undefined, true);
+    await host.step(taskId, { type: "ask" }, { patch: { pendingInputs: active.pending }, quiet: true });
     // A pending result stream picks the request up now; otherwise the next one does.
     host.wake(taskId);
     const answer = await answered;
@@ -284,8 +285,8 @@ export async function askInline<S extends string>(
     const found = await host.store.get(taskId);
     if (found?.state !== "live" || host.plan.descriptor.machine.isTerminal(found.record.status as S)) return;
     const pending = { ...(found.record.inputRequests ?? {}), [key]: { method, params } };
-    const moved = await host.move(taskId, host.plan.status.input, { inputRequests: pending, pendingInputs: Object.keys(pending).length });
-    if (!moved) active.waiters.get(key)?.resolve(undefined);
+    const step = await host.step(taskId, { type: "ask" }, { patch: { inputRequests: pending, pendingInputs: Object.keys(pending).length }, known: found.record });
+    if (step.rec === undefined) active.waiters.get(key)?.resolve(undefined);
   });
   active.pending++;
   try {
@@ -307,7 +308,6 @@ export async function askInline<S extends string>(
 export async function answerInline<S extends string>(host: TaskHost<S>, taskId: string, responses: Record<string, unknown>): Promise<void> {
   const active = host.active(taskId);
   const field = host.plan.input.responsesField;
-  const { input, resume } = host.plan.status;
   await locked(active, async () => {
     const found = await host.store.get(taskId);
     if (found?.state !== "live") return;
@@ -324,9 +324,8 @@ export async function answerInline<S extends string>(host: TaskHost<S>, taskId: 
     if (accepted.length === 0) return;
     for (const [key] of accepted) delete pending[key];
     const left = Object.keys(pending).length;
-    if (left === 0 && rec.status === input) {
-      await host.move(taskId, resume, { inputRequests: {}, pendingInputs: 0 }, { pendingInputs: 0 });
-    } else {
+    const answered = left === 0 && host.plan.isRole(rec.status, "input_required") ? await host.step(taskId, { type: "answer" }, { patch: { inputRequests: {}, pendingInputs: 0 }, ctx: { pendingInputs: 0 }, known: rec }) : undefined;
+    if (answered === undefined || answered.decision?.kind === "refused") {
       await host.store.update(taskId, rec.status, { inputRequests: pending, pendingInputs: left, updatedAt: Date.now() });
     }
     for (const [key, value] of accepted) {

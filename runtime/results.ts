@@ -21,7 +21,7 @@ function storedResult<S extends string>(host: TaskHost<S>, rec: TaskRecord & { r
 
 /** Error until completed: the result of a completed task, the declared not-ready error otherwise. */
 export function resultWhenCompleted<S extends string>(host: TaskHost<S>, rec: TaskRecord, owner: string, extra: ServerExtra): Result {
-  if (rec.status !== host.plan.status.completed || rec.result === undefined) {
+  if (!host.plan.isRole(rec.status, "completed") || rec.result === undefined) {
     const status = rec.status;
     throw host.plan.error(host.plan.behaviour.results.notReadyError, { status }, () =>
       invalidParams(`Cannot retrieve result: Task status is '${status}'`),
@@ -62,7 +62,7 @@ export async function awaitResult<S extends string>(
       if (isTerminal(rec.status as S)) return replay(host, rec, owner, extra);
       const active = host.active(taskId);
       if (active && peer) deliverInputs(active, peer, extra.requestId, host.inputTimeout);
-      else if (relay && rec.status === host.plan.status.input) relay.ask();
+      else if (relay && host.plan.isRole(rec.status, "input_required")) relay.ask();
       if (!changed) {
         await new Promise<void>((resolve) => {
           const done = () => {
@@ -91,7 +91,7 @@ export async function awaitResult<S extends string>(
 function replay<S extends string>(host: TaskHost<S>, rec: TaskRecord, owner: string, extra: ServerExtra): Result {
   const plan = host.plan;
   host.audit({ type: "result", taskId: rec.taskId, ...requestor(owner, extra), method: rec.method });
-  if (rec.status === plan.status.cancelled) throw plan.error(plan.behaviour.results.cancelledError, {}, () => internalError(plan));
+  if (plan.isRole(rec.status, "cancelled")) throw plan.error(plan.behaviour.results.cancelledError, {}, () => internalError(plan));
   if (rec.result !== undefined) return storedResult(host, rec as TaskRecord & { result: Record<string, unknown> });
   if (plan.behaviour.results.replaysErrors && rec.error !== undefined) {
     throw new TaskProtocolError("requestFailed", rec.error.code, rec.error.message, rec.error.data);

@@ -31,7 +31,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Behaviour, TaskSupport } from "./behaviour.js";
-import { activeTask, cancelledError, INPUT_CAPABILITIES, internalError, notFoundError, PROGRESS, progressTokenOf, requestor, withoutTaskRequest, type ActiveTask, type ServerExtra, type TaskContext, type TaskHost, type TaskPeer } from "./task-context.js";
+import { activeTask, cancelledError, INPUT_CAPABILITIES, internalError, notFoundError, PROGRESS, progressTokenOf, requestor, withoutTaskRequest, type ActiveTask, type ServerExtra, type Step, type TaskContext, type TaskHost, type TaskPeer } from "./task-context.js";
 import { answerCancel, answerDelete } from "./cancellation.js";
 import { signCursor, verifyCursor } from "./cursor.js";
 import { checkRuntimeVersion, type TaskSpecDescriptor, type TransitionContext } from "./descriptor.js";
@@ -40,6 +40,7 @@ import { answerInline, askBySideRequest, askInline, askThroughResultStream, desc
 import { ConcurrencyCounter, RateLimiter, type TaskLimits } from "./limits.js";
 import { stderrLine, type AuditEvent, type LogEntry } from "./log.js";
 import { capabilityAt, isObject, makePlan, nestAt, type RuntimePlan } from "./plan.js";
+import { freshTask, initialState, machineOf, movedBy, transition, type Decision, type Notice, type TaskEvent, type TaskMachine } from "./machine.js";
 import { awaitResult, resultWhenCompleted } from "./results.js";
 import { InMemoryTaskStore, type SqlRunner, type StoredError, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 import { checkTaskIdHeader, declaresClientCapability, scopedTaskId, TASK_SCOPE_MARK, toDetailedTask, toWireTask, wireTaskId, withRelated, withResultType } from "./wire.js";
@@ -341,6 +342,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   private leaseMs = 0;
   /** Whether the spec has a state that holds a task's work (paused, queued): ended work then waits it out. */
   private readonly holds: boolean;
+  /** The table interpreter's view of the spec: every status change is its decision. */
+  private readonly machine: TaskMachine;
 
   constructor(descriptor: TaskSpecDescriptor<S>, options: TaskServerOptions<S> = {}) {
     checkRuntimeVersion(descriptor);
@@ -348,6 +351,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     this.holds = Object.values(descriptor.states.roleOf).some((role) => role === "paused" || role === "queued");
     this.runner = options.runnerId ?? randomUUID();
     this.plan = makePlan(descriptor);
+    this.machine = machineOf(this.plan);
     this.side = options.side ?? "server";
     this.options = options;
     for (const [method, handler] of Object.entries(options.operations ?? {})) this.operations.set(method, handler);
@@ -373,7 +377,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       plan: this.plan,
       store: this.store,
       inputTimeout: this.inputTimeout,
-      move: (taskId, to, patch, ctx, onlyIfLegal) => this.move(taskId, to, patch, ctx, onlyIfLegal),
+      step: (taskId, event, o) => this.step(taskId, event, o),
       active: (taskId) => this.active.get(taskId),
       wake: (taskId) => this.wake(taskId),
       watch: (taskId, fn) => this.watch(taskId, fn),
@@ -946,8 +950,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       }
       // Expiry is an event with a state of its own: the task ends there and stays readable a while.
       const message = this.plan.task.statusMessageField === undefined ? {} : { statusMessage: "The task's retention ran out before it ended" };
-      const moved = await this.move(taskId, expiry, { ...message, expiresAt: Date.now() + (this.options.expiredReadableMs ?? EXPIRED_READABLE_MS) });
-      if (!moved) return;
+      const moved = await this.step(taskId, { type: "expire" }, { patch: { ...message, expiresAt: Date.now() + (this.options.expiredReadableMs ?? EXPIRED_READABLE_MS) } });
+      if (moved.decision?.kind !== "move") return;
     }
     // The receiver may delete a task whose retention elapsed, whatever its status: stop its work.
     this.log({ level: "info", msg: "task expired while running", taskId });
@@ -1137,7 +1141,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       {
         taskId: wantedId,
         owner,
-        status: plan.status.initial,
+        ...initialState(this.machine),
         method,
         requestId: extra.requestId,
         createdAt: now,
@@ -1259,7 +1263,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         // Never queued: no work will ever run behind the task.
         this.log({ level: "error", msg: "could not enqueue a task's work", taskId, error: String(e) });
         const internal = internalError(plan);
-        await this.move(taskId, plan.status.onUnexpected, plan.task.statusMessageOnFailure ? { error: { code: internal.code, message: internal.message }, statusMessage: internal.message } : { error: { code: internal.code, message: internal.message } });
+        await this.step(taskId, { type: "throw" }, { patch: plan.task.statusMessageOnFailure ? { error: { code: internal.code, message: internal.message }, statusMessage: internal.message } : { error: { code: internal.code, message: internal.message } } });
         throw internal;
       }
     }
@@ -1281,7 +1285,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     try {
       const ended = await this.untilEnded(taskId);
       if (ended === undefined) throw new TaskProtocolError("expired", -32603, "The task is gone (deleted or expired)");
-      if (ended.status === plan.status.cancelled) throw cancelledError();
+      if (plan.isRole(ended.status, "cancelled")) throw cancelledError();
       if (ended.result !== undefined && ended.error === undefined) return withRelated(plan, ended.result as Result, taskId);
       const error = ended.error ?? { code: -32603, message: ended.statusMessage ?? "The task failed" };
       throw new TaskProtocolError("requestFailed", error.code, error.message, error.data);
@@ -1364,7 +1368,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       this.log({ level: "error", msg: "a queued task names a tool this worker does not have", taskId, tool: w.tool });
       const internal = internalError(plan);
       const error = { code: internal.code, message: `This worker has no tool named ${w.tool}` };
-      await this.move(taskId, plan.status.onUnexpected, plan.task.statusMessageOnFailure ? { error, statusMessage: error.message } : { error }, undefined, false, rec);
+      await this.step(taskId, { type: "throw" }, { patch: plan.task.statusMessageOnFailure ? { error, statusMessage: error.message } : { error }, known: rec });
       return;
     }
     const noConnection = () => new TaskProtocolError("noConnection", -32603, "The task's work runs on a worker, which holds no connection to the requestor");
@@ -1386,13 +1390,15 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
    * (where the transition needs no more than a fresh task), with this worker's job as its runner.
    */
   private async claimFresh(taskId: string, runner: string): Promise<{ rec: TaskRecord; running: boolean } | undefined> {
-    const { initial, running } = this.plan.status;
     if (typeof this.store.claim !== "function") return undefined;
-    const start = initial !== running && this.descriptor.machine.canTransition(initial as S, running, { pendingInputs: 0 } as TransitionContext);
-    const rec = await this.store.claim(taskId, initial, { ...(start ? { status: running } : {}), runner, updatedAt: Date.now() });
+    const initial = this.machine.initial;
+    const now = Date.now();
+    // A fresh task as every fresh task stands: in the initial state, nothing asked.
+    const d = transition(this.machine, freshTask(this.machine, now), { type: "start" }, { now });
+    const rec = await this.store.claim(taskId, initial, d.kind === "move" ? { ...d.patch, runner } : { runner, updatedAt: now });
     if (rec === undefined) return undefined;
-    if (start) this.moved(initial as S, rec);
-    return { rec, running: start || initial === running };
+    if (d.kind === "move") this.moved(initial as S, rec, d.notices);
+    return { rec, running: d.kind !== "refused" };
   }
 
   /**
@@ -1475,11 +1481,10 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     start: { known?: TaskRecord; running?: boolean } = {},
   ): Promise<R> {
     const plan = this.plan;
-    const status = plan.status;
     try {
       // The task as this process last wrote it: where the spec has no state that holds work and the final
       // move needs no guard, that move compares the status it expects instead of reading the task again.
-      let last = start.running === true ? start.known : await this.move(taskId, status.running, {}, undefined, false, start.known);
+      let last = start.running === true ? start.known : (await this.step(taskId, { type: "start" }, start.known === undefined ? {} : { known: start.known })).current;
       let result: R;
       try {
         result = await work(this.context(extra, taskId, active.controller.signal, active, taskRequest));
@@ -1489,24 +1494,28 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         if (active.cancelled) throw e;
         const rpc = asRpcError(e);
         if (rpc) {
-          await this.move(taskId, status.onProtocolError, plan.task.statusMessageOnFailure ? { error: rpc, statusMessage: rpc.message } : { error: rpc });
+          await this.step(taskId, { type: "fail" }, { patch: plan.task.statusMessageOnFailure ? { error: rpc, statusMessage: rpc.message } : { error: rpc } });
           throw new TaskProtocolError("requestFailed", rpc.code, rpc.message, rpc.data);
         }
         this.log({ level: "error", msg: "unexpected failure of a task's work", taskId, method, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
         const internal = internalError(plan);
         const error = { code: internal.code, message: internal.message };
-        await this.move(taskId, status.onUnexpected, plan.task.statusMessageOnFailure ? { error, statusMessage: internal.message } : { error });
+        await this.step(taskId, { type: "throw" }, { patch: plan.task.statusMessageOnFailure ? { error, statusMessage: internal.message } : { error } });
         throw internal;
       }
       if (active.cancelled) return result;
       const toolError = method === "tools/call" && isObject(result) && result.isError === true;
-      const to = toolError ? status.onToolError : status.completed;
       // Stored as the request's own answer would be (marked complete where the spec declares result types).
       const stored = withResultType(plan, JSON.parse(JSON.stringify(result)) as Record<string, unknown>);
-      const patch: TaskPatch = { result: stored };
-      if (toolError && status.onToolError === status.failed) patch.error = { code: -32603, message: toolErrorMessage(stored) };
-      const known = this.holds || (last !== undefined && this.descriptor.machine.canTransition(last.status as S, to)) ? last : undefined;
-      await this.move(taskId, to, patch, undefined, false, known);
+      const finish: TaskEvent = { type: "finish", toolError };
+      const ending = { patch: { result: stored } as TaskPatch, ...(toolError ? { failure: { code: -32603, message: toolErrorMessage(stored) } } : {}) };
+      const ended = await this.step(taskId, finish, { ...ending, ...(last === undefined ? {} : { known: last }) });
+      // Moved by an operation into a state that waits for input nobody was asked: the work's end answers it.
+      const at = ended.current;
+      if (ended.decision?.kind === "refused" && at !== undefined && at.pendingInputs === 0 && plan.isRole(at.status, "input_required")) {
+        const resumed = await this.step(taskId, { type: "answer" }, { known: at, quiet: true });
+        if (resumed.decision?.kind === "move") await this.step(taskId, finish, { ...ending, ...(resumed.rec === undefined ? {} : { known: resumed.rec }) });
+      }
       // Where the request itself is answered with the result, that answer relates to the task too.
       return plan.related.key !== undefined && plan.creation.ackMode === "notification" ? withRelated(plan, result, taskId) : result;
     } finally {
@@ -1519,59 +1528,50 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   }
 
   /**
-   * Moves a task to `to` through the transition table. An illegal transition is
-   * logged and refused (never applied); returns the updated record or undefined.
+   * Applies what `event` does to a task, as the table interpreter decides it (see machine.ts): the move is
+   * written compare-and-set on the status it was decided from, decided again if the task changed meanwhile.
+   * `patch` is written with the move, or alone where the task stays; a refusal is logged unless `quiet`.
    */
-  private async move(taskId: string, to: S, patch: TaskPatch = {}, ctx?: TransitionContext, onlyIfLegal = false, known?: TaskRecord): Promise<TaskRecord | undefined> {
-    const machine = this.descriptor.machine;
+  private async step(
+    taskId: string,
+    event: TaskEvent,
+    o: { patch?: TaskPatch; ctx?: TransitionContext; quiet?: boolean; known?: TaskRecord; failure?: StoredError } = {},
+  ): Promise<Step> {
+    let decision: Decision | undefined;
     for (let attempt = 0; attempt < 16; attempt++) {
       // `known`: the task as this process just read or wrote it, tried first (the write compares its status).
-      const found: TaskLookup = attempt === 0 && known !== undefined ? { state: "live", record: known } : await this.store.get(taskId);
-      if (found?.state !== "live") return undefined;
+      const first = attempt === 0 && o.known !== undefined;
+      const found: TaskLookup = first ? { state: "live", record: o.known! } : await this.store.get(taskId);
+      if (found?.state !== "live") return { decision };
       const rec = found.record;
-      const from = rec.status as S;
-      if (from === to) {
-        const updated = await this.store.update(taskId, from, { ...patch, updatedAt: Date.now() });
-        if (updated !== undefined || attempt > 0 || known === undefined) return updated;
-        continue; // `known` was stale: look again
-      }
-      // Guards read the task as it stands: its own fields (as the work set them) and its unanswered inputs.
-      ctx = { ...(rec.fields ?? {}), pendingInputs: rec.pendingInputs, ...(ctx ?? {}) } as TransitionContext;
-      if (!machine.canTransition(from, to, ctx)) {
-        if (onlyIfLegal) return undefined;
-        try {
-          machine.assertTransition(from, to, ctx);
-        } catch (e) {
-          const guard = isObject(e) || e instanceof Error ? (e as { guard?: unknown }).guard : undefined;
-          this.log({ level: "error", msg: "illegal task transition refused", taskId, from, to, guard });
+      decision = transition(this.machine, rec, event, { ...(o.ctx === undefined ? {} : { ctx: o.ctx }), ...(o.patch === undefined ? {} : { patch: o.patch }), ...(o.failure === undefined ? {} : { failure: o.failure }) });
+      if (decision.kind === "refused") {
+        if (first) continue; // `known` may be stale: decide on the task as stored
+        if (!o.quiet && !this.machine.isTerminal(rec.status)) {
+          this.log({ level: "error", msg: "illegal task transition refused", taskId, from: decision.from, to: decision.tried.join("|"), guard: decision.guard });
         }
-        return undefined;
+        return { decision, current: rec };
       }
-      const now = Date.now();
-      const full: TaskPatch = { ...patch, status: to, updatedAt: now };
-      if (machine.isTerminal(to)) {
-        full.terminalAt = now;
-        if (rec.keepAlive !== null && this.plan.retention.countedFrom === "terminal") full.expiresAt = now + rec.keepAlive;
-        // Where expiry is an event, the store drops an ended task at the deadline counted from creation.
-        else if (rec.keepAlive !== null && this.plan.status.onExpiry !== undefined && rec.expiresAt === null && to !== this.plan.status.onExpiry) {
-          full.expiresAt = Math.max(now, rec.createdAt + rec.keepAlive);
-        }
-        full.pendingInputs = 0;
+      if (decision.kind === "stay") {
+        if (o.patch === undefined) return { decision, rec, current: rec };
+        const updated = await this.store.update(taskId, rec.status, { ...o.patch, updatedAt: Date.now() });
+        if (updated !== undefined) return { decision, rec: updated, current: updated };
+        continue; // the status changed meanwhile: decide again
       }
-      const updated = await this.store.update(taskId, from, full);
-      if (!updated) continue; // the status changed meanwhile: look again
-      this.moved(from, updated);
-      return updated;
+      const updated = await this.store.update(taskId, decision.from, decision.patch);
+      if (!updated) continue; // the status changed meanwhile: decide again
+      if (decision.forced) this.log({ level: "error", msg: "the transition table allows no such move; applied the declared state", taskId, from: decision.from, to: decision.to });
+      this.moved(decision.from as S, updated, decision.notices);
+      return { decision, rec: updated, current: updated };
     }
-    return undefined;
+    return { decision };
   }
 
-  /** What follows a task's move from `from` to the status `rec` now has: limits, audit, waiters, the requestor. */
-  private moved(from: S, rec: TaskRecord): void {
-    const machine = this.descriptor.machine;
+  /** What follows a task's move from `from` to the status `rec` now has, as the interpreter listed it: limits, audit, waiters, the requestor. */
+  private moved(from: S, rec: TaskRecord, notices: readonly Notice[]): void {
     const to = rec.status as S;
     const taskId = rec.taskId;
-    if (machine.isTerminal(to) && !machine.isTerminal(from)) {
+    if (notices.includes("ended")) {
       this.concurrency.releaseTask(taskId, rec.owner);
       const running = this.active.get(taskId);
       if (running) running.ended = true;
@@ -1579,7 +1579,16 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     }
     this.audit({ type: "status", taskId, owner: rec.owner, method: rec.method, from, to });
     this.wake(taskId);
-    this.pushStatus(rec);
+    if (notices.includes("status")) this.pushStatus(rec);
+  }
+
+  /** A task a requestor's operation ended: its work stops, and what the work returns is not written. */
+  private stopEnded(rec: TaskRecord): void {
+    const active = this.isTerminal(rec.status) ? this.active.get(rec.taskId) : undefined;
+    if (active === undefined) return;
+    active.cancelled = true;
+    active.controller.abort(new Error(`The task ended in '${rec.status}'`));
+    failInputs(active, cancelledError());
   }
 
   /**
@@ -1607,9 +1616,12 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     }
   }
 
-  /** TaskContext.whenRunning: waits while the task is in a state without the running role. */
+  /**
+   * TaskContext.whenRunning: waits while the task is in a state that holds its work (paused, queued). A
+   * state that waits for input holds only the work that asked for it, which waits for its answer anyway.
+   */
   private async whenRunning(taskId: string, active: ActiveTask): Promise<void> {
-    const rec = await this.hold(taskId, active, (role) => role !== "running");
+    const rec = await this.hold(taskId, active, (role) => role === "paused" || role === "queued");
     if (rec === undefined || active.cancelled || this.isTerminal(rec.status)) throw active.controller.signal.reason ?? cancelledError();
   }
 
@@ -1635,13 +1647,22 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     }
   }
 
-  /** Cancels a task (ignored once it is terminal) and aborts its work. */
+  /**
+   * Cancels a task (ignored once it is terminal) and aborts its work. Where the table allows no move to a
+   * cancelled state from where the task is (a guard that does not hold), throws the error that says so.
+   */
   async cancel(taskId: string, reason: string): Promise<TaskRecord | undefined> {
     const found = await this.store.get(taskId);
     if (found?.state !== "live" || this.isTerminal(found.record.status)) return undefined;
     const active = this.active.get(taskId);
     const patch: TaskPatch = this.plan.task.statusMessageField === undefined ? {} : { statusMessage: reason };
-    const updated = await this.move(taskId, this.plan.status.cancelled, patch);
+    const step = await this.step(taskId, { type: "cancel" }, { patch, known: found.record, quiet: true });
+    const d = step.decision;
+    if (d?.kind === "refused" && step.current !== undefined && !this.isTerminal(step.current.status)) {
+      this.log({ level: "info", msg: "cancel refused by the transition table", taskId, from: d.from, guard: d.guard });
+      throw d.error;
+    }
+    const updated = d?.kind === "move" ? step.rec : undefined;
     if (updated && active) {
       active.cancelled = true;
       active.controller.abort(new Error(reason));
@@ -1725,14 +1746,17 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     if (to !== undefined) {
       const { owner, rec } = await this.addressed(method, params, extra, "poll", this.limits.pollPerMinute);
       // A task already there is refused like any move the table does not allow: the request changed nothing.
-      const moved = rec.status === to ? undefined : await this.move(rec.taskId, to, {}, { pendingInputs: rec.pendingInputs }, true);
-      if (moved === undefined) {
-        const now = await this.store.get(rec.taskId);
-        const from = now?.state === "live" ? now.record.status : rec.status;
+      // Ended in a failed state, a tool call carries the result a failed tool call has (where the spec ends tool errors there).
+      const toolFailure = rec.method === "tools/call" && plan.isRole(to, "failed") && plan.isRole(plan.status.onToolError, "failed");
+      const patch: TaskPatch = toolFailure ? { result: withResultType(plan, { content: [{ type: "text", text: movedBy(to, method) }], isError: true }) } : {};
+      const step = await this.step(rec.taskId, { type: "operation", method, to }, { patch, known: rec, quiet: true });
+      if (step.decision?.kind !== "move" || step.rec === undefined) {
+        const from = step.decision?.from ?? rec.status;
         this.audit({ type: "denied", ...requestor(owner, extra), method, taskId: rec.taskId, reason: `no transition ${from} -> ${to}` });
         throw invalidParams(`Task ${wireTaskId(rec.taskId)} cannot move from '${from}' to '${to}'`);
       }
-      return toWireTask<Record<string, unknown>>(plan, moved) as Result;
+      this.stopEnded(step.rec);
+      return toWireTask<Record<string, unknown>>(plan, step.rec) as Result;
     }
     if (plan.custom.includes(method)) {
       const handler = this.operations.get(method);
@@ -1746,8 +1770,10 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         task: async (taskId: string) => toWireTask<W>(plan, await this.lookup(taskId, owner, extra, method)),
         move: async (taskId: string, status: S) => {
           const rec = await this.lookup(taskId, owner, extra, method);
-          const moved = await this.move(rec.taskId, status, {}, { pendingInputs: rec.pendingInputs }, true);
-          return moved === undefined ? undefined : toWireTask<W>(plan, moved);
+          const step = await this.step(rec.taskId, { type: "goto", to: status }, { known: rec, quiet: true });
+          if (step.decision?.kind !== "move" || step.rec === undefined) return undefined;
+          this.stopEnded(step.rec);
+          return toWireTask<W>(plan, step.rec);
         },
       });
       // The answer goes out as the spec declares it or not at all: a handler's mistake is the server's failure.

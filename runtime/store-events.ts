@@ -71,7 +71,7 @@ export function followStoreChanges(host: StoreEventsHost): () => void {
     // Ended, deleted or expired through another process: the work here stops.
     if (active.cancelled) return;
     active.cancelled = true;
-    const cancelled = rec?.status === host.plan.status.cancelled;
+    const cancelled = rec !== undefined && host.plan.isRole(rec.status, "cancelled");
     const reason = rec === undefined ? "The task is gone (deleted or expired)" : cancelled ? "The task was cancelled" : `The task ended (${rec.status})`;
     active.controller.abort(new Error(reason));
     failInputs(active, rec === undefined ? new TaskProtocolError("expired", -32603, reason) : cancelledError());

@@ -21,7 +21,8 @@ import type { TransitionContext } from "./descriptor.js";
 import { TaskProtocolError } from "./errors.js";
 import type { AuditEvent, LogEntry } from "./log.js";
 import type { RuntimePlan } from "./plan.js";
-import type { TaskPatch, TaskRecord, TaskStore } from "./store.js";
+import type { Decision, TaskEvent } from "./machine.js";
+import type { StoredError, TaskPatch, TaskRecord, TaskStore } from "./store.js";
 
 /**
  * The capability a requestor must declare to be asked each kind of input (the core protocol's rule,
@@ -161,8 +162,8 @@ export interface TaskHost<S extends string> {
   readonly store: TaskStore;
   /** Timeout (ms) of input requests sent for a task. */
   readonly inputTimeout: number;
-  /** Moves a task through the transition table (see TaskRuntime); undefined when refused or gone. */
-  move(taskId: string, to: S, patch?: TaskPatch, ctx?: TransitionContext, onlyIfLegal?: boolean): Promise<TaskRecord | undefined>;
+  /** Applies what an event does to a task, as the table interpreter decides it (see machine.ts). */
+  step(taskId: string, event: TaskEvent, options?: StepOptions): Promise<Step>;
   /** The running task's state, when its work runs in this process. */
   active(taskId: string): ActiveTask | undefined;
   /** Wakes whatever waits on the task (result streams). */
@@ -175,6 +176,27 @@ export interface TaskHost<S extends string> {
   cancel(taskId: string, reason: string): Promise<TaskRecord | undefined>;
   audit(event: Omit<AuditEvent<S>, "at">): void;
   log(entry: LogEntry): void;
+}
+
+/** What `TaskHost.step` writes with the event, and how. */
+export interface StepOptions {
+  /** Written with the move, or alone where the task stays where it is (never the status). */
+  readonly patch?: TaskPatch;
+  /** Added to what the guards read. */
+  readonly ctx?: TransitionContext;
+  /** A refusal is not logged (the caller answers it). */
+  readonly quiet?: boolean;
+  /** The task as the caller just read or wrote it, tried first. */
+  readonly known?: TaskRecord;
+  /** The error written where the move ends the task in a failed state. */
+  readonly failure?: StoredError;
+}
+
+/** What a step did: the interpreter's decision, the record it wrote (`rec`), the task as last seen (`current`). */
+export interface Step {
+  readonly decision?: Decision;
+  readonly rec?: TaskRecord;
+  readonly current?: TaskRecord;
 }
 
 /**

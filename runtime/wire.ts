@@ -76,7 +76,7 @@ export function toDetailedTask<W = Record<string, unknown>>(plan: Plan, rec: Tas
   const t = toWireTask<Record<string, unknown>>(plan, rec);
   if (plan.isRole(rec.status, "completed") && rec.result !== undefined) t[plan.results.resultField] = rec.result;
   if (plan.isRole(rec.status, "failed") && rec.error !== undefined) t[plan.results.errorField] = rec.error;
-  if (plan.input.via === "inline-poll" && rec.status === plan.status.input) t[plan.input.requestsField] = rec.inputRequests ?? {};
+  if (plan.input.via === "inline-poll" && plan.isRole(rec.status, "input_required")) t[plan.input.requestsField] = rec.inputRequests ?? {};
   return t as W;
 }
 

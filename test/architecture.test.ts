@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.js";
+import { statusWrites, type StatusWrite } from "./helpers/status-writes.js";
 
 const GENERATOR = join(ROOT, "generator");
 
@@ -130,4 +131,31 @@ describe("generator/", () => {
   it("lowers to the IR without the checker", () => {
     expect([...reachable(graph, "ir.ts")].filter((d) => d.startsWith("check/"))).toEqual([]);
   });
+});
+
+describe("runtime/", () => {
+  const RUNTIME = join(ROOT, "runtime");
+  /** Status writes outside the table interpreter; a store may copy the status it is handed (it persists, never picks). */
+  const outsideInterpreter = (writes: readonly StatusWrite[]) =>
+    writes.filter((w) => w.file !== "machine.ts" && !(w.file.startsWith("store") && w.copy)).map((w) => `${w.file}:${w.line} ${w.text}`);
+
+  it("writes a task's status only in the table interpreter (machine.ts)", () => {
+    const writes = statusWrites(RUNTIME);
+    expect(outsideInterpreter(writes)).toEqual([]);
+    // The interpreter's own writes are found: the check reads what it should.
+    expect(writes.some((w) => w.file === "machine.ts")).toBe(true);
+  }, 60_000);
+
+  it("finds a status written directly by another module, in each form", () => {
+    const server = join(RUNTIME, "server.ts");
+    const planted = [
+      readFileSync(server, "utf8"),
+      `export function plantedPatch(store: TaskStore) { return store.update("t", "working", { status: "completed" }); }`,
+      `export function plantedShorthand(store: TaskStore, status: string) { const patch: TaskPatch = { status }; return store.update("t", "working", patch); }`,
+      `export function plantedAssignment(rec: TaskRecord) { rec.status = "completed"; }`,
+    ].join("\n");
+    const found = outsideInterpreter(statusWrites(RUNTIME, new Map([[server, planted]])));
+    expect(found).toHaveLength(3);
+    for (const f of found) expect(f).toMatch(/^server\.ts:/);
+  }, 60_000);
 });
