@@ -251,11 +251,11 @@ describe("SqliteTaskStore's file", () => {
   });
 
   it("needs better-sqlite3 only when a store is opened, and says how to install it when it is missing", async () => {
-    // A project without the driver: the runtime's two store files alone in a folder with no node_modules above it.
+    // A project without the driver: the runtime's store files alone in a folder with no node_modules above it.
     const project = mkdtempSync(join(tmpdir(), "mtg-no-driver-"));
     try {
       mkdirSync(join(project, "runtime"));
-      for (const f of ["store.ts", "store-rows.ts", "store-sqlite.ts"]) copyFileSync(join(ROOT, "runtime", f), join(project, "runtime", f));
+      for (const f of ["store.ts", "store-types.ts", "store-memory.ts", "store-rows.ts", "store-sqlite.ts"]) copyFileSync(join(ROOT, "runtime", f), join(project, "runtime", f));
       writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
       writeFileSync(
         join(project, "main.ts"),

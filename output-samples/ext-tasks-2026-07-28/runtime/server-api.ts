@@ -1,0 +1,1 @@
+../../../runtime/server-api.ts

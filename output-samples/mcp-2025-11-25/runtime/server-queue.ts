@@ -1,0 +1,1 @@
+../../../runtime/server-queue.ts
