@@ -53,7 +53,7 @@ export interface TaskSpecDescriptor<Status extends string = string> {
     readonly all: readonly Status[];
     readonly initial: Status;
     readonly terminal: readonly Status[];
-    /** The state the runtime moves a task to for each role (the first declared with it). */
+    /** The first state declared with each role: the one the runtime tries first for it (see machine.ts). */
     readonly roles: Readonly<Partial<Record<StateRole, Status>>>;
     /** Every state's role (several states may share one). */
     readonly roleOf: Readonly<Record<string, StateRole>>;

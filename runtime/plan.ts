@@ -45,6 +45,10 @@ function capabilityObject(c: CapabilityBehaviour): Record<string, unknown> | und
   return c === false ? undefined : nestAt(c.path, c.value);
 }
 
+/**
+ * The state the runtime tries first for each purpose. The table interpreter (machine.ts) moves a task there
+ * when the table allows it from where the task is, else to the first other state of the same role it allows.
+ */
 export interface StatusPlan<S extends string> {
   /** Every state's role. */
   roleOf: Readonly<Record<string, StateRole>>;

@@ -4,8 +4,9 @@
  * The task runtime: one call (`install`) wires task support into an SDK
  * `Server`, `McpServer` or `Client`; `registerTools` / `handle` / `tool` turn
  * plain async functions into task-augmentable handlers. Everything about the
- * protocol comes from the descriptor: every status change goes through its
- * transition table, every error comes from its catalog, and every strategy
+ * protocol comes from the descriptor: every status change is the table
+ * interpreter's decision (machine.ts) on its transition table, every error
+ * comes from its catalog, and every strategy
  * (creation, acknowledgement, input, results, cancellation) is chosen from
  * its declared behaviour.
  */

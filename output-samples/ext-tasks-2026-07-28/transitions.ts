@@ -13,7 +13,7 @@ export const INITIAL_STATE = "working" as const satisfies TaskStatus;
 /** Statuses no transition leaves. */
 export const TERMINAL_STATES = ["completed", "failed", "cancelled", ] as const satisfies readonly TaskStatus[];
 
-/** Where the runtime moves a task for each role (the first status declared with it; role → status). */
+/** The first status declared with each role (role → status): the runtime tries it first, then the role's other statuses the table allows. */
 export const STATE_ROLES = {
   "running": "working",
   "input_required": "input_required",

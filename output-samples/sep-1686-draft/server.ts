@@ -53,7 +53,7 @@ export type AuditEvent = RuntimeAuditEvent<Status>;
 export const TASK_META_KEYS = DESCRIPTOR.meta;
 /** Declared behaviours of this spec that the runtime answers with -32603 {@link NOT_SUPPORTED}. */
 export const UNSUPPORTED_BEHAVIOURS: readonly string[] = plan.gaps;
-/** The statuses the runtime moves tasks to, by purpose (from the declared roles and outcomes). */
+/** The status the runtime tries first for each purpose (from the declared roles and outcomes); another of the same role is taken where the table allows only that one. */
 export const STATUS = plan.status;
 /** The methods a requestor may augment with a task ("*" = any). */
 export const AUGMENTABLE: readonly string[] = DESCRIPTOR.behaviour.creation.requests.server;
