@@ -42,7 +42,7 @@ import {
 // a CommonJS one (a dynamic import resolves to the ESM ones even from CommonJS, whose types then do not match).
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { TaskProtocolError, invalidParams } from "./errors.js";
-import { listen } from "./http-listen.js";
+import { acceptsStreamableHttp, DEFAULT_MAX_BODY_BYTES, listen, NOT_ACCEPTABLE, readBody, type HttpLimits } from "./http-listen.js";
 import { isObject, type RuntimePlan } from "./plan.js";
 import { checkTaskIdHeader } from "./wire.js";
 import type { LogEntry } from "./log.js";
@@ -800,13 +800,15 @@ class TaskSubscriptionTransport<S extends string, W> implements Transport {
 // node:http
 // ---------------------------------------------------------------------------
 
-export interface StatelessHttpOptions extends StatelessServerOptions {
+/**
+ * Where and how the stateless binding is served. The limits ({@link HttpLimits}): headers within 10 s, a
+ * whole request within 20 s (else 408, connection closed), a body of 4 MiB at most (else 413), by default.
+ */
+export interface StatelessHttpOptions extends StatelessServerOptions, HttpLimits {
   port?: number;
   host?: string;
   /** The endpoint path (default /mcp). */
   path?: string;
-  /** Largest request body (bytes). Default 4 MiB. */
-  maxBodyBytes?: number;
   log?: (entry: LogEntry) => void;
 }
 
@@ -824,7 +826,7 @@ export interface StatelessHttpServer {
  */
 export async function serveStatelessHttp<S extends string, W>(runtime: TaskRuntime<S, W>, options: StatelessHttpOptions = {}): Promise<StatelessHttpServer> {
   const path = options.path ?? "/mcp";
-  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? ((e: LogEntry) => process.stderr.write(JSON.stringify(e) + "\n"));
   const handler = createStatelessHandler(runtime, options);
   const plain = (res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null) =>
@@ -835,25 +837,16 @@ export async function serveStatelessHttp<S extends string, W>(runtime: TaskRunti
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== path) return void plain(res, 404, -32601, "Not found");
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      // An oversized body is read to its end and dropped (up to a bound), so that the client, still sending, gets the answer.
-      if (size > maxBody) chunks.length = 0;
-      else chunks.push(chunk);
-      if (size > 16 * maxBody) break;
-    }
-    if (size > maxBody) return void plain(res, 413, -32600, `Invalid Request: body larger than ${maxBody} bytes`);
-    const body = Buffer.concat(chunks);
     // Streamable HTTP: a POST's Accept lists both answer types (the SDK underneath lets a JSON-only one through).
-    const accept = (req.headers.accept ?? "").toLowerCase();
-    if (req.method === "POST" && !accept.includes("*/*") && !(accept.includes("application/json") && accept.includes("text/event-stream"))) {
-      return void plain(res, 406, -32600, "Not Acceptable: the Accept header must list application/json and text/event-stream");
-    }
+    if (req.method === "POST" && !acceptsStreamableHttp(req)) return void plain(res, 406, -32600, NOT_ACCEPTABLE);
+    const read = await readBody(req, maxBody);
+    // A connection cut before its body ended (the client went away, or was too slow) gets no answer.
+    if (read === "aborted") return;
+    if (read === "too large") return void plain(res, 413, -32600, `Invalid Request: body larger than ${maxBody} bytes`);
+    const body = read.text;
     if (req.method === "POST" && /application\/json/i.test(req.headers["content-type"] ?? "")) {
-      const read = readMessage(body.toString("utf8"));
-      if ("error" in read && read.error.code !== 0) return void plain(res, 400, read.error.code, read.error.message, read.error.id);
+      const message = readMessage(body);
+      if ("error" in message && message.error.code !== 0) return void plain(res, 400, message.error.code, message.error.message, message.error.id);
     }
     const abort = new AbortController();
     res.on("close", () => abort.abort());
