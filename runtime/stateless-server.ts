@@ -805,11 +805,31 @@ class TaskSubscriptionTransport<S extends string, W> implements Transport {
  * whole request within 20 s (else 408, connection closed), a body of 4 MiB at most (else 413), by default.
  */
 export interface StatelessHttpOptions extends StatelessServerOptions, HttpLimits {
+  /**
+   * The most keys a request's params may have, counting its own and those of each object directly in it
+   * (`_meta`, a tool's `arguments`, ...): a request with more is refused (-32602, HTTP 400) before any
+   * of it is copied or validated. Default 10 000.
+   */
+  maxParamsKeys?: number;
   port?: number;
   host?: string;
   /** The endpoint path (default /mcp). */
   path?: string;
   log?: (entry: LogEntry) => void;
+}
+
+export const DEFAULT_MAX_PARAMS_KEYS = 10_000;
+
+/** The keys of `params` and of the objects directly in it, counted up to just past `max`. */
+export function countKeys(params: unknown, max: number): number {
+  if (!isObject(params)) return 0;
+  let n = 0;
+  for (const key in params) {
+    if (++n > max) return n;
+    const v = params[key];
+    if (isObject(v)) for (const _ in v) if (++n > max) return n;
+  }
+  return n;
 }
 
 /** What {@link serveStatelessHttp} resolves to. */
@@ -832,7 +852,8 @@ export async function serveStatelessHttp<S extends string, W>(runtime: TaskRunti
   const plain = (res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null) =>
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }));
   // Malformed bodies are answered as on stdio: the SDK answers some invalid requests without their id.
-  const { readMessage } = await import("./transports.js");
+  const { isPlainRequest, readMessage } = await import("./transports.js");
+  const maxKeys = options.maxParamsKeys ?? DEFAULT_MAX_PARAMS_KEYS;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -844,9 +865,22 @@ export async function serveStatelessHttp<S extends string, W>(runtime: TaskRunti
     if (read === "aborted") return;
     if (read === "too large") return void plain(res, 413, -32600, `Invalid Request: body larger than ${maxBody} bytes`);
     const body = read.text;
+    // A plain request, parsed once here, is handed on parsed (the SDK would parse it again, twice).
+    let parsed: unknown;
     if (req.method === "POST" && /application\/json/i.test(req.headers["content-type"] ?? "")) {
-      const message = readMessage(body);
-      if ("error" in message && message.error.code !== 0) return void plain(res, 400, message.error.code, message.error.message, message.error.id);
+      try {
+        parsed = JSON.parse(body.charCodeAt(0) === 0xfeff ? body.slice(1) : body);
+      } catch {
+        parsed = undefined;
+      }
+      if (!isPlainRequest(parsed)) {
+        parsed = undefined;
+        const message = readMessage(body);
+        if ("error" in message && message.error.code !== 0) return void plain(res, 400, message.error.code, message.error.message, message.error.id);
+      } else if (parsed.params !== undefined && countKeys(parsed.params, maxKeys) > maxKeys) {
+        const id = "id" in parsed && parsed.id !== undefined ? parsed.id : null;
+        return void plain(res, 400, -32602, `Invalid params: more than ${maxKeys} keys in params and the objects directly in it (the server's limit)`, id);
+      }
     }
     const abort = new AbortController();
     res.on("close", () => abort.abort());
@@ -868,7 +902,7 @@ export async function serveStatelessHttp<S extends string, W>(runtime: TaskRunti
       log({ level: "warn", msg: "request not authenticated", error: String(e) });
       return void plain(res, 401, -32001, "Unauthorized");
     }
-    const response = await handler.fetch(request, authInfo === undefined ? {} : { authInfo });
+    const response = await handler.fetch(request, { ...(authInfo === undefined ? {} : { authInfo }), ...(parsed === undefined ? {} : { parsedBody: parsed }) });
     const out: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       out[name] = value;

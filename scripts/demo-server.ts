@@ -23,7 +23,8 @@
  * once). In --options: workerConcurrency (jobs at once per process, default 4), retryTools
  * (names of tools whose work is run again when its worker is lost: { "slow_compute": 2 } = 2 retries),
  * queueName, queueSchema, pgBossModule (the file of another pg-boss to load, e.g. version 12 on Node 22).
- * http: the HTTP limits (headersTimeoutMs, requestTimeoutMs, maxBodyBytes; see HttpLimits in runtime/http-listen.ts).
+ * http: the HTTP limits (headersTimeoutMs, requestTimeoutMs, maxBodyBytes; see HttpLimits in runtime/http-listen.ts;
+ * maxParamsKeys for a per-request lifecycle).
  * --auth <token>: a static bearer token that becomes the requestor's auth context
  * (tasks are bound to it). Over HTTP every request must carry
  * `Authorization: Bearer <token>` (anything else is answered 401); over stdio
@@ -205,7 +206,7 @@ async function main() {
   const gen = (await import(pathToFileURL(join(dir, "server.ts")).href)) as ServerModule;
   const storeMod = (await import(pathToFileURL(join(dir, "store.ts")).href)) as StoreModule;
   const { rememberExpiredMs, storeSchema, workerConcurrency, retryTools, queueName, queueSchema, pgBossModule, http: httpLimits = {}, ...serverOptions } = options as {
-    http?: { headersTimeoutMs?: number; requestTimeoutMs?: number; maxBodyBytes?: number };
+    http?: { headersTimeoutMs?: number; requestTimeoutMs?: number; maxBodyBytes?: number; maxParamsKeys?: number };
     rememberExpiredMs?: number;
     storeSchema?: string;
     workerConcurrency?: number;

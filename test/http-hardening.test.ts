@@ -145,7 +145,7 @@ describe.each(SPECS)("the HTTP shell of the %s demo", (spec) => {
       await init.text();
       expect(sid).toBeTruthy();
     }
-    const sessions = sid === undefined ? [{}] : [{}, { "mcp-session-id": sid }];
+    const sessions: Record<string, string>[] = sid === undefined ? [{}] : [{}, { "mcp-session-id": sid }];
     for (const session of sessions) {
       for (const accept of ["*/*", "application/json", "text/event-stream", "text/html"]) {
         // A task poll is answered as JSON over a session: it needs both all the same.
@@ -158,6 +158,46 @@ describe.each(SPECS)("the HTTP shell of the %s demo", (spec) => {
     // No Accept header at all (fetch would send */*: a raw request).
     const cut = await trickle(demo.url, `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${initialize(ext).length}\r\n\r\n${initialize(ext)}`, "");
     expect(cut.received).toMatch(/^HTTP\/1\.1 406 /);
+  });
+});
+
+describe("the params key limit of the stateless binding (ext-tasks-2026-07-28)", () => {
+  let demo: { child: ChildProcess; url: string };
+  beforeAll(async () => {
+    demo = await startDemo("ext-tasks-2026-07-28");
+  });
+  afterAll(async () => {
+    if (demo?.child.exitCode === null) {
+      const exited = new Promise((r) => demo.child.once("exit", r));
+      demo.child.kill("SIGTERM");
+      await exited;
+    }
+  });
+  const call = async (keys: number, where: "params" | "arguments" | "_meta") => {
+    const many = Object.fromEntries(Array.from({ length: keys }, (_, i) => [`k${i}`, i]));
+    const meta = { "io.modelcontextprotocol/protocolVersion": PV, "io.modelcontextprotocol/clientCapabilities": {} };
+    const params =
+      where === "params"
+        ? { name: "greet", arguments: { name: "Ada" }, _meta: meta, ...many }
+        : where === "arguments"
+          ? { name: "greet", arguments: { name: "Ada", ...many }, _meta: meta }
+          : { name: "greet", arguments: { name: "Ada" }, _meta: { ...meta, ...many } };
+    const r = await fetch(demo.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: BOTH, "mcp-protocol-version": PV, "mcp-method": "tools/call", "mcp-name": "greet" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params }),
+    });
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+  };
+
+  it("refuses params of 50,000 keys with -32602 before serving them, wherever the keys are, and serves 5,000", async () => {
+    for (const where of ["params", "arguments", "_meta"] as const) {
+      expect(await call(50_000, where)).toEqual({
+        status: 400,
+        body: { jsonrpc: "2.0", id: 7, error: { code: -32602, message: "Invalid params: more than 10000 keys in params and the objects directly in it (the server's limit)" } },
+      });
+      expect(await call(5_000, where)).toMatchObject({ status: 200, body: { id: 7, result: { content: [{ type: "text", text: "Hello, Ada!" }] } } });
+    }
   });
 });
 
