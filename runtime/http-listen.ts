@@ -21,6 +21,15 @@ export interface HttpLimits {
   maxBodyBytes?: number;
 }
 
+/**
+ * How long an idle keep-alive connection is said to stay open (the `Keep-Alive: timeout` every answer
+ * carries), and how much longer it really stays open: a client reusing a connection at the moment the
+ * server closes it sees its request reset (a stream that never opens, a request that fails), and a
+ * client closes its idle connections by the advertised time, so the server must not close them first.
+ */
+export const KEEP_ALIVE_ADVERTISED_S = 5;
+export const KEEP_ALIVE_GRACE_MS = 5_000;
+
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -104,6 +113,9 @@ export async function listen(http: HttpServer, options: { port?: number; host?: 
   http.headersTimeout = headersTimeout;
   http.requestTimeout = requestTimeout;
   (http as HttpServer & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4)));
+  http.keepAliveTimeout = KEEP_ALIVE_ADVERTISED_S * 1000 + KEEP_ALIVE_GRACE_MS;
+  // First, so that it is set before any handler answers (an answer made by writeHead keeps it).
+  http.prependListener("request", (_req, res) => res.setHeader("keep-alive", `timeout=${KEEP_ALIVE_ADVERTISED_S}`));
   http.on("clientError", answerClientError);
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);

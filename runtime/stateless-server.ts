@@ -408,6 +408,8 @@ export function statelessServerFactory<S extends string, W>(runtime: TaskRuntime
   const secret = options.requestStateSecret ?? randomBytes(32);
   const serverInfo = options.serverInfo ?? { name: "mcp-task-gen", version: "0.0.0" };
   const serve = (ctx: ServerContext, method: string, name: string, fn: Handler) => serveWith(runtime, secret, ctx, method, name, fn);
+  // One schema for every per-request server: a schema made per request and method is garbage on every request.
+  const anyParams = { params: z.looseObject({}) };
   return () => {
     const server = new CoreServer(serverInfo, {
       capabilities: capabilities as never,
@@ -429,7 +431,7 @@ export function statelessServerFactory<S extends string, W>(runtime: TaskRuntime
     for (const method of methods) {
       // Custom schemas that accept anything: the runtime checks the capability
       // before it looks at params (a requestor without it learns nothing).
-      server.setRequestHandler(method, { params: z.looseObject({}) }, async (raw, ctx) => {
+      server.setRequestHandler(method, anyParams, async (raw, ctx) => {
         const params = withEnvelope(raw, ctx);
         // The SDK lifts inputResponses out of every request; the update method wants them back.
         if (ctx.mcpReq.inputResponses !== undefined && params[responsesField] === undefined) {

@@ -161,6 +161,80 @@ describe.each(SPECS)("the HTTP shell of the %s demo", (spec) => {
   });
 });
 
+/** Sends raw requests on one keep-alive connection, one at a time; each resolves with the head of its answer. */
+function keepAliveConnection(url: string): { send(request: string): Promise<string>; closedAt(): number | undefined; close(): void } {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let closedAt: number | undefined;
+  let buffer = "";
+  let waiting: ((head: string) => void) | undefined;
+  socket.setEncoding("utf8");
+  socket.on("error", () => undefined);
+  socket.on("close", () => {
+    closedAt = Date.now();
+    waiting?.(buffer);
+  });
+  socket.on("data", (d: string) => {
+    buffer += d;
+    const end = buffer.indexOf("\r\n\r\n");
+    if (end !== -1 && waiting) {
+      const w = waiting;
+      waiting = undefined;
+      w(buffer.slice(0, end));
+      buffer = "";
+    }
+  });
+  return {
+    send: (request) =>
+      new Promise((resolve) => {
+        if (closedAt !== undefined) return resolve("");
+        // What is left of the previous answer (its body) is not this one's.
+        buffer = "";
+        waiting = resolve;
+        socket.write(request);
+      }),
+    closedAt: () => closedAt,
+    close: () => socket.destroy(),
+  };
+}
+
+describe.each(["sep-1686-draft", "mcp-2025-11-25"] as const)("standalone GET streams of the %s demo", (spec) => {
+  let demo: { child: ChildProcess; url: string };
+  beforeAll(async () => {
+    demo = await startDemo(spec);
+  });
+  afterAll(async () => {
+    if (demo?.child.exitCode === null) {
+      const exited = new Promise((r) => demo.child.once("exit", r));
+      demo.child.kill("SIGTERM");
+      await exited;
+    }
+  });
+
+  it("opens on a keep-alive connection reused 2.5 s after the advertised idle time-out: the server keeps it open longer than it says", async () => {
+    const conn = keepAliveConnection(demo.url);
+    try {
+      const init = initialize(false);
+      const head = await conn.send(
+        `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\naccept: ${BOTH}\r\ncontent-length: ${init.length}\r\n\r\n${init}`,
+      );
+      expect(head).toMatch(/^HTTP\/1\.1 200 /);
+      const advertised = Number(/keep-alive: timeout=(\d+)/i.exec(head)?.[1]);
+      expect(advertised).toBeGreaterThan(0);
+      const sid = /mcp-session-id: ([^\r\n]+)/i.exec(head)?.[1];
+      expect(sid).toBeTruthy();
+      // Idle well past the advertised time (Node itself closes about a second after it, a race under load).
+      await new Promise((r) => setTimeout(r, advertised * 1000 + 2500));
+      expect(conn.closedAt()).toBeUndefined();
+      const get = await conn.send(`GET /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\nmcp-session-id: ${sid}\r\n\r\n`);
+      expect(get).toMatch(/^HTTP\/1\.1 200 /);
+      expect(get).toMatch(/content-type: text\/event-stream/i);
+    } finally {
+      conn.close();
+    }
+  });
+});
+
 describe("the params key limit of the stateless binding (ext-tasks-2026-07-28)", () => {
   let demo: { child: ChildProcess; url: string };
   beforeAll(async () => {
