@@ -383,8 +383,17 @@ async function serveWith<S extends string, W>(runtime: TaskRuntime<S, W>, secret
     requestSignal.removeEventListener("abort", onAbort);
     requestSignal = undefined;
     notify = undefined;
+    // Once answered, nothing goes out on the request: a task keeps its extra, and with these shared
+    // functions no closure over this request (its input round, scope and secret) any more.
+    Object.assign(extra, ANSWERED);
   }
 }
+
+/** What a request's extra sends and asks once the request is answered: nothing. */
+const ANSWERED = {
+  sendNotification: () => Promise.resolve(),
+  sendRequest: () => Promise.reject(new Error("The request was answered: nothing can be asked on it any more")),
+};
 
 /**
  * The factory of per-request SDK servers serving the runtime: for
