@@ -6,7 +6,13 @@
  * Reported: the child's resident set (VmRSS from /proc) before and after, per working task, and the
  * liveness round-trip percentiles while the tasks work. Figures only: nothing here asserts.
  *
- *   tsx bench/load.ts [--tasks N] [--pings N] [--spec name]     (also area "load" of bench/run.ts)
+ * Over Streamable HTTP too (mcp-2025-11-25 and ext-tasks-2026-07-28; sep-1686-draft answers a task's
+ * request only when the task ends, an open stream per task): the same tasks created by POSTs, 50 at a
+ * time, and the same liveness requests. And the cost of a large params object over HTTP: the time
+ * to answer a request whose params have 5,000 or 50,000 extra keys, as ratios against the same request
+ * without them, measured in the same server (medians of interleaved rounds).
+ *
+ *   tsx bench/load.ts [--tasks N] [--pings N] [--spec name] [--http] [--keys]   (also area "load" of bench/run.ts)
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -53,11 +59,11 @@ class Child {
   /** Task creations acknowledged by notification (the request is answered only when the task ends). */
   created = 0;
 
-  constructor(spec: string) {
-    this.proc = spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts", "demo-server.ts"), spec], {
+  constructor(spec: string, args: string[] = [], options: Record<string, unknown> = OPTIONS) {
+    this.proc = spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts", "demo-server.ts"), spec, ...args], {
       cwd: ROOT,
       stdio: ["pipe", "pipe", "pipe"],
-      env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify(OPTIONS) },
+      env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify(options) },
     });
     this.proc.stdout!.setEncoding("utf8");
     this.proc.stdout!.on("data", (d: string) => {
@@ -77,13 +83,16 @@ class Child {
     this.proc.stderr!.resume();
   }
 
-  ready(): Promise<void> {
+  /** Resolves once serving: with the URL where it listens over HTTP. */
+  ready(): Promise<string | undefined> {
     return new Promise((resolve, reject) => {
       let err = "";
       this.proc.stderr!.setEncoding("utf8");
       this.proc.stderr!.on("data", (d: string) => {
         if (err.length < 20_000) err += d;
-        if (err.includes('"serving on stdio"')) resolve();
+        if (err.includes('"serving on stdio"')) resolve(undefined);
+        const url = /"msg":"listening"[^\n]*"url":"([^"]+)"/.exec(err)?.[1];
+        if (url !== undefined) resolve(url);
       });
       this.proc.once("exit", (code) => reject(new Error(`demo server exited ${code}: ${err.slice(-1000)}`)));
     });
@@ -176,6 +185,164 @@ export async function measureLoad(spec: string, tasks: number, pings: number): P
   }
 }
 
+
+/** A Streamable HTTP requestor of one demo server: one session where the spec has sessions. */
+class HttpRequestor {
+  private readonly headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+
+  constructor(
+    private readonly url: string,
+    private readonly ext: boolean,
+  ) {
+    if (ext) this.headers["mcp-protocol-version"] = PV;
+  }
+
+  async open(): Promise<void> {
+    if (this.ext) return;
+    const r = await fetch(this.url, {
+      method: "POST",
+      headers: this.headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "load", version: "0" } } }),
+    });
+    this.headers["mcp-session-id"] = r.headers.get("mcp-session-id")!;
+    await r.text();
+    await (await fetch(this.url, { method: "POST", headers: this.headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).text();
+  }
+
+  /** The request's answer (the first JSON-RPC answer of an SSE stream). */
+  async call(m: Msg, name?: string): Promise<Msg> {
+    const headers = { ...this.headers };
+    if (this.ext) {
+      headers["mcp-method"] = m.method;
+      if (name !== undefined) headers["mcp-name"] = name;
+    }
+    const r = await fetch(this.url, { method: "POST", headers, body: JSON.stringify(m) });
+    const text = await r.text();
+    if ((r.headers.get("content-type") ?? "").includes("text/event-stream")) {
+      for (const line of text.split("\n")) {
+        if (!line.startsWith("data: ")) continue;
+        const msg = JSON.parse(line.slice(6)) as Msg;
+        if ("result" in msg || "error" in msg) return msg;
+      }
+      throw new Error(`no answer in the stream: ${text.slice(0, 200)}`);
+    }
+    return JSON.parse(text) as Msg;
+  }
+}
+
+function metaOf(ext: boolean): Msg {
+  return ext
+    ? {
+        "io.modelcontextprotocol/protocolVersion": PV,
+        "io.modelcontextprotocol/clientInfo": { name: "load", version: "0" },
+        "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+      }
+    : {};
+}
+
+/** measureLoad over Streamable HTTP (mcp-2025-11-25 and ext-tasks-2026-07-28). */
+export async function measureLoadHttp(spec: string, tasks: number, pings: number): Promise<LoadFigures> {
+  const ext = spec === "ext-tasks-2026-07-28";
+  const meta = metaOf(ext);
+  const liveness = ext ? "server/discover" : "ping";
+  const child = new Child(spec, ["--http", "0"]);
+  try {
+    const req = new HttpRequestor((await child.ready())!, ext);
+    await req.open();
+    for (let i = 0; i < 50; i++) await req.call({ jsonrpc: "2.0", id: `warm-${i}`, method: liveness, params: { _meta: meta } });
+    await sleep(300);
+    const pid = child.proc.pid!;
+    const rssIdleMb = rssMb(pid);
+    const t0 = performance.now();
+    let next = 0;
+    const creator = async () => {
+      for (let i = next++; i < tasks; i = next++) {
+        const params: Msg = { name: "slow_compute", arguments: { seconds: 3600 }, _meta: { ...meta } };
+        if (!ext) params.task = { ttl: 86_400_000 };
+        const a = await req.call({ jsonrpc: "2.0", id: `t-${i}`, method: "tools/call", params }, "slow_compute");
+        if (!("result" in a)) throw new Error(`${spec}: a task was refused: ${JSON.stringify(a)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 50 }, creator));
+    const createSeconds = (performance.now() - t0) / 1000;
+    await sleep(500);
+    const times: number[] = [];
+    for (let i = 0; i < pings; i++) {
+      const s = performance.now();
+      await req.call({ jsonrpc: "2.0", id: `p-${i}`, method: liveness, params: { _meta: meta } });
+      times.push(performance.now() - s);
+    }
+    const rssLoadedMb = rssMb(pid);
+    times.sort((a, b) => a - b);
+    return {
+      spec,
+      tasks,
+      rssIdleMb,
+      rssLoadedMb,
+      perTaskKb: ((rssLoadedMb - rssIdleMb) * 1024) / tasks,
+      pingP50Ms: quantile(times, 0.5),
+      pingP99Ms: quantile(times, 0.99),
+      pingMaxMs: times[times.length - 1]!,
+      createSeconds,
+    };
+  } finally {
+    await child.close();
+  }
+}
+
+/** The servers the params-keys cost is measured on: ext-tasks-2026-07-28 also with its key limit lifted. */
+const KEY_RUNS: [string, Record<string, unknown>][] = [
+  ["sep-1686-draft", {}],
+  ["mcp-2025-11-25", {}],
+  ["ext-tasks-2026-07-28", {}],
+  ["ext-tasks-2026-07-28", { http: { maxParamsKeys: 1e9 } }],
+];
+
+interface KeysFigures {
+  /** spec, with "(limit raised)" where the server's params key limit was lifted. */
+  label: string;
+  baselineMs: number;
+  ms5k: number;
+  ms50k: number;
+  /** How the 50,000-key request was answered: a result, or the error code. */
+  answer50k: string;
+}
+
+/**
+ * The time to answer a tools/call of `greet` (answered at once) whose params carry 5,000 or 50,000
+ * extra keys, and the same call without them (the baseline), in one server over HTTP: `rounds`
+ * interleaved rounds, medians.
+ */
+export async function measureParamsKeys(spec: string, rounds: number, options: Record<string, unknown> = {}): Promise<KeysFigures> {
+  const ext = spec === "ext-tasks-2026-07-28";
+  const meta = metaOf(ext);
+  const child = new Child(spec, ["--http", "0"], { ...OPTIONS, ...options });
+  try {
+    const req = new HttpRequestor((await child.ready())!, ext);
+    await req.open();
+    const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+    const extra = { 0: {}, 5000: many(5000), 50000: many(50000) };
+    const call = (keys: 0 | 5000 | 50000, id: string) =>
+      req.call({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "greet", arguments: { name: "Ada" }, _meta: meta, ...extra[keys] } }, "greet");
+    for (let i = 0; i < 3; i++) for (const k of [0, 5000, 50000] as const) await call(k, `warm-${k}-${i}`);
+    const times: Record<number, number[]> = { 0: [], 5000: [], 50000: [] };
+    let answer50k = "";
+    for (let r = 0; r < rounds; r++) {
+      for (const k of [0, 5000, 50000] as const) {
+        const s = performance.now();
+        const a = await call(k, `r-${k}-${r}`);
+        times[k]!.push(performance.now() - s);
+        if (k === 50000) answer50k = "result" in a ? "result" : `error ${a.error?.code}`;
+        else if (!("result" in a)) throw new Error(`${spec}: ${k} keys refused: ${JSON.stringify(a).slice(0, 300)}`);
+      }
+    }
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    return { label: spec, baselineMs: median(times[0]!), ms5k: median(times[5000]!), ms50k: median(times[50000]!), answer50k };
+  } finally {
+    await child.close();
+  }
+}
+
 const f1 = (n: number) => (Math.round(n * 10) / 10).toFixed(1);
 const f2 = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
 
@@ -240,11 +407,24 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const tasks = Number(arg("--tasks") ?? 10_000);
   const pings = Number(arg("--pings") ?? 2_000);
   const specs = arg("--spec") ? [arg("--spec")!] : SPECS;
+  const http = argv.includes("--http");
   (async () => {
+    if (argv.includes("--keys")) {
+      for (const [spec, options] of KEY_RUNS) {
+        if (!specs.includes(spec)) continue;
+        const k = await measureParamsKeys(spec, Number(arg("--rounds") ?? 15), options);
+        process.stdout.write(
+          `${spec}${options.http ? " (key limit raised)" : ""}: baseline ${f1(k.baselineMs)} ms; 5,000 keys ${f1(k.ms5k)} ms (${f1(k.ms5k / k.baselineMs)}x); ` +
+            `50,000 keys ${f1(k.ms50k)} ms (${f1(k.ms50k / k.baselineMs)}x, ${k.answer50k}); 50,000 / 5,000 = ${f1(k.ms50k / k.ms5k)}\n`,
+        );
+      }
+      return;
+    }
     for (const spec of specs) {
-      const r = await measureLoad(spec, tasks, pings);
+      if (http && spec === "sep-1686-draft") continue;
+      const r = await (http ? measureLoadHttp : measureLoad)(spec, tasks, pings);
       process.stdout.write(
-        `${spec}: ${tasks} working tasks; RSS ${f1(r.rssIdleMb)} -> ${f1(r.rssLoadedMb)} MB (${f1(r.perTaskKb)} KB/task); ` +
+        `${spec}${http ? " (HTTP)" : ""}: ${tasks} working tasks; RSS ${f1(r.rssIdleMb)} -> ${f1(r.rssLoadedMb)} MB (${f1(r.perTaskKb)} KB/task); ` +
           `liveness p50 ${f2(r.pingP50Ms)} ms, p99 ${f2(r.pingP99Ms)} ms, max ${f2(r.pingMaxMs)} ms; created in ${f1(r.createSeconds)} s\n`,
       );
     }

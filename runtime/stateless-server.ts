@@ -42,7 +42,7 @@ import {
 // a CommonJS one (a dynamic import resolves to the ESM ones even from CommonJS, whose types then do not match).
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { TaskProtocolError, invalidParams } from "./errors.js";
-import { listen } from "./http-listen.js";
+import { acceptsStreamableHttp, DEFAULT_MAX_BODY_BYTES, listen, NOT_ACCEPTABLE, readBody, type HttpLimits } from "./http-listen.js";
 import { isObject, type RuntimePlan } from "./plan.js";
 import { checkTaskIdHeader } from "./wire.js";
 import type { LogEntry } from "./log.js";
@@ -383,8 +383,17 @@ async function serveWith<S extends string, W>(runtime: TaskRuntime<S, W>, secret
     requestSignal.removeEventListener("abort", onAbort);
     requestSignal = undefined;
     notify = undefined;
+    // Once answered, nothing goes out on the request: a task keeps its extra, and with these shared
+    // functions no closure over this request (its input round, scope and secret) any more.
+    Object.assign(extra, ANSWERED);
   }
 }
+
+/** What a request's extra sends and asks once the request is answered: nothing. */
+const ANSWERED = {
+  sendNotification: () => Promise.resolve(),
+  sendRequest: () => Promise.reject(new Error("The request was answered: nothing can be asked on it any more")),
+};
 
 /**
  * The factory of per-request SDK servers serving the runtime: for
@@ -408,6 +417,8 @@ export function statelessServerFactory<S extends string, W>(runtime: TaskRuntime
   const secret = options.requestStateSecret ?? randomBytes(32);
   const serverInfo = options.serverInfo ?? { name: "mcp-task-gen", version: "0.0.0" };
   const serve = (ctx: ServerContext, method: string, name: string, fn: Handler) => serveWith(runtime, secret, ctx, method, name, fn);
+  // One schema for every per-request server: a schema made per request and method is garbage on every request.
+  const anyParams = { params: z.looseObject({}) };
   return () => {
     const server = new CoreServer(serverInfo, {
       capabilities: capabilities as never,
@@ -429,7 +440,7 @@ export function statelessServerFactory<S extends string, W>(runtime: TaskRuntime
     for (const method of methods) {
       // Custom schemas that accept anything: the runtime checks the capability
       // before it looks at params (a requestor without it learns nothing).
-      server.setRequestHandler(method, { params: z.looseObject({}) }, async (raw, ctx) => {
+      server.setRequestHandler(method, anyParams, async (raw, ctx) => {
         const params = withEnvelope(raw, ctx);
         // The SDK lifts inputResponses out of every request; the update method wants them back.
         if (ctx.mcpReq.inputResponses !== undefined && params[responsesField] === undefined) {
@@ -800,14 +811,36 @@ class TaskSubscriptionTransport<S extends string, W> implements Transport {
 // node:http
 // ---------------------------------------------------------------------------
 
-export interface StatelessHttpOptions extends StatelessServerOptions {
+/**
+ * Where and how the stateless binding is served. The limits ({@link HttpLimits}): headers within 10 s, a
+ * whole request within 20 s (else 408, connection closed), a body of 4 MiB at most (else 413), by default.
+ */
+export interface StatelessHttpOptions extends StatelessServerOptions, HttpLimits {
+  /**
+   * The most keys a request's params may have, counting its own and those of each object directly in it
+   * (`_meta`, a tool's `arguments`, ...): a request with more is refused (-32602, HTTP 400) before any
+   * of it is copied or validated. Default 10 000.
+   */
+  maxParamsKeys?: number;
   port?: number;
   host?: string;
   /** The endpoint path (default /mcp). */
   path?: string;
-  /** Largest request body (bytes). Default 4 MiB. */
-  maxBodyBytes?: number;
   log?: (entry: LogEntry) => void;
+}
+
+export const DEFAULT_MAX_PARAMS_KEYS = 10_000;
+
+/** The keys of `params` and of the objects directly in it, counted up to just past `max`. */
+export function countKeys(params: unknown, max: number): number {
+  if (!isObject(params)) return 0;
+  let n = 0;
+  for (const key in params) {
+    if (++n > max) return n;
+    const v = params[key];
+    if (isObject(v)) for (const _ in v) if (++n > max) return n;
+  }
+  return n;
 }
 
 /** What {@link serveStatelessHttp} resolves to. */
@@ -824,36 +857,41 @@ export interface StatelessHttpServer {
  */
 export async function serveStatelessHttp<S extends string, W>(runtime: TaskRuntime<S, W>, options: StatelessHttpOptions = {}): Promise<StatelessHttpServer> {
   const path = options.path ?? "/mcp";
-  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? ((e: LogEntry) => process.stderr.write(JSON.stringify(e) + "\n"));
   const handler = createStatelessHandler(runtime, options);
   const plain = (res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null) =>
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }));
   // Malformed bodies are answered as on stdio: the SDK answers some invalid requests without their id.
-  const { readMessage } = await import("./transports.js");
+  const { isPlainRequest, readMessage } = await import("./transports.js");
+  const maxKeys = options.maxParamsKeys ?? DEFAULT_MAX_PARAMS_KEYS;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== path) return void plain(res, 404, -32601, "Not found");
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      // An oversized body is read to its end and dropped (up to a bound), so that the client, still sending, gets the answer.
-      if (size > maxBody) chunks.length = 0;
-      else chunks.push(chunk);
-      if (size > 16 * maxBody) break;
-    }
-    if (size > maxBody) return void plain(res, 413, -32600, `Invalid Request: body larger than ${maxBody} bytes`);
-    const body = Buffer.concat(chunks);
     // Streamable HTTP: a POST's Accept lists both answer types (the SDK underneath lets a JSON-only one through).
-    const accept = (req.headers.accept ?? "").toLowerCase();
-    if (req.method === "POST" && !accept.includes("*/*") && !(accept.includes("application/json") && accept.includes("text/event-stream"))) {
-      return void plain(res, 406, -32600, "Not Acceptable: the Accept header must list application/json and text/event-stream");
-    }
+    if (req.method === "POST" && !acceptsStreamableHttp(req)) return void plain(res, 406, -32600, NOT_ACCEPTABLE);
+    const read = await readBody(req, maxBody);
+    // A connection cut before its body ended (the client went away, or was too slow) gets no answer.
+    if (read === "aborted") return;
+    if (read === "too large") return void plain(res, 413, -32600, `Invalid Request: body larger than ${maxBody} bytes`);
+    const body = read.text;
+    // A plain request, parsed once here, is handed on parsed (the SDK would parse it again, twice).
+    let parsed: unknown;
     if (req.method === "POST" && /application\/json/i.test(req.headers["content-type"] ?? "")) {
-      const read = readMessage(body.toString("utf8"));
-      if ("error" in read && read.error.code !== 0) return void plain(res, 400, read.error.code, read.error.message, read.error.id);
+      try {
+        parsed = JSON.parse(body.charCodeAt(0) === 0xfeff ? body.slice(1) : body);
+      } catch {
+        parsed = undefined;
+      }
+      if (!isPlainRequest(parsed)) {
+        parsed = undefined;
+        const message = readMessage(body);
+        if ("error" in message && message.error.code !== 0) return void plain(res, 400, message.error.code, message.error.message, message.error.id);
+      } else if (parsed.params !== undefined && countKeys(parsed.params, maxKeys) > maxKeys) {
+        const id = "id" in parsed && parsed.id !== undefined ? parsed.id : null;
+        return void plain(res, 400, -32602, `Invalid params: more than ${maxKeys} keys in params and the objects directly in it (the server's limit)`, id);
+      }
     }
     const abort = new AbortController();
     res.on("close", () => abort.abort());
@@ -875,7 +913,7 @@ export async function serveStatelessHttp<S extends string, W>(runtime: TaskRunti
       log({ level: "warn", msg: "request not authenticated", error: String(e) });
       return void plain(res, 401, -32001, "Unauthorized");
     }
-    const response = await handler.fetch(request, authInfo === undefined ? {} : { authInfo });
+    const response = await handler.fetch(request, { ...(authInfo === undefined ? {} : { authInfo }), ...(parsed === undefined ? {} : { parsedBody: parsed }) });
     const out: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       out[name] = value;

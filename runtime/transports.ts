@@ -19,7 +19,7 @@ import {
   type JSONRPCRequest,
   type MessageExtraInfo,
 } from "@modelcontextprotocol/sdk/types.js";
-import { listen } from "./http-listen.js";
+import { acceptsStreamableHttp, DEFAULT_MAX_BODY_BYTES, listen, NOT_ACCEPTABLE, readBody, type HttpLimits } from "./http-listen.js";
 import { stderrLine, type LogEntry } from "./log.js";
 import { isObject } from "./plan.js";
 
@@ -263,30 +263,6 @@ class SessionTransport implements Transport {
   }
 }
 
-/** The most bytes of a request body (the SDK transport's own limit). */
-const MAX_BODY = 4 * 1024 * 1024;
-/** The most bytes of an oversized body read (and dropped) before the connection is cut instead. */
-const MAX_DRAIN = 64 * 1024 * 1024;
-
-/**
- * A request body as text, or undefined when it is larger than `max`: the rest is then read and
- * dropped (up to MAX_DRAIN), so that the client, still sending, gets the answer.
- */
-function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_DRAIN) req.destroy();
-      else if (size > max) chunks.length = 0;
-      else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(size > max ? undefined : Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 /** A JSON-RPC error answer over HTTP (`id` null where the request's cannot be read). */
 function httpError(res: ServerResponse, status: number, id: string | number | null, code: number, message: string): void {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }));
@@ -295,15 +271,17 @@ function httpError(res: ServerResponse, status: number, id: string | number | nu
 /**
  * The JSON-RPC message of a POST with a JSON body, read and checked here so that a malformed one is
  * answered as on stdio (the SDK transport answers every one -32700 without its id): undefined when
- * it was answered (HTTP 413 or 400).
+ * it was answered (HTTP 413 or 400) or its connection was cut.
  */
-async function readPost(req: IncomingMessage, res: ServerResponse): Promise<JSONRPCMessage | undefined> {
-  const text = await readBody(req, MAX_BODY);
-  if (text === undefined) {
-    httpError(res, 413, null, -32600, `Invalid Request: body larger than ${MAX_BODY} bytes`);
+async function readPost(req: IncomingMessage, res: ServerResponse, maxBody: number): Promise<JSONRPCMessage | undefined> {
+  const body = await readBody(req, maxBody);
+  // A connection cut before its body ended (the client went away, or was too slow) gets no answer.
+  if (body === "aborted") return undefined;
+  if (body === "too large") {
+    httpError(res, 413, null, -32600, `Invalid Request: body larger than ${maxBody} bytes`);
     return undefined;
   }
-  const read = readMessage(text);
+  const read = readMessage(body.text);
   if ("message" in read) return read.message;
   const { id, code, message } = read.error;
   // A malformed response is answered over HTTP too (every POST is): as an invalid message.
@@ -324,12 +302,10 @@ async function answerAsJsonResponse(
   res: ServerResponse,
 ): Promise<boolean> {
   const version = req.headers["mcp-protocol-version"];
-  const accept = req.headers.accept ?? "";
   const plain =
     "method" in message &&
     "id" in message &&
     methods.has(message.method) &&
-    (accept.includes("application/json") || accept.includes("*/*")) &&
     (version === undefined || (typeof version === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(version)));
   if (!plain) return false;
   const auth = (req as IncomingMessage & { auth?: MessageExtraInfo["authInfo"] }).auth;
@@ -340,7 +316,11 @@ async function answerAsJsonResponse(
   return true;
 }
 
-export interface HttpServeOptions {
+/**
+ * Where and how Streamable HTTP is served. The limits ({@link HttpLimits}): headers within 10 s, a whole
+ * request within 20 s (else 408, connection closed), a body of 4 MiB at most (else 413), by default.
+ */
+export interface HttpServeOptions extends HttpLimits {
   port?: number;
   host?: string;
   /** The endpoint path (default /mcp). */
@@ -357,6 +337,7 @@ export async function serveStreamableHttp(
   options: HttpServeOptions = {},
 ): Promise<{ server: HttpServer; url: string; close: () => Promise<void> }> {
   const path = options.path ?? "/mcp";
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const sessions = new Map<string, { transport: SessionTransport; server: Server | McpServer; json: ReadonlySet<string> | undefined }>();
   const log = options.log ?? ((e: LogEntry) => stderrLine(e));
   const fail = (res: ServerResponse, status: number, code: number, message: string) => httpError(res, status, null, code, message);
@@ -368,10 +349,12 @@ export async function serveStreamableHttp(
       const session = typeof sid === "string" ? sessions.get(sid) : undefined;
       if (typeof sid === "string" && !session) return fail(res, 404, -32001, "Session not found");
       if (session === undefined && req.method !== "POST") return fail(res, 400, -32000, "Bad Request: no session; initialize first");
+      // Every POST, answered as JSON or as a stream, says it can read both (the SDK transport's rule).
+      if (req.method === "POST" && !acceptsStreamableHttp(req)) return fail(res, 406, -32600, NOT_ACCEPTABLE);
       // A JSON body is read and checked here; other content types are refused by the SDK transport.
       let body: JSONRPCMessage | undefined;
       if (req.method === "POST" && /application\/json/i.test(req.headers["content-type"] ?? "")) {
-        body = await readPost(req, res);
+        body = await readPost(req, res, maxBody);
         if (body === undefined) return;
       }
       if (session) {

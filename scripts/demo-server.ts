@@ -23,6 +23,8 @@
  * once). In --options: workerConcurrency (jobs at once per process, default 4), retryTools
  * (names of tools whose work is run again when its worker is lost: { "slow_compute": 2 } = 2 retries),
  * queueName, queueSchema, pgBossModule (the file of another pg-boss to load, e.g. version 12 on Node 22).
+ * http: the HTTP limits (headersTimeoutMs, requestTimeoutMs, maxBodyBytes; see HttpLimits in runtime/http-listen.ts;
+ * maxParamsKeys for a per-request lifecycle).
  * --auth <token>: a static bearer token that becomes the requestor's auth context
  * (tasks are bound to it). Over HTTP every request must carry
  * `Authorization: Bearer <token>` (anything else is answered 401); over stdio
@@ -203,7 +205,8 @@ async function main() {
   if (!existsSync(join(dir, "server.ts"))) usage(`no generated server in output-samples/${spec}/ (run npm run samples)`);
   const gen = (await import(pathToFileURL(join(dir, "server.ts")).href)) as ServerModule;
   const storeMod = (await import(pathToFileURL(join(dir, "store.ts")).href)) as StoreModule;
-  const { rememberExpiredMs, storeSchema, workerConcurrency, retryTools, queueName, queueSchema, pgBossModule, ...serverOptions } = options as {
+  const { rememberExpiredMs, storeSchema, workerConcurrency, retryTools, queueName, queueSchema, pgBossModule, http: httpLimits = {}, ...serverOptions } = options as {
+    http?: { headersTimeoutMs?: number; requestTimeoutMs?: number; maxBodyBytes?: number; maxParamsKeys?: number };
     rememberExpiredMs?: number;
     storeSchema?: string;
     workerConcurrency?: number;
@@ -499,6 +502,7 @@ async function main() {
       return tokenAuth(auth!);
     };
     const served = await stateless.serveStatelessHttp(runtime as never, {
+      ...httpLimits,
       port: http,
       host: "127.0.0.1",
       serverInfo,
@@ -520,7 +524,7 @@ async function main() {
     await server.connect(transport);
     log("serving on stdio", { spec });
   } else {
-    const served = await gen.serveStreamableHttp(createServer, { port: http, host: "127.0.0.1" });
+    const served = await gen.serveStreamableHttp(createServer, { ...httpLimits, port: http, host: "127.0.0.1" });
     if (auth !== undefined) requireBearer(served.server, auth);
     log("listening", { spec, url: served.url });
     stopOnSignals(served, runtime);
