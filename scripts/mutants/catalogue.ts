@@ -750,7 +750,9 @@ const sep1686: Mutant[] = [
     spec: sep,
     rules: ["delete"],
     bug: "tasks/delete answers success but the row stays: the task is still found afterwards",
-    onRequest: (m) => (methodOf(m) === "tasks/delete" ? resultReply(m, { _meta: { [SEP_RT]: { taskId: paramsOf(m).taskId } } }) : m),
+    onMessage: track(SEP),
+    onRequest: (m, ctx) =>
+      methodOf(m) === "tasks/delete" && TERMINAL.has(String(ctx.state.get(`status:${String(paramsOf(m).taskId)}`))) ? resultReply(m, { _meta: { [SEP_RT]: { taskId: paramsOf(m).taskId } } }) : m,
   },
   {
     name: `${sep}/deleted-still-listed`,
@@ -805,8 +807,8 @@ const sep1686: Mutant[] = [
   {
     name: `${sep}/unknown-for-completed`,
     spec: sep,
-    rules: ["outcomes"],
-    bug: "a result that could not be stored leaves the task in unknown instead of completed",
+    rules: ["outcomes", "results"],
+    bug: "a task whose result was stored is marked unknown instead of completed (the store's write of the status failed over)",
     onMessage: eachTask(SEP, [], (t) => {
       if (t.status === "completed") t.status = "unknown";
     }),
@@ -1038,8 +1040,8 @@ const jobsMutants: Mutant[] = [
   {
     name: `${jobs}/custom-operation-bad-result`,
     spec: jobs,
-    rules: ["custom", "types"],
-    bug: "jobs/note answers a bare string (JSON-encoded twice) instead of its result object",
+    rules: ["custom", "transport"],
+    bug: "jobs/note answers an array (a list of notes) instead of its result object",
     onRequest: (m) => (methodOf(m) === "jobs/note" ? { reply: { jsonrpc: "2.0", id: m.id, result: [] } as unknown as Msg } : m),
   },
   {
@@ -1212,7 +1214,7 @@ const relayMutants: Mutant[] = [
     spec: relay,
     rules: ["cancellation"],
     bug: "relays/stop acknowledges but never stops the relay",
-    onRequest: (m) => (methodOf(m) === "relays/stop" ? resultReply(m, { resultType: "complete" }) : m),
+    onRequest: (m) => (methodOf(m) === "relays/stop" && typeof paramsOf(m).relayId === "string" ? resultReply(m, { resultType: "complete" }) : m),
   },
 ];
 

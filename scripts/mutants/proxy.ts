@@ -121,6 +121,7 @@ export async function startProxy(upstreamUrl: string, hooks: MutantHooks): Promi
     for await (const c of req) chunks.push(c as Buffer);
     let body = Buffer.concat(chunks).toString("utf8");
     const replies: Msg[] = [];
+    let answered = false;
     if (method === "POST" && body !== "") {
       let parsed: unknown;
       try {
@@ -135,6 +136,7 @@ export async function startProxy(upstreamUrl: string, hooks: MutantHooks): Promi
           const r = (outcome as { reply: Msg | Msg[] }).reply;
           replies.push(...(Array.isArray(r) ? r : [r]));
           message = undefined;
+          answered = true;
         } else if (outcome !== undefined && "session" in outcome && "message" in outcome && !("jsonrpc" in outcome)) {
           // Served as another session: the answer comes back on this client's request.
           const o = outcome as { session: string; message: Msg };
@@ -149,8 +151,10 @@ export async function startProxy(upstreamUrl: string, hooks: MutantHooks): Promi
           body = JSON.stringify(message);
         }
       }
-      if (replies.length) {
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(replies.length === 1 ? replies[0] : replies));
+      if (answered) {
+        // Nothing to answer (a dropped notification): accepted, as the transport answers notifications.
+        if (replies.length === 0) res.writeHead(202).end();
+        else res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(replies.length === 1 ? replies[0] : replies));
         return;
       }
     }
