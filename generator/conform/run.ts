@@ -132,9 +132,8 @@ interface ModelTask {
   /** createdAt as first shown; lastUpdatedAt as last shown, when that value was first seen, and the last request sent that showed it with the same status. */
   createdAt?: string;
   updated?: { value: string; firstSeen: number; lastSentSame: number };
-  /** The status and lastUpdatedAt its last status notification carried. */
+  /** The status its last status notification carried. */
   notified?: string;
-  notifiedUpdated?: { value: string };
   /** When the tester first saw it terminal. */
   endedAt?: number;
   /** The progress token its request carried, and the last progress reported. */
@@ -261,7 +260,15 @@ async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<void> {
     // A task held by a transition (paused) waits for one that lets it go on: the spec's own way out.
     if (w.model.roleOf[t.status] === "paused") {
       const out = w.model.ops("transition").find((m) => m.to !== undefined && m.to !== t.status && w.model.direct.get(t.status)?.has(m.to) && w.model.roleOf[m.to] !== "paused");
-      if (out) await w.session.request(out.method, idParams(w, t.id));
+      if (out) {
+        const a = await w.session.request(out.method, idParams(w, t.id));
+        expectAnswer(a, "transitions", out.method);
+        const guarded = w.model.ir.transitions.some((x) => x.from === t.status && x.to === out.to && x.guard !== undefined);
+        if (a.error && !isLimitError(w.model, a.error.code) && !guarded) {
+          await refresh(w, t);
+          if (w.model.roleOf[t.status] === "paused") fail("transitions", `${out.method} of a task in ${t.status} failed, but the spec allows ${t.status} → ${out.to}`, "a result", a.error);
+        }
+      }
     }
     await new Promise((r) => setTimeout(r, 50));
     const sent = Date.now();
@@ -499,9 +506,8 @@ function checkNotifications(w: World): void {
         if (prev !== undefined && !m.reach.get(prev)?.has(status)) fail("notifications", `${n.method} for task ${t.id} came out of order: ${prev}, then ${status}, which no transition path allows`, [...(m.reach.get(prev) ?? [])], status);
         if (m.terminal.has(status) && m.terminal.has(t.status) && status !== t.status) fail("notifications", `${n.method} says task ${t.id} ended ${status}; the task shows ${t.status}`, t.status, status);
         t.notified = status;
-        checkTimes(w, t, shown!, n.method, t.notifiedUpdated);
-        const u = timeFields(m).updated;
-        if (u !== undefined && typeof shown![u] === "string") t.notifiedUpdated = { value: shown![u] as string };
+        // Not compared with earlier lastUpdatedAt values: notifications of one task may come on several streams.
+        checkTimes(w, t, shown!, n.method, undefined);
       }
     }
     const decl = w.model.ir.methods.find((m) => m.method === n.method && m.kind === "notification");
@@ -962,6 +968,18 @@ class Delete extends TaskCmd {
     checkSchema(w.model.schemas.result(del.method), a.result, "types", `${del.method} result`);
     t.gone = true;
     t.deleted = true;
+    const list = w.model.op("list");
+    if (list !== undefined && w.offered(list.method)) {
+      let cursor: string | undefined;
+      for (let page = 0; page < 50; page++) {
+        const l = await w.session.request(list.method, cursor === undefined ? {} : { cursor });
+        if (!l.result) break;
+        const items = (Object.values(l.result).find(Array.isArray) as unknown[] | undefined) ?? [];
+        if (items.some((x) => isObject(x) && x[w.model.idField] === t.id)) fail("delete", `${list.method} still lists task ${t.id} after ${del.method}`, "not listed", t.id);
+        if (typeof l.result.nextCursor !== "string") break;
+        cursor = l.result.nextCursor;
+      }
+    }
     const get = w.model.op("get");
     if (get) {
       const g = await w.session.request(get.method, idParams(w, t.id));
@@ -1071,6 +1089,9 @@ class Move extends TaskCmd {
     const allowed = mv.to !== undefined && (w.model.direct.get(from)?.has(mv.to) ?? false);
     if (a.result) {
       checkSchema(w.model.schemas.result(mv.method), a.result, "types", `${mv.method} result`);
+      // A task in the answer is the task as the move left it.
+      const shown = taskIn(w.model, a.result);
+      if (shown !== undefined) observe(w, t, shown, `${mv.method} result`);
       await refresh(w, t);
       if (!allowed && t.status === from && mv.to !== from) return; // ignored where it could not apply
       if (mv.to !== undefined && !w.model.reach.get(mv.to)?.has(t.status) && !(t.status === from)) {
@@ -1106,11 +1127,22 @@ class Reread extends TaskCmd {
     await new Promise((r) => setTimeout(r, 300));
     await refresh(w, t);
     const res = w.model.op("result");
-    if (res === undefined || w.model.ir.behaviour.results.mode === "inline") return;
-    const a = await w.session.request(res.method, idParams(w, t.id), 10_000);
-    expectAnswer(a, "results", `${res.method} of a task that ended ${t.status}`);
+    if (res !== undefined && w.model.ir.behaviour.results.mode !== "inline") {
+      const a = await w.session.request(res.method, idParams(w, t.id), 10_000);
+      expectAnswer(a, "results", `${res.method} of a task that ended ${t.status}`);
+      if (!(a.error && isLimitError(w.model, a.error.code))) checkEndResult(w, t, a, res.method);
+    }
+    // Cancelling it now does what the spec says of a terminal task, and leaves it as it ended.
+    const c = w.model.ir.behaviour.cancellation;
+    const cancel = c.via === "method" && c.method !== undefined && w.offered(c.method) ? c.method : undefined;
+    if (cancel === undefined) return;
+    count(w, "cancel after the end");
+    const a = await w.session.request(cancel, idParams(w, t.id));
+    expectAnswer(a, "cancellation", cancel);
     if (a.error && isLimitError(w.model, a.error.code)) return;
-    checkEndResult(w, t, a, res.method);
+    if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), "cancellation", `${cancel} of a task already ${t.status}`);
+    else if (a.error) fail("cancellation", `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
+    await refresh(w, t);
   }
 }
 
@@ -1135,39 +1167,42 @@ class Intrude extends TaskCmd {
     const list = w.model.op("list");
     const methods: Array<IRMethod | "list"> = [...addressing(w.model).filter((m) => w.offered(m.method)), ...(list && w.offered(list.method) ? (["list"] as const) : [])];
     if (!methods.length) return;
-    let method = methods[this.which % methods.length]!;
-    // A blocking result method waits for the end: asked of a live task, it could only time out.
-    if (method !== "list" && method.operation === "result" && w.model.ir.behaviour.results.mode === "block-until-terminal" && !w.model.terminal.has(t.status)) method = w.model.op("get") ?? method;
     const other = new Session(w.model, w.target);
+    let touched = false;
     try {
       const h = await other.open();
       if (h !== undefined && !h.result) return;
       count(w, "other session");
-      if (method === "list") {
-        let cursor: string | undefined;
-        for (let page = 0; page < 20; page++) {
-          const a = await other.request(list!.method, cursor === undefined ? {} : { cursor });
-          if (!a.result) return;
-          const items = (Object.values(a.result).find(Array.isArray) as unknown[] | undefined) ?? [];
-          const mine = items.map((x) => (isObject(x) ? x[w.model.idField] : undefined)).find((id) => w.tasks.some((x) => x.id === id));
-          if (mine !== undefined) fail("isolation", `${list!.method} from another session lists task ${String(mine)} of this one`, "only that session's tasks", mine);
-          if (typeof a.result.nextCursor !== "string") return;
-          cursor = a.result.nextCursor;
+      // Every way in, starting from a drawn one.
+      for (let i = 0; i < methods.length; i++) {
+        const method = methods[(this.which + i) % methods.length]!;
+        if (method === "list") {
+          let cursor: string | undefined;
+          for (let page = 0; page < 20; page++) {
+            const a = await other.request(list!.method, cursor === undefined ? {} : { cursor });
+            if (!a.result) break;
+            const items = (Object.values(a.result).find(Array.isArray) as unknown[] | undefined) ?? [];
+            const mine = items.map((x) => (isObject(x) ? x[w.model.idField] : undefined)).find((id) => w.tasks.some((x) => x.id === id));
+            if (mine !== undefined) fail("isolation", `${list!.method} from another session lists task ${String(mine)} of this one`, "only that session's tasks", mine);
+            if (typeof a.result.nextCursor !== "string") break;
+            cursor = a.result.nextCursor;
+          }
+          continue;
         }
-        return;
+        // A blocking result method waits for the end: asked of a live task, it could only time out.
+        if (method.operation === "result" && w.model.ir.behaviour.results.mode === "block-until-terminal" && !w.model.terminal.has(t.status)) continue;
+        touched ||= method.operation === "cancel" || method.operation === "delete";
+        const a = await other.request(method.method, validParams(w, method, t.id), 10_000);
+        expectAnswer(a, "isolation", `${method.method} of another session's task`);
+        if (a.error && isLimitError(w.model, a.error.code)) continue;
+        if (!a.error) fail("isolation", `${method.method} from another session was served task ${t.id} of this one`, w.model.notFound ? { code: w.model.notFound.code, message: w.model.notFound.message } : "an error", brief(a));
+        if (w.model.notFound && a.error.code !== w.model.notFound.code) fail("isolation", `${method.method} from another session answered error ${a.error.code}, not the not-found error that hides the task`, { code: w.model.notFound.code }, a.error);
       }
-      const a = await other.request(method.method, validParams(w, method, t.id), 10_000);
-      expectAnswer(a, "isolation", `${method.method} of another session's task`);
-      if (a.error && isLimitError(w.model, a.error.code)) return;
-      if (!a.error) fail("isolation", `${method.method} from another session was served task ${t.id} of this one`, w.model.notFound ? { code: w.model.notFound.code, message: w.model.notFound.message } : "an error", brief(a));
-      if (w.model.notFound && a.error.code !== w.model.notFound.code) fail("isolation", `${method.method} from another session answered error ${a.error.code}, not the not-found error that hides the task`, { code: w.model.notFound.code }, a.error);
     } finally {
       await other.close();
     }
     // The task is untouched.
-    if (typeof method === "object" && (method.operation === "cancel" || method.operation === "delete")) {
-      await refresh(w, t);
-    }
+    if (touched) await refresh(w, t);
   }
 }
 

@@ -1047,7 +1047,7 @@ const jobsMutants: Mutant[] = [
   {
     name: `${jobs}/pause-fails-job`,
     spec: jobs,
-    rules: ["transitions"],
+    rules: ["transitions", "terminal"],
     bug: "jobs/pause aborts the work, which ends the job failed",
     onMessage: eachTask(JOBS, ["jobs/pause"], (t) => {
       if (t.state === "paused") t.state = "failed";
@@ -1214,7 +1214,8 @@ const relayMutants: Mutant[] = [
     spec: relay,
     rules: ["cancellation"],
     bug: "relays/stop acknowledges but never stops the relay",
-    onRequest: (m) => (methodOf(m) === "relays/stop" && typeof paramsOf(m).relayId === "string" ? resultReply(m, { resultType: "complete" }) : m),
+    onMessage: track(RELAY),
+    onRequest: (m, ctx) => (methodOf(m) === "relays/stop" && ctx.state.has(`status:${String(paramsOf(m).relayId)}`) ? resultReply(m, { resultType: "complete" }) : m),
   },
 ];
 
