@@ -209,7 +209,7 @@ const ms = (v: unknown): number => (typeof v === "string" ? Date.parse(v) : NaN)
  * createdAt never changes; lastUpdatedAt is never before it and never goes back (compared with what the same
  * channel showed last: answers with answers, notifications with notifications, which may come on another stream).
  */
-function checkTimes(w: World, t: ModelTask, task: Record<string, unknown>, what: string, last: { value: string } | undefined = t.updated): void {
+function checkTimes(w: World, t: ModelTask, task: Record<string, unknown>, what: string, last: { value: string } | null = t.updated ?? null): void {
   const f = timeFields(w.model);
   const created = f.created === undefined ? undefined : task[f.created];
   const updated = f.updated === undefined ? undefined : task[f.updated];
@@ -219,7 +219,7 @@ function checkTimes(w: World, t: ModelTask, task: Record<string, unknown>, what:
   }
   if (Number.isNaN(ms(updated))) return;
   if (!Number.isNaN(ms(created)) && ms(updated) < ms(created)) fail("timestamps", `${what}: lastUpdatedAt of task ${t.id} is before its createdAt`, `at or after ${String(created)}`, updated);
-  if (last !== undefined && ms(updated) < ms(last.value)) fail("timestamps", `${what}: lastUpdatedAt of task ${t.id} went back`, `at or after ${last.value}`, updated);
+  if (last !== null && ms(updated) < ms(last.value)) fail("timestamps", `${what}: lastUpdatedAt of task ${t.id} went back`, `at or after ${last.value}`, updated);
 }
 
 /** Checks a task the server showed and moves the model along; the status must be one the last could lead to. */
@@ -507,7 +507,7 @@ function checkNotifications(w: World): void {
         if (m.terminal.has(status) && m.terminal.has(t.status) && status !== t.status) fail("notifications", `${n.method} says task ${t.id} ended ${status}; the task shows ${t.status}`, t.status, status);
         t.notified = status;
         // Not compared with earlier lastUpdatedAt values: notifications of one task may come on several streams.
-        checkTimes(w, t, shown!, n.method, undefined);
+        checkTimes(w, t, shown!, n.method, null);
       }
     }
     const decl = w.model.ir.methods.find((m) => m.method === n.method && m.kind === "notification");
