@@ -535,8 +535,8 @@ function checkProgress(w: World, n: { params?: Record<string, unknown>; at: numb
   if (typeof p === "number" && t.progress !== undefined && p <= t.progress) fail("progress-token", `progress for task ${t.id} went from ${t.progress} to ${p}; it must increase`, `more than ${t.progress}`, p);
   if (typeof p === "number") t.progress = p;
   // A margin for a notification sent just before the end that came on another stream than the answer.
-  if (t.endedAt !== undefined && n.at - t.endedAt > 100) fail("progress-token", `a progress notification for task ${t.id} came ${n.at - t.endedAt} ms after the task was seen ${t.status}`, "no progress after the end", n.params);
-  if (w.model.ir.behaviour.creation.progressTokenLifetime === "request" && t.answeredAt !== undefined && n.at - t.answeredAt > 100) {
+  if (t.endedAt !== undefined && n.at - t.endedAt > 250) fail("progress-token", `a progress notification for task ${t.id} came ${n.at - t.endedAt} ms after the task was seen ${t.status}`, "no progress after the end", n.params);
+  if (w.model.ir.behaviour.creation.progressTokenLifetime === "request" && t.answeredAt !== undefined && n.at - t.answeredAt > 250) {
     fail("progress-token", `a progress notification for task ${t.id} came after its request was answered; the spec's token lives as long as the request`, "no progress after the answer", n.params);
   }
 }
@@ -609,6 +609,7 @@ class Wait extends TaskCmd {
     if (!w.model.terminal.has(t.status)) fail("progress", `task ${t.id} (${t.outcome}) is still ${t.status} after 15 s`, "a terminal state", t.status);
     const expected = t.cancelRequested ? new Set([...w.model.endStates.cancel, ...w.model.terminal]) : w.model.endStates[t.outcome === "input" ? "complete" : t.outcome];
     if (!expected.has(t.status)) fail("outcomes", `task ${t.id} of outcome ${t.outcome} ended ${t.status}`, [...expected], t.status);
+    await endChecks(w, t);
   }
 }
 
@@ -1126,24 +1127,31 @@ class Reread extends TaskCmd {
     count(w, "reread");
     await new Promise((r) => setTimeout(r, 300));
     await refresh(w, t);
-    const res = w.model.op("result");
-    if (res !== undefined && w.model.ir.behaviour.results.mode !== "inline") {
-      const a = await w.session.request(res.method, idParams(w, t.id), 10_000);
-      expectAnswer(a, "results", `${res.method} of a task that ended ${t.status}`);
-      if (!(a.error && isLimitError(w.model, a.error.code))) checkEndResult(w, t, a, res.method);
-    }
-    // Cancelling it now does what the spec says of a terminal task, and leaves it as it ended.
-    const c = w.model.ir.behaviour.cancellation;
-    const cancel = c.via === "method" && c.method !== undefined && w.offered(c.method) ? c.method : undefined;
-    if (cancel === undefined) return;
-    count(w, "cancel after the end");
-    const a = await w.session.request(cancel, idParams(w, t.id));
-    expectAnswer(a, "cancellation", cancel);
-    if (a.error && isLimitError(w.model, a.error.code)) return;
-    if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), "cancellation", `${cancel} of a task already ${t.status}`);
-    else if (a.error) fail("cancellation", `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
-    await refresh(w, t);
+    await endChecks(w, t);
   }
+}
+
+/** What an ended task answers: its result (or error) as its end declares, and to a cancel what the spec says of a terminal task. */
+async function endChecks(w: World, t: ModelTask): Promise<void> {
+  // An inline result is checked on the task itself.
+  if (w.model.ir.behaviour.results.mode === "inline") await refresh(w, t);
+  const res = w.model.op("result");
+  if (res !== undefined && w.model.ir.behaviour.results.mode !== "inline") {
+    const a = await w.session.request(res.method, idParams(w, t.id), 10_000);
+    expectAnswer(a, "results", `${res.method} of a task that ended ${t.status}`);
+    if (!(a.error && isLimitError(w.model, a.error.code))) checkEndResult(w, t, a, res.method);
+  }
+  // Cancelling it now does what the spec says of a terminal task, and leaves it as it ended.
+  const c = w.model.ir.behaviour.cancellation;
+  const cancel = c.via === "method" && c.method !== undefined && w.offered(c.method) ? c.method : undefined;
+  if (cancel === undefined) return;
+  count(w, "cancel after the end");
+  const a = await w.session.request(cancel, idParams(w, t.id));
+  expectAnswer(a, "cancellation", cancel);
+  if (a.error && isLimitError(w.model, a.error.code)) return;
+  if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), "cancellation", `${cancel} of a task already ${t.status}`);
+  else if (a.error) fail("cancellation", `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
+  await refresh(w, t);
 }
 
 /**

@@ -133,9 +133,15 @@ function errorCode(methods: string[], from: number, to: number, message?: string
   };
 }
 
-/** Remembers the status each task was last shown in. */
+/** Remembers the status each task was last shown in, and the task as it was shown. */
 function lastStatus(n: Names, m: Msg, ctx: MutantContext, req: Msg | undefined): void {
-  for (const t of tasksIn(req ? resultOf(m) : paramsOf(m), n)) ctx.state.set(`status:${t[n.id]}`, t[n.status]);
+  for (const t of tasksIn(req ? resultOf(m) : paramsOf(m), n)) {
+    ctx.state.set(`status:${t[n.id]}`, t[n.status]);
+    const copy = { ...t };
+    delete copy._meta;
+    delete copy.resultType;
+    ctx.state.set(`task:${t[n.id]}`, copy);
+  }
 }
 
 /** The outcome each task was made for, by the tool that made it. */
@@ -350,7 +356,7 @@ const mcp20251125: Mutant[] = [
         if (token !== undefined && TERMINAL.has(String(t.status)) && !ctx.state.has(`late:${t.taskId}`)) {
           ctx.state.set(`late:${t.taskId}`, true);
           const session = ctx.session;
-          setTimeout(() => ctx.push({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1e6, total: 1e6 } }, session), 100);
+          setTimeout(() => ctx.push({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1e6, total: 1e6 } }, session), 500);
         }
       }
       return m;
@@ -476,11 +482,10 @@ const mcp20251125: Mutant[] = [
     spec: m25,
     rules: ["cancellation"],
     bug: "tasks/cancel of a task already terminal answers the task instead of the declared error",
-    onMessage: (m, req) => {
+    onMessage: chain(track(M25), (m, req, ctx) => {
       if (methodOf(req) !== "tasks/cancel" || !isObject(m.error) || !String(m.error.message).startsWith("Cannot cancel")) return m;
-      const now = new Date().toISOString();
-      return { jsonrpc: "2.0", id: m.id, result: { taskId: paramsOf(req).taskId, status: "cancelled", createdAt: now, lastUpdatedAt: now, ttl: 60000 } };
-    },
+      return { jsonrpc: "2.0", id: m.id, result: ctx.state.get(`task:${String(paramsOf(req).taskId)}`) as Msg };
+    }),
   },
   {
     name: `${m25}/cancel-acknowledged-not-done`,
@@ -491,8 +496,8 @@ const mcp20251125: Mutant[] = [
       if (methodOf(m) !== "tasks/cancel") return m;
       const status = ctx.state.get(`status:${String(paramsOf(m).taskId)}`);
       if (status === undefined || TERMINAL.has(String(status))) return m;
-      const now = new Date().toISOString();
-      return resultReply(m, { taskId: paramsOf(m).taskId, status: "cancelled", createdAt: now, lastUpdatedAt: now, ttl: 60000 });
+      const task = ctx.state.get(`task:${String(paramsOf(m).taskId)}`) as Msg;
+      return resultReply(m, { ...task, status: "cancelled", lastUpdatedAt: new Date().toISOString() });
     },
     onMessage: track(M25),
   },
@@ -1088,11 +1093,10 @@ const jobsMutants: Mutant[] = [
     spec: jobs,
     rules: ["cancellation"],
     bug: "jobs/cancel of an ended job answers the job instead of the declared error",
-    onMessage: (m, req) => {
+    onMessage: chain(track(JOBS), (m, req, ctx) => {
       if (methodOf(req) !== "jobs/cancel" || !isObject(m.error) || !String(m.error.message).startsWith("The job already ended")) return m;
-      const now = new Date().toISOString();
-      return { jsonrpc: "2.0", id: m.id, result: { jobId: paramsOf(req).jobId, state: "cancelled", createdAt: now, lastUpdatedAt: now, ttl: 60000, progress: 0 } };
-    },
+      return { jsonrpc: "2.0", id: m.id, result: ctx.state.get(`task:${String(paramsOf(req).jobId)}`) as Msg };
+    }),
   },
   {
     name: `${jobs}/resource-task-unadvertised`,
