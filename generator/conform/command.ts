@@ -37,6 +37,7 @@ export class ConformUsageError extends Error {}
 export const RULES: readonly string[] = [
   ...["types", "states", "transitions", "terminal", "identity", "outcomes", "progress", "results", "cancellation", "delete", "listing"],
   ...["unknown-id", "error-message", "params", "tool-switch", "envelope", "related-task", "notifications", "creation", "get", "input", "custom", "expiry", "capabilities", "handshake", "transport", "http-accept", "http-header-limit"],
+  ...["timestamps", "isolation", "progress-token", "duplicate-id", "result-type", "unsupported"],
 ];
 
 const OUTCOME_NAMES: readonly OutcomeName[] = ["complete", "fail", "error", "input", "long"];

@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import type { z } from "zod";
-import type { IRMethod } from "../ir.js";
+import type { IRMethod, IRType } from "../ir.js";
 import { specModel, type ExpectedError, type SpecModel } from "./model.js";
 import { minimalValue } from "./schemas.js";
 import { CLIENT_CAPABILITIES_KEY, CLIENT_INFO, clientCapabilities, envelope, PROTOCOL_VERSION_KEY, Session, taskIn, valueAt, type Target } from "./session.js";
@@ -125,6 +125,22 @@ interface ModelTask {
   requestId?: number;
   /** The result request open to receive the task's input requests (result-stream input). */
   resultStream?: Promise<Answer>;
+  /** The request that made it, where not a tool call of its outcome. */
+  via?: string;
+  /** Deleted by the tester. */
+  deleted?: boolean;
+  /** createdAt as first shown; lastUpdatedAt as last shown, when that value was first seen, and the last request sent that showed it with the same status. */
+  createdAt?: string;
+  updated?: { value: string; firstSeen: number; lastSentSame: number };
+  /** The status its last status notification carried. */
+  notified?: string;
+  /** When the tester first saw it terminal. */
+  endedAt?: number;
+  /** The progress token its request carried, and the last progress reported. */
+  progressToken?: string;
+  progress?: number;
+  /** When the request that made it was answered. */
+  answeredAt?: number;
 }
 
 interface World {
@@ -140,6 +156,13 @@ interface World {
   notificationsSeen: number;
   /** Whether the server offers a method its capability gates (the spec's `capabilities.server.gates`). */
   offered: (method: string) => boolean;
+  /** Whether the server declares a request as one it makes tasks of (the spec's `capabilities.server.augments`). */
+  augmented: (method: string) => boolean;
+  target: Target;
+  /** Whether a second session can be opened to check that tasks are bound to theirs. */
+  isolation: boolean;
+  /** Ids of tasks made in earlier runs, by other sessions. */
+  foreign: Set<string>;
 }
 
 const count = (w: World, what: string) => (w.exercised[what] = (w.exercised[what] ?? 0) + 1);
@@ -163,8 +186,44 @@ function checkSchema(schema: z.ZodType | undefined, value: unknown, rule: string
   if (!r.success) fail(rule, `${what} does not match its declared type: ${issues(r)}`, undefined, value);
 }
 
+/** The task type's MCP timestamps, where it declares them. */
+function timeFields(m: SpecModel): { created?: string; updated?: string } {
+  const fields = new Set<string>();
+  const seen = new Set<string>();
+  const collect = (t: IRType | undefined): void => {
+    if (t === undefined) return;
+    if (t.kind === "object") for (const f of t.fields) fields.add(f.name);
+    else if (t.kind === "union") for (const v of t.variants) collect(v);
+    else if (t.kind === "ref" && !seen.has(t.name)) {
+      seen.add(t.name);
+      collect(m.ir.types.find((d) => d.name === t.name)?.type);
+    }
+  };
+  collect({ kind: "ref", name: m.ir.behaviour.taskType, nullable: false });
+  return { ...(fields.has("createdAt") ? { created: "createdAt" } : {}), ...(fields.has("lastUpdatedAt") ? { updated: "lastUpdatedAt" } : {}) };
+}
+
+const ms = (v: unknown): number => (typeof v === "string" ? Date.parse(v) : NaN);
+
+/**
+ * createdAt never changes; lastUpdatedAt is never before it and never goes back (compared with what the same
+ * channel showed last: answers with answers, notifications with notifications, which may come on another stream).
+ */
+function checkTimes(w: World, t: ModelTask, task: Record<string, unknown>, what: string, last: { value: string } | null = t.updated ?? null): void {
+  const f = timeFields(w.model);
+  const created = f.created === undefined ? undefined : task[f.created];
+  const updated = f.updated === undefined ? undefined : task[f.updated];
+  if (typeof created === "string") {
+    if (t.createdAt !== undefined && created !== t.createdAt) fail("timestamps", `${what}: createdAt of task ${t.id} changed`, t.createdAt, created);
+    t.createdAt = created;
+  }
+  if (Number.isNaN(ms(updated))) return;
+  if (!Number.isNaN(ms(created)) && ms(updated) < ms(created)) fail("timestamps", `${what}: lastUpdatedAt of task ${t.id} is before its createdAt`, `at or after ${String(created)}`, updated);
+  if (last !== null && ms(updated) < ms(last.value)) fail("timestamps", `${what}: lastUpdatedAt of task ${t.id} went back`, `at or after ${last.value}`, updated);
+}
+
 /** Checks a task the server showed and moves the model along; the status must be one the last could lead to. */
-function observe(w: World, t: ModelTask, task: Record<string, unknown>, what: string): void {
+function observe(w: World, t: ModelTask, task: Record<string, unknown>, what: string, sentAt?: number): void {
   const m = w.model;
   const taskSchema = m.schemas.type(m.ir.behaviour.taskType);
   checkSchema(taskSchema, task, "types", `${what}: the task`);
@@ -173,6 +232,22 @@ function observe(w: World, t: ModelTask, task: Record<string, unknown>, what: st
   if (typeof status !== "string" || !m.states.has(status)) fail("states", `${what}: ${JSON.stringify(status)} is not a declared state`, [...m.states], status);
   if (m.terminal.has(t.status) && status !== t.status) fail("terminal", `${what}: task ${t.id} left the terminal state ${t.status} for ${status}`, t.status, status);
   if (!m.reach.get(t.status)?.has(status)) fail("transitions", `${what}: no transition path leads from ${t.status} to ${status}`, [...(m.reach.get(t.status) ?? [])], status);
+  checkTimes(w, t, task, what);
+  // A change of status is an update: a lastUpdatedAt seen unchanged well after it was first seen must move.
+  const f = timeFields(m);
+  const updated = f.updated === undefined ? undefined : task[f.updated];
+  if (typeof updated === "string" && !Number.isNaN(ms(updated))) {
+    const prev = t.updated;
+    if (prev !== undefined && status !== t.status && updated === prev.value && prev.lastSentSame - prev.firstSeen >= 50) {
+      fail("timestamps", `${what}: task ${t.id} moved from ${t.status} to ${status}, but its lastUpdatedAt stayed ${updated}`, `later than ${updated}`, updated);
+    }
+    if (prev === undefined || updated !== prev.value) t.updated = { value: updated, firstSeen: Date.now(), lastSentSame: -Infinity };
+    else if (status === t.status && sentAt !== undefined) prev.lastSentSame = Math.max(prev.lastSentSame, sentAt);
+  }
+  if (m.terminal.has(status) && t.notified !== undefined && m.terminal.has(t.notified) && t.notified !== status) {
+    fail("notifications", `${what} shows task ${t.id} ${status}, but its status notification said it ended ${t.notified}`, t.notified, status);
+  }
+  if (m.terminal.has(status)) t.endedAt ??= Date.now();
   t.status = status;
 }
 
@@ -185,13 +260,23 @@ async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<void> {
     // A task held by a transition (paused) waits for one that lets it go on: the spec's own way out.
     if (w.model.roleOf[t.status] === "paused") {
       const out = w.model.ops("transition").find((m) => m.to !== undefined && m.to !== t.status && w.model.direct.get(t.status)?.has(m.to) && w.model.roleOf[m.to] !== "paused");
-      if (out) await w.session.request(out.method, idParams(w, t.id));
+      if (out) {
+        const a = await w.session.request(out.method, idParams(w, t.id));
+        expectAnswer(a, "transitions", out.method);
+        const guarded = w.model.ir.transitions.some((x) => x.from === t.status && x.to === out.to && x.guard !== undefined);
+        if (a.error && !isLimitError(w.model, a.error.code) && !guarded) {
+          await refresh(w, t);
+          if (w.model.roleOf[t.status] === "paused") fail("transitions", `${out.method} of a task in ${t.status} failed, but the spec allows ${t.status} → ${out.to}`, "a result", a.error);
+        }
+      }
     }
     await new Promise((r) => setTimeout(r, 50));
+    const sent = Date.now();
     const a = await w.session.request(get.method, idParams(w, t.id));
     expectAnswer(a, "get", `${get.method} of task ${t.id}`);
     if (a.error) fail("get", `${get.method} of a live task ${t.id} failed`, "the task", a.error);
-    observe(w, t, taskIn(w.model, a.result) ?? {}, get.method);
+    checkResultType(w, get.method, a.result!);
+    observe(w, t, taskIn(w.model, a.result) ?? {}, get.method, sent);
   }
 }
 
@@ -228,6 +313,7 @@ async function answerInputRound(w: World, t: ModelTask): Promise<void> {
     const u = await w.session.request(input.updateMethod, { ...idParams(w, t.id), [input.responsesField]: responses });
     expectAnswer(u, "input", `${input.updateMethod} of task ${t.id}`);
     if (u.error) fail("input", `${input.updateMethod} answering the task's own input requests failed`, "a result", u.error);
+    checkResultType(w, input.updateMethod, u.result!);
     checkSchema(w.model.schemas.result(input.updateMethod), u.result, "types", `${input.updateMethod} result`);
   }
 }
@@ -301,7 +387,11 @@ class Create extends Cmd {
     const method = this.via?.method ?? "tools/call";
     const label = recipe ? `tools/call of ${recipe.name}` : method;
     const requestorId = c.taskId.assignedBy === "requestor" ? `conform-${Math.random().toString(36).slice(2, 10)}` : undefined;
-    const params = w.session.taskParams(this.via?.params ?? { name: recipe!.name, arguments: recipe!.arguments ?? {} }, requestorId, this.ttl);
+    const asked = w.session.taskParams(this.via?.params ?? { name: recipe!.name, arguments: recipe!.arguments ?? {} }, requestorId, this.ttl);
+    // A progress token of its own, whose life the spec's progressTokenLifetime bounds.
+    const progressToken = `conform-progress-${Math.random().toString(36).slice(2, 10)}`;
+    const params = { ...asked, _meta: { ...(isObject(asked._meta) ? asked._meta : {}), progressToken } };
+    const made = { ...(this.via ? { via: method } : {}), progressToken };
     count(w, this.via ? `create via ${method}` : "create");
     if (c.ack.mode === "notification") {
       const before = w.session.wire.notifications.length;
@@ -322,16 +412,26 @@ class Create extends Cmd {
       }
       if (ack === undefined) fail("creation", `no ${c.ack.notification} within 10 s of a task request`, c.ack.notification, "nothing");
       checkSchema(m.schemas.params(c.ack.notification!), ack, "types", `${c.ack.notification} params`);
-      const t: ModelTask = { id: requestorId!, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, pending, ...(requestId === undefined ? {} : { requestId }) };
+      const t: ModelTask = { id: requestorId!, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, pending, ...made, ...(requestId === undefined ? {} : { requestId }) };
+      void pending.then(() => (t.answeredAt = Date.now()));
       w.tasks.push(t);
       return { t };
     }
     // An acknowledgement comes at once, whatever the work: a server that runs the work first answers late.
+    const sent = Date.now();
     const a = await w.session.request(method, params, 10_000);
+    const answeredAt = Date.now();
     expectAnswer(a, "creation", `${label} with a task request (an acknowledgement is due at once)`);
     if (a.error) {
       if (isLimitError(m, a.error.code)) return;
       fail("creation", `${label} as a task failed`, "a task", a.error);
+    }
+    // A request the server does not declare among those it makes tasks of is served plainly.
+    if (!w.augmented(method)) {
+      const served = taskIn(m, a.result);
+      if (served !== undefined) fail("capabilities", `${label} with a task request made task ${String(served[m.idField])}, but the server does not declare ${method} among its task requests`, "a plain result", a.result);
+      count(w, `create: ${method} served plainly`);
+      return;
     }
     const ackType = typeof c.ack.resultType === "string" ? c.ack.resultType : undefined;
     if (c.ack.mode === "flat-result" && m.ir.behaviour.resultType !== false && c.decidedBy === "receiver") {
@@ -346,8 +446,8 @@ class Create extends Cmd {
     if (task === undefined) fail("creation", "the acknowledgement holds no task", `a task with ${m.idField} and ${m.statusField}`, a.result);
     const id = task[m.idField] as string;
     if (w.tasks.some((t) => t.id === id)) fail("creation", `the server handed out task id ${id} twice`);
-    const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false };
-    observe(w, t, task, "the acknowledgement");
+    const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, answeredAt, ...made };
+    observe(w, t, task, "the acknowledgement", sent);
     w.tasks.push(t);
     return { t, task };
   }
@@ -367,16 +467,18 @@ class Get extends TaskCmd {
     const get = w.model.op("get");
     if (!t || !get) return;
     count(w, "get");
+    const sent = Date.now();
     const a = await w.session.request(get.method, idParams(w, t.id));
     expectAnswer(a, "get", `${get.method}`);
     if (a.error) {
       if (isLimitError(w.model, a.error.code)) return;
       fail("get", `${get.method} of live task ${t.id} failed`, "the task", a.error);
     }
+    checkResultType(w, get.method, a.result!);
     checkSchema(w.model.schemas.result(get.method), a.result, "types", `${get.method} result`);
     const task = taskIn(w.model, a.result);
     if (!task) fail("get", `${get.method} answered no task`, undefined, a.result);
-    observe(w, t, task, get.method);
+    observe(w, t, task, get.method, sent);
     checkInline(w, t, task, get.method);
     checkRelated(w, t, get.method, a.result!);
   }
@@ -388,8 +490,26 @@ class Get extends TaskCmd {
  */
 function checkNotifications(w: World): void {
   const all = w.session.wire.notifications;
+  const m = w.model;
+  const sn = m.ir.behaviour.statusNotifications;
   for (; w.notificationsSeen < all.length; w.notificationsSeen++) {
     const n = all[w.notificationsSeen]!;
+    if (n.method === "notifications/progress") checkProgress(w, n);
+    if (sn !== false && n.method === sn.method) {
+      const shown = taskIn(m, n.params);
+      const t = shown === undefined ? undefined : w.tasks.find((x) => x.id === shown[m.idField]);
+      const status = shown?.[m.statusField];
+      if (t !== undefined && typeof status === "string" && m.states.has(status)) {
+        count(w, "status notification");
+        const prev = t.notified;
+        if (prev !== undefined && m.terminal.has(prev) && status !== prev) fail("notifications", `${n.method} says task ${t.id} is ${status} after one said it ended ${prev}`, prev, status);
+        if (prev !== undefined && !m.reach.get(prev)?.has(status)) fail("notifications", `${n.method} for task ${t.id} came out of order: ${prev}, then ${status}, which no transition path allows`, [...(m.reach.get(prev) ?? [])], status);
+        if (m.terminal.has(status) && m.terminal.has(t.status) && status !== t.status) fail("notifications", `${n.method} says task ${t.id} ended ${status}; the task shows ${t.status}`, t.status, status);
+        t.notified = status;
+        // Not compared with earlier lastUpdatedAt values: notifications of one task may come on several streams.
+        checkTimes(w, t, shown!, n.method, null);
+      }
+    }
     const decl = w.model.ir.methods.find((m) => m.method === n.method && m.kind === "notification");
     if (decl === undefined) continue;
     count(w, "notification");
@@ -399,6 +519,25 @@ function checkNotifications(w: World): void {
     if (task !== undefined && (typeof status !== "string" || !w.model.states.has(status))) {
       fail("notifications", `${n.method} carries ${JSON.stringify(status)}, which is not a declared state`, [...w.model.states], status);
     }
+  }
+}
+
+/**
+ * Progress for a task's request: its value increases, and none comes once the task was seen terminal (nor,
+ * where the token lives only as long as the request, once the request was answered).
+ */
+function checkProgress(w: World, n: { params?: Record<string, unknown>; at: number }): void {
+  const token = n.params?.progressToken;
+  const t = token === undefined ? undefined : w.tasks.find((x) => x.progressToken === token);
+  if (t === undefined) return;
+  count(w, "progress notification");
+  const p = n.params?.progress;
+  if (typeof p === "number" && t.progress !== undefined && p <= t.progress) fail("progress-token", `progress for task ${t.id} went from ${t.progress} to ${p}; it must increase`, `more than ${t.progress}`, p);
+  if (typeof p === "number") t.progress = p;
+  // A margin for a notification sent just before the end that came on another stream than the answer.
+  if (t.endedAt !== undefined && n.at - t.endedAt > 250) fail("progress-token", `a progress notification for task ${t.id} came ${n.at - t.endedAt} ms after the task was seen ${t.status}`, "no progress after the end", n.params);
+  if (w.model.ir.behaviour.creation.progressTokenLifetime === "request" && t.answeredAt !== undefined && n.at - t.answeredAt > 250) {
+    fail("progress-token", `a progress notification for task ${t.id} came after its request was answered; the spec's token lives as long as the request`, "no progress after the answer", n.params);
   }
 }
 
@@ -425,6 +564,37 @@ function checkInline(w: World, t: ModelTask, task: Record<string, unknown>, what
     fail("results", `${what}: a completed task carries neither ${r.resultField} nor ${r.errorField ?? "an error"}`, r.resultField, task);
   }
   if (!w.model.terminal.has(t.status) && r.resultField in task) fail("results", `${what}: a task in ${t.status} already carries ${r.resultField}`, undefined, task);
+  // A task that did not complete has no result: a failure carries its error, never a success.
+  if (w.model.terminal.has(t.status) && role !== "completed" && r.resultField in task) fail("results", `${what}: a task that ended ${t.status} carries ${r.resultField}`, r.errorField ?? "no result", task);
+  if (role === "failed" && r.errorField !== undefined && t.outcome !== "long" && !(r.errorField in task)) fail("results", `${what}: a task that failed (${t.status}) carries no ${r.errorField}`, r.errorField, task);
+  if (role === "completed" && t.outcome === "fail" && t.via === undefined && r.resultField in task) {
+    const res = task[r.resultField];
+    if (!isObject(res) || res.isError !== true) fail("results", `${what}: task ${t.id}, whose tool returned an error, carries a result without isError: true`, { isError: true }, res);
+  }
+}
+
+/**
+ * The result of an ended task through the result method: a completed task's result (with isError where its
+ * tool failed), and for any other end the declared error, never a success (a tool's error result aside).
+ */
+function checkEndResult(w: World, t: ModelTask, a: Answer & { result?: Record<string, unknown>; error?: { code: number; message: string } }, method: string): void {
+  const m = w.model;
+  const r = m.ir.behaviour.results;
+  const role = m.roleOf[t.status];
+  if (role === "completed") {
+    if (a.error) fail("results", `${method} of a task that completed (${t.status}) answered an error`, "the result", a.error);
+    if (t.outcome === "fail" && t.via === undefined && a.result?.isError !== true) fail("results", `${method} of task ${t.id}, whose tool returned an error, answered a result without isError: true`, { isError: true }, a.result);
+    return;
+  }
+  if (a.result) {
+    const toolError = t.outcome === "fail" && t.via === undefined && r.mode === "block-until-terminal" && a.result.isError === true;
+    if (!toolError) fail("results", `${method} of a task that ended ${t.status} answered a success`, "the declared error", a.result);
+    return;
+  }
+  if (role === "cancelled" && r.mode === "block-until-terminal") {
+    const declared = m.error(r.cancelledError) ?? m.error(m.ir.behaviour.internalError ?? "internalError");
+    if (declared && a.error?.code !== declared.code) fail("results", `${method} of a cancelled task answered error ${a.error?.code}, the spec declares ${declared.code} (${declared.name})`, { code: declared.code, message: declared.message }, a.error);
+  }
 }
 
 class Wait extends TaskCmd {
@@ -439,6 +609,7 @@ class Wait extends TaskCmd {
     if (!w.model.terminal.has(t.status)) fail("progress", `task ${t.id} (${t.outcome}) is still ${t.status} after 15 s`, "a terminal state", t.status);
     const expected = t.cancelRequested ? new Set([...w.model.endStates.cancel, ...w.model.terminal]) : w.model.endStates[t.outcome === "input" ? "complete" : t.outcome];
     if (!expected.has(t.status)) fail("outcomes", `task ${t.id} of outcome ${t.outcome} ended ${t.status}`, [...expected], t.status);
+    await endChecks(w, t);
   }
 }
 
@@ -451,6 +622,16 @@ class Result extends TaskCmd {
     const res = w.model.op("result");
     const r = w.model.ir.behaviour.results;
     if (!t || !res) return;
+    if (r.mode === "block-until-terminal" && !w.model.terminal.has(t.status) && t.outcome === "long" && !t.cancelRequested) {
+      // It blocks: no answer may come while the work runs.
+      count(w, "result before the end");
+      const early = await w.session.request(res.method, idParams(w, t.id), 1500);
+      if (early.timedOut || (early.error && isLimitError(w.model, early.error.code))) return;
+      expectAnswer(early, "results", res.method);
+      await refresh(w, t);
+      if (!w.model.terminal.has(t.status)) fail("results", `${res.method} of task ${t.id} answered while the task is still ${t.status}`, "no answer until the task ends", brief(early));
+      return;
+    }
     if (r.mode === "block-until-terminal" && !w.model.terminal.has(t.status) && (t.outcome === "long" || t.outcome === "input")) return;
     count(w, "result");
     const a = await w.session.request(res.method, idParams(w, t.id), 20_000);
@@ -461,6 +642,8 @@ class Result extends TaskCmd {
         const notReady = w.model.error(r.notReadyError);
         if (notReady && a.error.code === notReady.code) {
           if (w.model.roleOf[t.status] === "completed") fail("results", `${res.method} of a task the server showed completed answered not ready`, "the result", a.error);
+          // Several declared errors may share the code: the message tells which one came.
+          if (!w.model.terminal.has(t.status)) expectError(a, notReady, "results", `${res.method} of a task not completed`);
           return;
         }
         if (!w.model.terminal.has(t.status) || w.model.roleOf[t.status] === "completed") expectError(a, notReady, "results", `${res.method} of a task not completed`);
@@ -468,6 +651,10 @@ class Result extends TaskCmd {
       }
       checkSchema(w.model.schemas.result(res.method), a.result, "types", `${res.method} result`);
       checkRelated(w, t, res.method, a.result!);
+      // A result: the task completed, now if not when last seen.
+      if (w.model.roleOf[t.status] !== "completed") await refresh(w, t);
+      if (w.model.terminal.has(t.status)) checkEndResult(w, t, a, res.method);
+      else fail("results", `${res.method} answered a result for task ${t.id}, which is still ${t.status}`, "the declared not-ready error", a.result);
       return;
     }
     // Blocking: the answer comes once the task is terminal, and the task must then be terminal.
@@ -483,7 +670,7 @@ class Result extends TaskCmd {
       if (task) {
         observe(w, t, task, `${get.method} after ${res.method}`);
         if (!w.model.terminal.has(t.status)) fail("results", `${res.method} answered while the task is still ${t.status}`, "a terminal task", t.status);
-        if (a.error && w.model.roleOf[t.status] === "completed") fail("results", `${res.method} of a completed task answered an error`, "the result", a.error);
+        checkEndResult(w, t, a, res.method);
       }
     }
   }
@@ -511,12 +698,14 @@ class Cancel extends TaskCmd {
     }
     if (!t || !cancel) return;
     count(w, "cancel");
+    await refresh(w, t);
     const wasTerminal = w.model.terminal.has(t.status);
     const a = await w.session.request(cancel.method, idParams(w, t.id));
     expectAnswer(a, "cancellation", cancel.method);
     if (a.error && isLimitError(w.model, a.error.code)) return;
     if (wasTerminal) {
       if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), "cancellation", `${cancel.method} of a task already ${t.status}`);
+      else if (a.error && isLimitError(w.model, a.error.code)) return;
       else if (a.error) fail("cancellation", `${cancel.method} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
       return;
     }
@@ -530,6 +719,7 @@ class Cancel extends TaskCmd {
       }
       fail("cancellation", `${cancel.method} of a live task failed`, "a result", a.error);
     }
+    checkResultType(w, cancel.method, a.result!);
     checkSchema(w.model.schemas.result(cancel.method), a.result, "types", `${cancel.method} result`);
     t.cancelRequested = true;
     if (c.reply === "task" && c.timing === "before-reply") {
@@ -549,9 +739,20 @@ class Cancel extends TaskCmd {
 async function refresh(w: World, t: ModelTask): Promise<void> {
   const get = w.model.op("get");
   if (!get) return;
+  const sent = Date.now();
   const g = await w.session.request(get.method, idParams(w, t.id));
   const task = taskIn(w.model, g.result);
-  if (task) observe(w, t, task, get.method);
+  if (task) {
+    observe(w, t, task, get.method, sent);
+    checkInline(w, t, task, get.method);
+  }
+}
+
+/** Where the spec declares a result type field, the answers to task methods other than creation say `complete`. */
+function checkResultType(w: World, method: string, result: Record<string, unknown>): void {
+  const rt = w.model.ir.behaviour.resultType;
+  if (rt === false) return;
+  if (result[rt.field] !== rt.complete) fail("result-type", `${method} answered without ${rt.field}: ${JSON.stringify(rt.complete)}`, rt.complete, result[rt.field] ?? "nothing");
 }
 
 class List extends Cmd {
@@ -564,6 +765,9 @@ class List extends Cmd {
     const listing = w.model.ir.behaviour.listing;
     if (!list) return;
     count(w, "list");
+    // Enough tasks for a small page size to page.
+    const recipe = w.outcomes.complete !== undefined && w.tools.has(w.outcomes.complete.name) ? "complete" : undefined;
+    for (let i = w.tasks.filter((t) => !t.gone).length; recipe !== undefined && i < 3; i++) await new Create(recipe).make(w);
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < 50; page++) {
@@ -588,7 +792,10 @@ class List extends Cmd {
     }
     for (const t of w.tasks) {
       if (!t.gone && !seen.has(t.id)) fail("listing", `${list.method} does not list task ${t.id}, which its requestor made and can still read`, t.id, [...seen]);
+      if (t.deleted && seen.has(t.id)) fail("delete", `${list.method} still lists task ${t.id}, which was deleted`, "not listed", t.id);
     }
+    const theirs = [...seen].find((id) => w.isolation && w.foreign.has(id));
+    if (theirs !== undefined) fail("isolation", `${list.method} lists task ${theirs}, which another session made`, "only this session's tasks", theirs);
     if (listing !== false) {
       const forged = await w.session.request(list.method, { cursor: "conform-forged-cursor" });
       expectError(forged, w.model.error(listing.invalidCursorError), "listing", `${list.method} with a forged cursor`);
@@ -693,6 +900,11 @@ class Custom extends TaskCmd {
     expectAnswer(a, "custom", `${method.method} with ${JSON.stringify(params)}`);
     if (a.error) {
       if (!Number.isInteger(a.error.code)) fail("custom", `${method.method} answered an error without an integer code`, "a JSON-RPC error", a.error);
+      if (isLimitError(w.model, a.error.code)) return;
+      // An error is an answer only where the spec declares it for this operation (or for an id it cannot see).
+      const declared = (method.errors ?? []).map((e) => w.model.error(e)?.code);
+      const unseen = w.model.idField in params && (t === undefined || t.gone) && a.error.code === (w.model.notFound?.code ?? -32602);
+      if (!declared.includes(a.error.code) && !unseen) fail("custom", `${method.method} answered error ${a.error.code}, which the spec does not declare for it`, method.errors ?? "a result", a.error);
       return;
     }
     checkSchema(w.model.schemas.result(method.method), a.result, "types", `${method.method} result`);
@@ -746,13 +958,29 @@ class Delete extends TaskCmd {
         expectError(a, w.model.error(c.deleteRefusedError), "delete", `${del.method} of a task in ${t.status}`);
         return;
       }
-      // It ended between the look and the request: then deleting it is right.
+      // It ended between the look and the request: then deleting it is right, unless it could not have ended.
+      const held = (t.outcome === "long" && !t.cancelRequested) || w.model.roleOf[t.status] === "paused";
+      if (held) fail("delete", `${del.method} of task ${t.id} in ${t.status}, which the spec does not let be deleted, answered a result`, w.model.error(c.deleteRefusedError)?.message ?? "an error", a.result);
       t.gone = true;
+      t.deleted = true;
       return;
     }
     if (a.error) fail("delete", `${del.method} of a task in ${t.status} (deletable) failed`, "a result", a.error);
     checkSchema(w.model.schemas.result(del.method), a.result, "types", `${del.method} result`);
     t.gone = true;
+    t.deleted = true;
+    const list = w.model.op("list");
+    if (list !== undefined && w.offered(list.method)) {
+      let cursor: string | undefined;
+      for (let page = 0; page < 50; page++) {
+        const l = await w.session.request(list.method, cursor === undefined ? {} : { cursor });
+        if (!l.result) break;
+        const items = (Object.values(l.result).find(Array.isArray) as unknown[] | undefined) ?? [];
+        if (items.some((x) => isObject(x) && x[w.model.idField] === t.id)) fail("delete", `${list.method} still lists task ${t.id} after ${del.method}`, "not listed", t.id);
+        if (typeof l.result.nextCursor !== "string") break;
+        cursor = l.result.nextCursor;
+      }
+    }
     const get = w.model.op("get");
     if (get) {
       const g = await w.session.request(get.method, idParams(w, t.id));
@@ -862,6 +1090,9 @@ class Move extends TaskCmd {
     const allowed = mv.to !== undefined && (w.model.direct.get(from)?.has(mv.to) ?? false);
     if (a.result) {
       checkSchema(w.model.schemas.result(mv.method), a.result, "types", `${mv.method} result`);
+      // A task in the answer is the task as the move left it.
+      const shown = taskIn(w.model, a.result);
+      if (shown !== undefined) observe(w, t, shown, `${mv.method} result`);
       await refresh(w, t);
       if (!allowed && t.status === from && mv.to !== from) return; // ignored where it could not apply
       if (mv.to !== undefined && !w.model.reach.get(mv.to)?.has(t.status) && !(t.status === from)) {
@@ -877,6 +1108,167 @@ class Move extends TaskCmd {
         if (!guarded) fail("transitions", `${mv.method} of a task in ${from} failed, but the spec allows ${from} → ${mv.to}`, "a result", a.error);
       }
     }
+  }
+}
+
+/**
+ * Terminal stability: an ended task, read again after a pause, is as it ended (rule `terminal`), and its
+ * result is what its end declares (rule `results`): a completed task's result, any other end's error.
+ */
+class Reread extends TaskCmd {
+  toString() {
+    return `reread(#${this.pick})`;
+  }
+  async exec(w: World): Promise<void> {
+    const t = this.task(w);
+    if (!t || !w.model.op("get") || (t.outcome === "long" && !t.cancelRequested)) return;
+    if (!w.model.terminal.has(t.status)) await waitTerminal(w, t, 15_000);
+    if (!w.model.terminal.has(t.status)) return;
+    count(w, "reread");
+    await new Promise((r) => setTimeout(r, 300));
+    await refresh(w, t);
+    await endChecks(w, t);
+  }
+}
+
+/** What an ended task answers: its result (or error) as its end declares, and to a cancel what the spec says of a terminal task. */
+async function endChecks(w: World, t: ModelTask): Promise<void> {
+  // An inline result is checked on the task itself.
+  if (w.model.ir.behaviour.results.mode === "inline") await refresh(w, t);
+  const res = w.model.op("result");
+  if (res !== undefined && w.model.ir.behaviour.results.mode !== "inline") {
+    const a = await w.session.request(res.method, idParams(w, t.id), 10_000);
+    expectAnswer(a, "results", `${res.method} of a task that ended ${t.status}`);
+    if (!(a.error && isLimitError(w.model, a.error.code))) checkEndResult(w, t, a, res.method);
+  }
+  // Cancelling it now does what the spec says of a terminal task, and leaves it as it ended.
+  const c = w.model.ir.behaviour.cancellation;
+  const cancel = c.via === "method" && c.method !== undefined && w.offered(c.method) ? c.method : undefined;
+  if (cancel === undefined) return;
+  count(w, "cancel after the end");
+  const a = await w.session.request(cancel, idParams(w, t.id));
+  expectAnswer(a, "cancellation", cancel);
+  if (a.error && isLimitError(w.model, a.error.code)) return;
+  if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), "cancellation", `${cancel} of a task already ${t.status}`);
+  else if (a.error) fail("cancellation", `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
+  await refresh(w, t);
+}
+
+/**
+ * Requestor isolation, where the spec binds tasks to the session: a second session (its own handshake) can
+ * neither read, fetch the result of, cancel, delete nor list a task of the first; it is told the task does
+ * not exist.
+ */
+class Intrude extends TaskCmd {
+  constructor(
+    pick: number,
+    readonly which: number,
+  ) {
+    super(pick);
+  }
+  toString() {
+    return `otherSession(#${this.pick}, ${this.which})`;
+  }
+  async exec(w: World): Promise<void> {
+    const t = this.task(w);
+    if (!t || !w.isolation) return;
+    const list = w.model.op("list");
+    const methods: Array<IRMethod | "list"> = [...addressing(w.model).filter((m) => w.offered(m.method)), ...(list && w.offered(list.method) ? (["list"] as const) : [])];
+    if (!methods.length) return;
+    const other = new Session(w.model, w.target);
+    let touched = false;
+    try {
+      const h = await other.open();
+      if (h !== undefined && !h.result) return;
+      count(w, "other session");
+      // Every way in, starting from a drawn one.
+      for (let i = 0; i < methods.length; i++) {
+        const method = methods[(this.which + i) % methods.length]!;
+        if (method === "list") {
+          let cursor: string | undefined;
+          for (let page = 0; page < 20; page++) {
+            const a = await other.request(list!.method, cursor === undefined ? {} : { cursor });
+            if (!a.result) break;
+            const items = (Object.values(a.result).find(Array.isArray) as unknown[] | undefined) ?? [];
+            const mine = items.map((x) => (isObject(x) ? x[w.model.idField] : undefined)).find((id) => w.tasks.some((x) => x.id === id));
+            if (mine !== undefined) fail("isolation", `${list!.method} from another session lists task ${String(mine)} of this one`, "only that session's tasks", mine);
+            if (typeof a.result.nextCursor !== "string") break;
+            cursor = a.result.nextCursor;
+          }
+          continue;
+        }
+        // A blocking result method waits for the end: asked of a live task, it could only time out.
+        if (method.operation === "result" && w.model.ir.behaviour.results.mode === "block-until-terminal" && !w.model.terminal.has(t.status)) continue;
+        touched ||= method.operation === "cancel" || method.operation === "delete";
+        const a = await other.request(method.method, validParams(w, method, t.id), 10_000);
+        expectAnswer(a, "isolation", `${method.method} of another session's task`);
+        if (a.error && isLimitError(w.model, a.error.code)) continue;
+        if (!a.error) fail("isolation", `${method.method} from another session was served task ${t.id} of this one`, w.model.notFound ? { code: w.model.notFound.code, message: w.model.notFound.message } : "an error", brief(a));
+        if (w.model.notFound && a.error.code !== w.model.notFound.code) fail("isolation", `${method.method} from another session answered error ${a.error.code}, not the not-found error that hides the task`, { code: w.model.notFound.code }, a.error);
+      }
+    } finally {
+      await other.close();
+    }
+    // The task is untouched.
+    if (touched) await refresh(w, t);
+  }
+}
+
+/**
+ * Capabilities as gates both ways: a method the server's capability gates, where the server does not declare
+ * that part, is refused (rule `capabilities`); a method the spec lists as unsupported gets its declared error
+ * (rule `unsupported`).
+ */
+class Gate extends TaskCmd {
+  constructor(
+    pick: number,
+    readonly which: number,
+  ) {
+    super(pick);
+  }
+  toString() {
+    return `ungated(#${this.pick}, ${this.which})`;
+  }
+  async exec(w: World): Promise<void> {
+    const caps = w.model.ir.behaviour.capabilities.server;
+    const gates = caps === false ? {} : (caps.gates ?? {});
+    const unsupported = w.model.ir.behaviour.unsupportedMethods;
+    const all = [...Object.keys(gates).filter((m) => !w.offered(m)).map((m) => ({ method: m, gated: true })), ...(unsupported?.methods ?? []).map((m) => ({ method: m, gated: false }))];
+    if (!all.length) return;
+    const { method, gated } = all[this.which % all.length]!;
+    const t = this.task(w);
+    const decl = w.model.ir.methods.find((m) => m.method === method);
+    const base = decl?.params === undefined ? {} : minimalValue(w.model.ir, decl.params);
+    const params: Record<string, unknown> = isObject(base) ? { ...base } : {};
+    if (w.model.idField in params || decl === undefined) params[w.model.idField] = t?.id ?? "conform-unknown-gated";
+    count(w, gated ? "undeclared method" : "unsupported method");
+    const a = await w.session.request(method, params, 10_000);
+    if (gated) {
+      expectAnswer(a, "capabilities", method);
+      if (a.error && isLimitError(w.model, a.error.code)) return;
+      if (!a.error) fail("capabilities", `${method} was served, but the server does not declare ${caps === false ? "" : [...caps.path, ...gates[method]!].join(".")} in its capabilities`, { code: -32601 }, a.result);
+      if (t && (w.model.op("cancel")?.method === method || w.model.ops("cancel").some((x) => x.method === method))) await refresh(w, t);
+      return;
+    }
+    expectError(a, w.model.error(unsupported!.error), "unsupported", `${method}, which the spec does not serve`);
+  }
+}
+
+/** Requestor-chosen ids: a task request with the id of a task that exists is refused with the declared error. */
+class Duplicate extends TaskCmd {
+  toString() {
+    return `duplicateId(#${this.pick})`;
+  }
+  async exec(w: World): Promise<void> {
+    const c = w.model.ir.behaviour.creation;
+    const t = this.task(w);
+    const recipe = w.outcomes.complete;
+    if (c.taskId.assignedBy !== "requestor" || !t || !recipe || !w.tools.has(recipe.name)) return;
+    count(w, "duplicate id");
+    const params = w.session.taskParams({ name: recipe.name, arguments: recipe.arguments ?? {} }, t.id, 60_000);
+    const a = await w.session.request("tools/call", params, 15_000);
+    if (a.error && isLimitError(w.model, a.error.code)) return;
+    expectError(a, w.model.error(c.taskId.duplicateError), "duplicate-id", `a task request with the id of task ${t.id}, which exists`);
   }
 }
 
@@ -922,25 +1314,30 @@ function mayAugment(model: SpecModel, method: string): boolean {
 }
 
 /**
- * resources/read and prompts/get as tasks, where the spec allows it and the server offers a resource or a
- * prompt (the first it lists; a prompt's required arguments filled) and declares the request augmentable
- * where the spec gates that on a capability.
+ * Whether the server declares `method` as one it makes tasks of, where the spec gates that on a capability
+ * (`augments`); a server that does not must serve a task request of it plainly.
  */
-async function otherAugmentable(session: Session, model: SpecModel): Promise<Augmentable[]> {
+function augmentDeclared(model: SpecModel, serverCapabilities: Record<string, unknown> | undefined, method: string): boolean {
   const caps = model.ir.behaviour.capabilities.server;
   const augments = caps === false ? undefined : caps.augments;
-  const declared = (method: string): boolean => {
-    if (augments === undefined || caps === false) return true;
-    const path = Object.prototype.hasOwnProperty.call(augments, method) ? augments[method] : undefined;
-    return path !== undefined && valueAt(session.serverCapabilities, [...caps.path, ...path]) !== undefined;
-  };
+  if (augments === undefined || caps === false || serverCapabilities === undefined) return true;
+  const path = Object.prototype.hasOwnProperty.call(augments, method) ? augments[method] : undefined;
+  return path === undefined || valueAt(serverCapabilities, [...caps.path, ...path]) !== undefined;
+}
+
+/**
+ * resources/read and prompts/get as tasks, where the spec allows it and the server offers a resource or a
+ * prompt (the first it lists; a prompt's required arguments filled); where the server does not declare the
+ * request among its task requests, it must serve it plainly.
+ */
+async function otherAugmentable(session: Session, model: SpecModel): Promise<Augmentable[]> {
   const out: Augmentable[] = [];
-  if (mayAugment(model, "resources/read") && declared("resources/read") && isObject(session.serverCapabilities) && session.serverCapabilities.resources !== undefined) {
+  if (mayAugment(model, "resources/read") && isObject(session.serverCapabilities) && session.serverCapabilities.resources !== undefined) {
     const a = await session.request("resources/list", {});
     const r = (Array.isArray(a.result?.resources) ? a.result.resources : []).find((x: unknown) => isObject(x) && typeof x.uri === "string");
     if (r) out.push({ method: "resources/read", params: { uri: r.uri } });
   }
-  if (mayAugment(model, "prompts/get") && declared("prompts/get") && isObject(session.serverCapabilities) && session.serverCapabilities.prompts !== undefined) {
+  if (mayAugment(model, "prompts/get") && isObject(session.serverCapabilities) && session.serverCapabilities.prompts !== undefined) {
     const a = await session.request("prompts/list", {});
     const p = (Array.isArray(a.result?.prompts) ? a.result.prompts : []).find((x: unknown) => isObject(x) && typeof x.name === "string");
     if (p) {
@@ -1004,6 +1401,12 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     const gate = Object.prototype.hasOwnProperty.call(gates, method) ? gates[method] : undefined;
     return gate === undefined || hello === undefined || caps === false || valueAt(probe.serverCapabilities, [...caps.path, ...gate]) !== undefined;
   };
+  const augmented = (method: string): boolean => hello === undefined || augmentDeclared(model, probe.serverCapabilities, method);
+  // Tasks bound to the session can be kept from another session over HTTP; the tester has one principal.
+  const binding = model.ir.behaviour.sessionBinding;
+  const isolation = "url" in opts.target && !model.perRequest && (binding === "session" || binding === "session-and-auth");
+  if (!isolation) skipped.push(`isolation: ${"url" in opts.target ? `tasks are bound to ${binding === "none" ? "nothing" : "the auth context"}, and the tester has one principal` : "over stdio every run is its own connection"}`);
+  const foreign = new Set<string>();
   for (const method of Object.keys(gates)) if (!offered(method)) skipped.push(`${method}: the server does not declare it (capability ${caps === false ? "" : [...caps.path, ...gates[method]!].join(".")})`);
   const available: OutcomeName[] = [];
   for (const [name, recipe] of Object.entries(outcomes) as Array<[OutcomeName, ToolRecipe | undefined]>) {
@@ -1028,7 +1431,12 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Move(p, n)),
     fc.nat(7).map((n) => new Switch(n)),
     fc.nat(7).map((n) => new Envelope(n)),
+    fc.nat(7).map((n) => new Reread(n)),
   ];
+  if (isolation) commandArbs.push(fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Intrude(p, n)));
+  const unadvertised = Object.keys(gates).filter((m) => !offered(m)).length + (model.ir.behaviour.unsupportedMethods?.methods.length ?? 0);
+  if (unadvertised > 0) commandArbs.push(fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Gate(p, n)));
+  if (model.ir.behaviour.creation.taskId.assignedBy === "requestor") commandArbs.push(fc.nat(7).map((n) => new Duplicate(n)));
   if (model.ir.behaviour.events?.expiry !== undefined && available.includes("long")) commandArbs.push(fc.constant(new Expire()));
   if (model.ops("custom").length) commandArbs.push(fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Custom(p, n)));
   // Most commands need a task: creation is drawn as often as the task commands together.
@@ -1047,7 +1455,7 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
   let runsDone = 0;
   const property = fc.asyncProperty(fc.commands(commandArbs, { maxCommands: opts.maxCommands ?? 12, size: "+1" }), async (cmds) => {
     const session = new Session(model, opts.target);
-    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, notificationsSeen: 0 };
+    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, notificationsSeen: 0 };
     const from = session.wire.transcript.length;
     try {
       const h = await session.open();
@@ -1060,6 +1468,7 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
       throw e;
     } finally {
       commands += ran(cmds).length;
+      for (const t of world.tasks) foreign.add(t.id);
       previous = { transcript: session.wire.transcript.slice(from), sequence: ran(cmds) };
       await cleanup(world);
       await session.close();

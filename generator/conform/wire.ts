@@ -41,8 +41,8 @@ export type ServerRequestHandler = (method: string, params: Record<string, unkno
 export interface Wire {
   request(method: string, params: Record<string, unknown> | undefined, opts?: RequestOptions): Promise<Answer>;
   notify(method: string, params?: Record<string, unknown>): Promise<void>;
-  /** Notifications received so far, oldest first. */
-  readonly notifications: Array<{ method: string; params?: Record<string, unknown> }>;
+  /** Notifications received so far, oldest first, with when each came (ms since the epoch). */
+  readonly notifications: Array<{ method: string; params?: Record<string, unknown>; at: number }>;
   onServerRequest: ServerRequestHandler;
   readonly transcript: TranscriptEntry[];
   /** Extra headers on every HTTP request after this call (ignored over stdio). */
@@ -55,7 +55,7 @@ export interface Wire {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 abstract class BaseWire implements Wire {
-  readonly notifications: Array<{ method: string; params?: Record<string, unknown> }> = [];
+  readonly notifications: Array<{ method: string; params?: Record<string, unknown>; at: number }> = [];
   readonly transcript: TranscriptEntry[] = [];
   onServerRequest: ServerRequestHandler = async () => ({ error: { code: -32601, message: "Method not found" } });
   closedReason: string | undefined;
@@ -80,7 +80,7 @@ abstract class BaseWire implements Wire {
     if (typeof message.method === "string") {
       const params = isObject(message.params) ? message.params : undefined;
       if (message.id === undefined) {
-        this.notifications.push({ method: message.method, ...(params ? { params } : {}) });
+        this.notifications.push({ method: message.method, ...(params ? { params } : {}), at: Date.now() });
         return;
       }
       const id = message.id;
