@@ -35,7 +35,7 @@ import { activeTask, cancelledError, INPUT_CAPABILITIES, internalError, notFound
 import { answerCancel, answerDelete } from "./cancellation.js";
 import { signCursor, verifyCursor } from "./cursor.js";
 import { checkRuntimeVersion, type TaskSpecDescriptor, type TransitionContext } from "./descriptor.js";
-import { invalidParams, TaskProtocolError } from "./errors.js";
+import { invalidParams, isDatabaseUnavailable, TaskProtocolError, unavailableError, untilDatabaseBack } from "./errors.js";
 import { answerInline, askBySideRequest, askInline, askThroughResultStream, describeIssues, failInputs } from "./input.js";
 import { ConcurrencyCounter, RateLimiter, type TaskLimits } from "./limits.js";
 import { stderrLine, type AuditEvent, type LogEntry } from "./log.js";
@@ -339,6 +339,10 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   readonly runner: string;
   private leaseTimer: ReturnType<typeof setInterval> | undefined;
   private leaseMs = 0;
+  /** This start of the process: a runner name is held by one start at a time. */
+  private readonly instance = randomUUID();
+  /** Aborted on close: writes waiting for the store's database give up. */
+  private readonly closing = new AbortController();
   /** Whether the spec has a state that holds a task's work (paused, queued): ended work then waits it out. */
   private readonly holds: boolean;
 
@@ -406,6 +410,26 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     // Under a name of its own, the first lease round ends this name's earlier tasks: serve after it.
     const leased = this.startLease(options.runnerLeaseMs ?? (options.queue ? 3_000 : 30_000));
     this.ready = options.runnerId === undefined ? settled : Promise.all([settled, leased]).then(() => undefined);
+    // Whoever awaits `ready` hears why it failed; unawaited, the failure is logged, not a crash.
+    this.ready.catch(() => undefined);
+  }
+
+  /**
+   * A write the task's outcome depends on (its claim, its start, its end): while the store's database
+   * is away it is made again once the database is back, for as long as this runtime is open.
+   */
+  private lasting<T>(write: () => Promise<T>, what: string, taskId?: string): Promise<T> {
+    return untilDatabaseBack(write, {
+      signal: this.closing.signal,
+      onWait: (attempt, retryInMs) => {
+        if (attempt === 1 || attempt % 10 === 0) this.log({ level: "warn", msg: `the task store is unavailable: ${what} waits for it`, taskId, attempt, retryInMs });
+      },
+    });
+  }
+
+  /** The answer to a request met by the store's database being away: declared, retryable, naming nothing of the database. */
+  private unavailable(): TaskProtocolError {
+    return unavailableError((name, ctx, fallback, data) => this.plan.error(name, ctx, fallback, data));
   }
 
   /**
@@ -422,16 +446,25 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     const machine = this.descriptor.machine;
     const unfinished = this.descriptor.states.all.filter((s) => !machine.isTerminal(s));
     let first = true;
+    // Until this process has renewed without a miss for a whole lease, a peer's stale lease may be the
+    // database's absence (which kept every process from renewing), not the peer's: no one is declared lost.
+    let unsureUntil = 0;
     const tick = async () => {
-      await heartbeat(runner);
+      try {
+        await heartbeat(runner, this.instance);
+      } catch (e) {
+        unsureUntil = Date.now() + leaseMs + Math.floor(leaseMs / 3);
+        throw e;
+      }
       const live = await liveRunners(Date.now() - leaseMs);
       // On the first round, tasks recorded under this name are a previous start's: nothing runs them now.
       const earlier = first;
       first = false;
+      const sure = Date.now() >= unsureUntil;
       const lost = (rec: TaskRecord) => {
         if (rec.runner === undefined || this.active.has(rec.taskId)) return false;
         const process = runnerProcess(rec.runner);
-        return process === runner ? earlier : !live.has(process);
+        return process === runner ? earlier : sure && !live.has(process);
       };
       // With a queue, a lost worker's job runs again where its tool allows a retry; the others are settled.
       // A job another process lost that started within the last renewal period is a retry taken since (by a
@@ -442,10 +475,20 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     };
     const run = () =>
       tick().catch((e: unknown) => this.log({ level: "warn", msg: "could not renew the lease or settle stopped processes' tasks", error: String(e) }));
-    const firstRound = run();
-    this.leaseTimer = setInterval(() => void run(), Math.max(50, Math.floor(leaseMs / 3)));
-    this.leaseTimer.unref?.();
-    return firstRound;
+    const renewMs = Math.max(50, Math.floor(leaseMs / 3));
+    const start = () => {
+      if (this.closing.signal.aborted) return Promise.resolve();
+      this.leaseTimer = setInterval(() => void run(), renewMs);
+      this.leaseTimer.unref?.();
+      return run();
+    };
+    // A name given by the operator is taken from no live process: two processes never share one.
+    if (this.options.runnerId === undefined || store.takeRunner === undefined) return start();
+    const takeRunner = store.takeRunner.bind(store);
+    return this.lasting(() => takeRunner(runner, this.instance, renewMs), "taking the runner name").then(start, (e: unknown) => {
+      this.log({ level: "error", msg: "not started: the runner name is in use", runner, error: String(e) });
+      throw e;
+    });
   }
 
   /** The spec's declared behaviour this runtime follows. */
@@ -571,6 +614,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         if (e instanceof Error && /^\$?ZodError$/.test(e.name) && Array.isArray(issues)) {
           throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${request.method}: ${describeIssues(e as unknown as Parameters<typeof describeIssues>[0])}`);
         }
+        if (isDatabaseUnavailable(e)) throw this.unavailable();
         throw e;
       };
       try {
@@ -733,6 +777,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
 
   /** Stops the running work, the job queue (if any) and the store's timers. */
   async close(): Promise<void> {
+    this.closing.abort();
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     for (const a of this.active.values()) a.controller.abort(new Error("server closing"));
     // The queue's running jobs end with their aborted work; then it lets go of its connections.
@@ -1156,8 +1201,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     ).catch((e: unknown) => {
       // Nothing was created (the store, or the job written with the task, failed): the slot is free again.
       this.concurrency.release(owner);
-      this.log({ level: "error", msg: "could not create a task", method, error: String(e) });
-      throw internalError(plan);
+      this.log({ level: "error", msg: "could not create a task", method, error: String((e as { cause?: unknown }).cause ?? e) });
+      throw isDatabaseUnavailable(e) ? this.unavailable() : internalError(plan);
     });
     if (record === "limit") {
       this.concurrency.release(owner);
@@ -1347,8 +1392,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     };
     let claimed: { rec: TaskRecord; running: boolean } | undefined;
     try {
-      claimed = tool === undefined ? undefined : await this.claimFresh(taskId, runner);
-      claimed ??= await this.claimTaken(taskId, runner);
+      claimed = tool === undefined ? undefined : await this.lasting(() => this.claimFresh(taskId, runner), "a job's claim", taskId);
+      claimed ??= await this.lasting(() => this.claimTaken(taskId, runner), "a job's claim", taskId);
     } catch (e) {
       cleanup();
       throw e;
@@ -1364,7 +1409,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       this.log({ level: "error", msg: "a queued task names a tool this worker does not have", taskId, tool: w.tool });
       const internal = internalError(plan);
       const error = { code: internal.code, message: `This worker has no tool named ${w.tool}` };
-      await this.move(taskId, plan.status.onUnexpected, plan.task.statusMessageOnFailure ? { error, statusMessage: error.message } : { error }, undefined, false, rec);
+      await this.lasting(() => this.move(taskId, plan.status.onUnexpected, plan.task.statusMessageOnFailure ? { error, statusMessage: error.message } : { error }, undefined, false, rec), "a task's end", taskId);
       return;
     }
     const noConnection = () => new TaskProtocolError("noConnection", -32603, "The task's work runs on a worker, which holds no connection to the requestor");
@@ -1378,7 +1423,10 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       sendRequest: plan.creation.ackMode === "notification" ? sideRequestThroughStore(this.store, taskId, this.inputTimeout) : () => Promise.reject(noConnection()),
     } as unknown as ServerExtra;
     if (plan.retention.countedFrom !== "terminal" && rec.keepAlive !== null) this.armExpiry(taskId, active, rec.createdAt + rec.keepAlive);
-    await this.execute(taskId, active, rec.method, extra, (ctx) => tool.handler(w.args, ctx), cleanup, w.taskRequest, { known: rec, running: claimed.running }).catch(() => undefined);
+    await this.execute(taskId, active, rec.method, extra, (ctx) => tool.handler(w.args, ctx), cleanup, w.taskRequest, { known: rec, running: claimed.running }).catch((e: unknown) => {
+      // The work's own failure is stored already (a protocol error); anything else left the task as it was.
+      if (!(e instanceof TaskProtocolError) && !active.cancelled) this.log({ level: "error", msg: "a job ended without its task's outcome stored", taskId, error: String(e) });
+    });
   }
 
   /**
@@ -1479,7 +1527,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     try {
       // The task as this process last wrote it: where the spec has no state that holds work and the final
       // move needs no guard, that move compares the status it expects instead of reading the task again.
-      let last = start.running === true ? start.known : await this.move(taskId, status.running, {}, undefined, false, start.known);
+      let last = start.running === true ? start.known : await this.lasting(() => this.move(taskId, status.running, {}, undefined, false, start.known), "a task's start", taskId);
       let result: R;
       try {
         result = await work(this.context(extra, taskId, active.controller.signal, active, taskRequest));
@@ -1489,13 +1537,13 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         if (active.cancelled) throw e;
         const rpc = asRpcError(e);
         if (rpc) {
-          await this.move(taskId, status.onProtocolError, plan.task.statusMessageOnFailure ? { error: rpc, statusMessage: rpc.message } : { error: rpc });
+          await this.lasting(() => this.move(taskId, status.onProtocolError, plan.task.statusMessageOnFailure ? { error: rpc, statusMessage: rpc.message } : { error: rpc }), "a task's end", taskId);
           throw new TaskProtocolError("requestFailed", rpc.code, rpc.message, rpc.data);
         }
         this.log({ level: "error", msg: "unexpected failure of a task's work", taskId, method, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
         const internal = internalError(plan);
         const error = { code: internal.code, message: internal.message };
-        await this.move(taskId, status.onUnexpected, plan.task.statusMessageOnFailure ? { error, statusMessage: internal.message } : { error });
+        await this.lasting(() => this.move(taskId, status.onUnexpected, plan.task.statusMessageOnFailure ? { error, statusMessage: internal.message } : { error }), "a task's end", taskId);
         throw internal;
       }
       if (active.cancelled) return result;
@@ -1506,7 +1554,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const patch: TaskPatch = { result: stored };
       if (toolError && status.onToolError === status.failed) patch.error = { code: -32603, message: toolErrorMessage(stored) };
       const known = this.holds || (last !== undefined && this.descriptor.machine.canTransition(last.status as S, to)) ? last : undefined;
-      await this.move(taskId, to, patch, undefined, false, known);
+      await this.lasting(() => this.move(taskId, to, patch, undefined, false, known), "a task's end", taskId);
       // Where the request itself is answered with the result, that answer relates to the task too.
       return plan.related.key !== undefined && plan.creation.ackMode === "notification" ? withRelated(plan, result, taskId) : result;
     } finally {
@@ -1595,7 +1643,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       const signal = active.controller.signal;
       signal.addEventListener("abort", wake, { once: true });
       try {
-        const found = await this.store.get(taskId);
+        // Work that waits for its task's state waits for the database too, rather than fail.
+        const found = await this.lasting(() => this.store.get(taskId), "the work's wait for its task's state", taskId);
         if (found?.state !== "live") return undefined;
         const rec = found.record;
         if (this.isTerminal(rec.status) || signal.aborted || !held(this.plan.status.roleOf[rec.status])) return rec;
