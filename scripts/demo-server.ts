@@ -311,6 +311,8 @@ async function main() {
       // label: a free-form tag the conformance suite sends along.
       inputSchema: z.object({ seconds: z.number().min(0).max(3600), label: z.string().optional() }),
       handler: async ({ seconds }, ctx) => {
+        // One line per run: a task's runs can be counted across processes.
+        log("slow_compute started", { taskId: ctx.taskId ?? null });
         try {
           // In steps: between them the task honours a transition that holds it (e.g. a pause), and
           // reports its progress in the task's own numeric fields where the spec declares some.
