@@ -65,15 +65,21 @@ export function invalidParams(message: string): TaskProtocolError {
   return new TaskProtocolError("invalidParams", -32602, message);
 }
 
+/** The answer to a request met by the store's database being away, where the spec declares none. */
+const UNAVAILABLE = { code: -32002, message: "The task store is unavailable for a moment: retry shortly", data: { retryable: true, retryAfterMs: 1000 } } as const;
+
 /**
  * The database behind a store or a queue cannot be reached for now (it restarts, is recovering, refuses
  * connections): a passing condition, worth retrying. Its message names no host, port or server text; the
- * driver's error stays in `cause` for the logs.
+ * driver's error stays in `cause` for the logs. Where it reaches a requestor through a path that does not
+ * map it to the spec's error, its code, message and data are the runtime's default for it.
  */
 export class DatabaseUnavailableError extends Error {
   readonly unavailable = true;
+  readonly code = UNAVAILABLE.code;
+  readonly data = UNAVAILABLE.data;
   constructor(cause?: unknown) {
-    super("The database is unavailable for now", { cause });
+    super(UNAVAILABLE.message, { cause });
     this.name = "DatabaseUnavailableError";
   }
 }
@@ -106,8 +112,8 @@ export function isDatabaseUnavailable(e: unknown): boolean {
  * retry. `error` is the runtime plan's catalogue lookup.
  */
 export function unavailableError(error: (name: string, ctx: Record<string, unknown>, fallback: () => TaskProtocolError, data?: unknown) => TaskProtocolError): TaskProtocolError {
-  const data = { retryable: true, retryAfterMs: 1000 };
-  return error("storeUnavailable", {}, () => new TaskProtocolError("storeUnavailable", -32002, "The task store is unavailable for a moment: retry shortly", data), data);
+  const data = { ...UNAVAILABLE.data };
+  return error("storeUnavailable", {}, () => new TaskProtocolError("storeUnavailable", UNAVAILABLE.code, UNAVAILABLE.message, data), data);
 }
 
 /** Waits `ms`, or less once `signal` aborts. */

@@ -264,24 +264,68 @@ function lost(e: unknown): never {
  * to idle ones): a database that goes away mid-transaction fails that transaction, never the process.
  */
 function guardedPool(pool: PgPool): PgPool {
+  const connect = async (): Promise<PgPoolClient> => {
+    // A connection handed over after its deadline goes back, destroyed.
+    const client = await within(pool.connect(), DEADLINES.connectionTimeoutMillis + 5_000, (late) => late.release(true)).catch(lost);
+    const onError = () => undefined;
+    client.on?.("error", onError);
+    return {
+      query: (text, values) => within(client.query(text, values), DEADLINES.query_timeout + 5_000).catch(lost),
+      release: (err) => {
+        // A failed connection is destroyed, and may still emit: it keeps its listener.
+        if (err === undefined || err === false) client.removeListener?.("error", onError);
+        client.release(err);
+      },
+    };
+  };
   return {
-    query: (text, values) => pool.query(text, values).catch(lost),
-    connect: async () => {
-      const client = await pool.connect().catch(lost);
-      const onError = () => undefined;
-      client.on?.("error", onError);
-      return {
-        query: (text, values) => client.query(text, values).catch(lost),
-        release: (err) => {
-          // A failed connection is destroyed, and may still emit: it keeps its listener.
-          if (err === undefined || err === false) client.removeListener?.("error", onError);
-          client.release(err);
-        },
-      };
+    // One statement on a connection of its own, released (destroyed after a failure, so a connection
+    // that stopped answering never holds a place in the pool).
+    query: async (text, values) => {
+      const client = await connect();
+      let failed: Error | undefined;
+      try {
+        return await client.query(text, values);
+      } catch (e) {
+        failed = e instanceof Error ? e : new Error(String(e));
+        throw e;
+      } finally {
+        client.release(failed);
+      }
     },
+    connect,
     end: () => pool.end(),
     on: (event, listener) => pool.on(event, listener),
   };
+}
+
+/**
+ * `p`, or a DatabaseUnavailableError once `ms` passed without its answer (the driver's own deadlines did
+ * not fire: a connection that stopped answering is not waited for forever). `late` gets an answer that
+ * came after the deadline.
+ */
+function within<T>(p: Promise<T>, ms: number, late?: (value: T) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let over = false;
+    const timer = setTimeout(() => {
+      over = true;
+      reject(new DatabaseUnavailableError(new Error("the database did not answer in time")));
+    }, ms);
+    p.then(
+      (v) => {
+        if (over) late?.(v);
+        else {
+          clearTimeout(timer);
+          resolve(v);
+        }
+      },
+      (e: unknown) => {
+        if (over) return;
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
 }
 
 /** The schema brought to POSTGRES_SCHEMA_VERSION (refuses a schema it does not know), in one transaction. */

@@ -410,6 +410,15 @@ export class PgBossTaskQueue implements TaskQueue {
     }
     this.fetching = true;
     this.again = false;
+    // A fetch that never answers (a connection that stopped answering) must not stop this process taking jobs.
+    let settled = false;
+    const stuck = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      this.fetching = false;
+      this.pull();
+    }, 40_000);
+    stuck.unref?.();
     this.boss
       .fetch(this.name, { batchSize: room })
       .then(
@@ -421,6 +430,9 @@ export class PgBossTaskQueue implements TaskQueue {
         (e: unknown) => this.options.onError?.(e),
       )
       .finally(() => {
+        clearTimeout(stuck);
+        if (settled) return;
+        settled = true;
         this.fetching = false;
         if (this.again) this.pull();
       });

@@ -411,7 +411,7 @@ describe("PostgresTaskStore when its database goes away", () => {
       });
       const failed = await creating.then(() => undefined, (e: unknown) => e);
       expect(failed).toBeInstanceOf(DatabaseUnavailableError);
-      expect(String((failed as Error).message)).toBe("The database is unavailable for now");
+      expect(failed).toMatchObject({ code: -32002, message: "The task store is unavailable for a moment: retry shortly", data: { retryable: true } });
       // Idle connections cut too: the next calls fail or reconnect, none crashes the process.
       link.cut();
       await s.get("before").catch(() => undefined);
