@@ -6,7 +6,8 @@
 #   scripts/pg-test-cluster.sh stop "$MCP_TASK_GEN_PG_DIR"
 #
 # For tests of a database outage, on a cluster of their own:
-#   scripts/pg-test-cluster.sh restart <dir>         # pg_ctl restart -m immediate (a crash and recovery)
+#   PG_TEST_DURABLE=1 scripts/pg-test-cluster.sh start   # commits written before they are acknowledged
+#   scripts/pg-test-cluster.sh restart <dir>         # pg_ctl stop -m immediate, then start (a crash and recovery)
 #   scripts/pg-test-cluster.sh stop-for <dir> <s>    # down for <s> seconds (stop -m immediate), then up again
 #
 # Needs the PostgreSQL server binaries (Debian: apt-get install postgresql; found through
@@ -46,8 +47,12 @@ start() {
   password="$(node -e 'console.log(require("crypto").randomBytes(12).toString("hex"))')"
   as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth-host=scram-sha-256 --auth-local=trust --no-sync -E UTF8 >&2
   port="$(free_port)"
-  # fsync off: a throwaway cluster; the tests are about behaviour, not the disk.
-  echo "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" >"$dir/options"
+  # fsync off: a throwaway cluster; the tests are about behaviour, not the disk. Commits are acknowledged
+  # before their WAL is written (synchronous_commit off) unless PG_TEST_DURABLE=1: a crash of the server
+  # (restart, stop-for) would otherwise lose commits a client was told of, which no real deployment does.
+  local commit="-c synchronous_commit=off"
+  if [[ "${PG_TEST_DURABLE:-}" == 1 ]]; then commit="-c synchronous_commit=on"; fi
+  echo "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off $commit -c full_page_writes=off -c max_connections=200" >"$dir/options"
   up "$bin" "$dir"
   as_owner "$bin/psql" -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q >&2 <<SQL
 CREATE ROLE $user LOGIN PASSWORD '$password' CREATEDB;

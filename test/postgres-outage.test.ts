@@ -35,7 +35,8 @@ const children: ChildProcess[] = [];
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  const { stdout } = await run("bash", [cluster, "start"], { cwd: ROOT, timeout: 120_000 });
+  // Durable commits: a crash must not lose what a client or a worker was told is committed.
+  const { stdout } = await run("bash", [cluster, "start"], { cwd: ROOT, timeout: 120_000, env: { ...process.env, PG_TEST_DURABLE: "1" } });
   url = /MCP_TASK_GEN_PG_URL=(\S+)/.exec(stdout)![1]!;
   dir = /MCP_TASK_GEN_PG_DIR=(\S+)/.exec(stdout)![1]!;
 }, 120_000);
