@@ -21,7 +21,7 @@ import {
   type TaskPeer,
 } from "./task-context.js";
 import { checkRuntimeVersion, type TaskSpecDescriptor, type TransitionContext } from "./descriptor.js";
-import { invalidParams, TaskProtocolError } from "./errors.js";
+import { invalidParams, TaskProtocolError, unavailableError, untilDatabaseBack } from "./errors.js";
 import { describeIssues, failInputs } from "./input.js";
 import { ConcurrencyCounter, RateLimiter, type TaskLimits } from "./limits.js";
 import { stderrLine, type AuditEvent, type LogEntry } from "./log.js";
@@ -91,6 +91,10 @@ export abstract class RuntimeCore<S extends string = string, W = Record<string, 
   readonly runner: string;
   protected leaseTimer: ReturnType<typeof setInterval> | undefined;
   protected leaseMs = 0;
+  /** This start of the process: a runner name is held by one start at a time. */
+  protected readonly instance = randomUUID();
+  /** Aborted on close: writes waiting for the store's database give up. */
+  protected readonly closing = new AbortController();
   /** Whether the spec has a state that holds a task's work (paused, queued): ended work then waits it out. */
   protected readonly holds: boolean;
   /** The table interpreter's view of the spec: every status change is its decision. */
@@ -377,6 +381,24 @@ export abstract class RuntimeCore<S extends string = string, W = Record<string, 
   }
 
   /**
+   * A write the task's outcome depends on (its claim, its start, its end): while the store's database
+   * is away it is made again once the database is back, for as long as this runtime is open.
+   */
+  protected lasting<T>(write: () => Promise<T>, what: string, taskId?: string): Promise<T> {
+    return untilDatabaseBack(write, {
+      signal: this.closing.signal,
+      onWait: (attempt, retryInMs) => {
+        if (attempt === 1 || attempt % 10 === 0) this.log({ level: "warn", msg: `the task store is unavailable: ${what} waits for it`, taskId, attempt, retryInMs });
+      },
+    });
+  }
+
+  /** The answer to a request met by the store's database being away: declared, retryable, naming nothing of the database. */
+  protected unavailable(): TaskProtocolError {
+    return unavailableError((name, ctx, fallback, data) => this.plan.error(name, ctx, fallback, data));
+  }
+
+  /**
    * Resolves with the task once it is in a state where its work may go on (`held` says which roles hold
    * it), once it ended, or once its work was stopped; undefined when the task is gone.
    */
@@ -389,7 +411,8 @@ export abstract class RuntimeCore<S extends string = string, W = Record<string, 
       const signal = active.controller.signal;
       signal.addEventListener("abort", wake, { once: true });
       try {
-        const found = await this.store.get(taskId);
+        // Work that waits for its task's state waits for the database too, rather than fail.
+        const found = await this.lasting(() => this.store.get(taskId), "the work's wait for its task's state", taskId);
         if (found?.state !== "live") return undefined;
         const rec = found.record;
         if (this.isTerminal(rec.status) || signal.aborted || !held(this.plan.status.roleOf[rec.status])) return rec;

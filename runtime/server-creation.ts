@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { type Result, type ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { activeTask, internalError, requestor, type ServerExtra, type TaskContext } from "./task-context.js";
-import { invalidParams, TaskProtocolError } from "./errors.js";
+import { invalidParams, isDatabaseUnavailable, TaskProtocolError } from "./errors.js";
 import { describeIssues } from "./input.js";
 import { capabilityAt, isObject } from "./plan.js";
 import { initialState } from "./machine.js";
@@ -178,8 +178,8 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
     ).catch((e: unknown) => {
       // Nothing was created (the store, or the job written with the task, failed): the slot is free again.
       this.concurrency.release(owner);
-      this.log({ level: "error", msg: "could not create a task", method, error: String(e) });
-      throw internalError(plan);
+      this.log({ level: "error", msg: "could not create a task", method, error: String((e as { cause?: unknown }).cause ?? e) });
+      throw isDatabaseUnavailable(e) ? this.unavailable() : internalError(plan);
     });
     if (record === "limit") {
       this.concurrency.release(owner);

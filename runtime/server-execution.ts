@@ -189,7 +189,8 @@ export abstract class RuntimeExecution<S extends string = string, W = Record<str
     try {
       // The task as this process last wrote it: where the spec has no state that holds work and the final
       // move needs no guard, that move compares the status it expects instead of reading the task again.
-      let last = start.running === true ? start.known : (await this.step(taskId, { type: "start" }, start.known === undefined ? {} : { known: start.known })).current;
+      let last =
+        start.running === true ? start.known : (await this.lasting(() => this.step(taskId, { type: "start" }, start.known === undefined ? {} : { known: start.known }), "a task's start", taskId)).current;
       let result: R;
       try {
         result = await work(this.context(extra, taskId, active.controller.signal, active, taskRequest));
@@ -199,13 +200,13 @@ export abstract class RuntimeExecution<S extends string = string, W = Record<str
         if (active.cancelled) throw e;
         const rpc = asRpcError(e);
         if (rpc) {
-          await this.step(taskId, { type: "fail" }, { patch: plan.task.statusMessageOnFailure ? { error: rpc, statusMessage: rpc.message } : { error: rpc } });
+          await this.lasting(() => this.step(taskId, { type: "fail" }, { patch: plan.task.statusMessageOnFailure ? { error: rpc, statusMessage: rpc.message } : { error: rpc } }), "a task's end", taskId);
           throw new TaskProtocolError("requestFailed", rpc.code, rpc.message, rpc.data);
         }
         this.log({ level: "error", msg: "unexpected failure of a task's work", taskId, method, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
         const internal = internalError(plan);
         const error = { code: internal.code, message: internal.message };
-        await this.step(taskId, { type: "throw" }, { patch: plan.task.statusMessageOnFailure ? { error, statusMessage: internal.message } : { error } });
+        await this.lasting(() => this.step(taskId, { type: "throw" }, { patch: plan.task.statusMessageOnFailure ? { error, statusMessage: internal.message } : { error } }), "a task's end", taskId);
         throw internal;
       }
       if (active.cancelled) return result;
@@ -214,7 +215,7 @@ export abstract class RuntimeExecution<S extends string = string, W = Record<str
       const stored = withResultType(plan, JSON.parse(JSON.stringify(result)) as Record<string, unknown>);
       const finish: TaskEvent = { type: "finish", toolError };
       const ending = { patch: { result: stored } as TaskPatch, ...(toolError ? { failure: { code: -32603, message: toolErrorMessage(stored) } } : {}) };
-      const ended = await this.step(taskId, finish, { ...ending, ...(last === undefined ? {} : { known: last }) });
+      const ended = await this.lasting(() => this.step(taskId, finish, { ...ending, ...(last === undefined ? {} : { known: last }) }), "a task's end", taskId);
       // Moved by an operation into a state that waits for input nobody was asked: the work's end answers it.
       const at = ended.current;
       if (ended.decision?.kind === "refused" && at !== undefined && at.pendingInputs === 0 && plan.isRole(at.status, "input_required")) {

@@ -39,16 +39,25 @@ export abstract class RuntimeQueue<S extends string = string, W = Record<string,
     const machine = this.descriptor.machine;
     const unfinished = this.descriptor.states.all.filter((s) => !machine.isTerminal(s));
     let first = true;
+    // Until this process has renewed without a miss for a whole lease, a peer's stale lease may be the
+    // database's absence (which kept every process from renewing), not the peer's: no one is declared lost.
+    let unsureUntil = 0;
     const tick = async () => {
-      await heartbeat(runner);
+      try {
+        await heartbeat(runner, this.instance);
+      } catch (e) {
+        unsureUntil = Date.now() + leaseMs + Math.floor(leaseMs / 3);
+        throw e;
+      }
       const live = await liveRunners(Date.now() - leaseMs);
       // On the first round, tasks recorded under this name are a previous start's: nothing runs them now.
       const earlier = first;
       first = false;
+      const sure = Date.now() >= unsureUntil;
       const lost = (rec: TaskRecord) => {
         if (rec.runner === undefined || this.active.has(rec.taskId)) return false;
         const process = runnerProcess(rec.runner);
-        return process === runner ? earlier : !live.has(process);
+        return process === runner ? earlier : sure && !live.has(process);
       };
       // With a queue, a lost worker's job runs again where its tool allows a retry; the others are settled.
       // A job another process lost that started within the last renewal period is a retry taken since (by a
@@ -59,10 +68,20 @@ export abstract class RuntimeQueue<S extends string = string, W = Record<string,
     };
     const run = () =>
       tick().catch((e: unknown) => this.log({ level: "warn", msg: "could not renew the lease or settle stopped processes' tasks", error: String(e) }));
-    const firstRound = run();
-    this.leaseTimer = setInterval(() => void run(), Math.max(50, Math.floor(leaseMs / 3)));
-    this.leaseTimer.unref?.();
-    return firstRound;
+    const renewMs = Math.max(50, Math.floor(leaseMs / 3));
+    const start = () => {
+      if (this.closing.signal.aborted) return Promise.resolve();
+      this.leaseTimer = setInterval(() => void run(), renewMs);
+      this.leaseTimer.unref?.();
+      return run();
+    };
+    // A name given by the operator is taken from no live process: two processes never share one.
+    if (this.options.runnerId === undefined || store.takeRunner === undefined) return start();
+    const takeRunner = store.takeRunner.bind(store);
+    return this.lasting(() => takeRunner(runner, this.instance, renewMs), "taking the runner name").then(start, (e: unknown) => {
+      this.log({ level: "error", msg: "not started: the runner name is in use", runner, error: String(e) });
+      throw e;
+    });
   }
 
   /** The job of a task whose work runs on a worker: plain JSON, what the worker needs to run the tool. */
@@ -202,8 +221,8 @@ export abstract class RuntimeQueue<S extends string = string, W = Record<string,
     };
     let claimed: { rec: TaskRecord; running: boolean } | undefined;
     try {
-      claimed = tool === undefined ? undefined : await this.claimFresh(taskId, runner);
-      claimed ??= await this.claimTaken(taskId, runner);
+      claimed = tool === undefined ? undefined : await this.lasting(() => this.claimFresh(taskId, runner), "a job's claim", taskId);
+      claimed ??= await this.lasting(() => this.claimTaken(taskId, runner), "a job's claim", taskId);
     } catch (e) {
       cleanup();
       throw e;
@@ -219,7 +238,7 @@ export abstract class RuntimeQueue<S extends string = string, W = Record<string,
       this.log({ level: "error", msg: "a queued task names a tool this worker does not have", taskId, tool: w.tool });
       const internal = internalError(plan);
       const error = { code: internal.code, message: `This worker has no tool named ${w.tool}` };
-      await this.step(taskId, { type: "throw" }, { patch: plan.task.statusMessageOnFailure ? { error, statusMessage: error.message } : { error }, known: rec });
+      await this.lasting(() => this.step(taskId, { type: "throw" }, { patch: plan.task.statusMessageOnFailure ? { error, statusMessage: error.message } : { error }, known: rec }), "a task's end", taskId);
       return;
     }
     const noConnection = () => new TaskProtocolError("noConnection", -32603, "The task's work runs on a worker, which holds no connection to the requestor");
@@ -233,7 +252,10 @@ export abstract class RuntimeQueue<S extends string = string, W = Record<string,
       sendRequest: plan.creation.ackMode === "notification" ? sideRequestThroughStore(this.store, taskId, this.inputTimeout) : () => Promise.reject(noConnection()),
     } as unknown as ServerExtra;
     if (plan.retention.countedFrom !== "terminal" && rec.keepAlive !== null) this.armExpiry(taskId, active, rec.createdAt + rec.keepAlive);
-    await this.execute(taskId, active, rec.method, extra, (ctx) => tool.handler(w.args, ctx), cleanup, w.taskRequest, { known: rec, running: claimed.running }).catch(() => undefined);
+    await this.execute(taskId, active, rec.method, extra, (ctx) => tool.handler(w.args, ctx), cleanup, w.taskRequest, { known: rec, running: claimed.running }).catch((e: unknown) => {
+      // The work's own failure is stored already (a protocol error); anything else left the task as it was.
+      if (!(e instanceof TaskProtocolError) && !active.cancelled) this.log({ level: "error", msg: "a job ended without its task's outcome stored", taskId, error: String(e) });
+    });
   }
 
   /**

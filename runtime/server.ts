@@ -26,7 +26,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { withoutTaskRequest, type ServerExtra, type TaskContext, type TaskPeer } from "./task-context.js";
 import { type TaskSpecDescriptor } from "./descriptor.js";
-import { invalidParams, TaskProtocolError } from "./errors.js";
+import { invalidParams, isDatabaseUnavailable, TaskProtocolError } from "./errors.js";
 import { describeIssues } from "./input.js";
 import { isObject, nestAt } from "./plan.js";
 import { answerAsJson } from "./transports.js";
@@ -104,6 +104,8 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     // Under a name of its own, the first lease round ends this name's earlier tasks: serve after it.
     const leased = this.startLease(options.runnerLeaseMs ?? (options.queue ? 3_000 : 30_000));
     this.ready = options.runnerId === undefined ? settled : Promise.all([settled, leased]).then(() => undefined);
+    // Whoever awaits `ready` hears why it failed; unawaited, the failure is logged, not a crash.
+    this.ready.catch(() => undefined);
   }
 
   // -------------------------------------------------------------------------
@@ -190,6 +192,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         if (e instanceof Error && /^\$?ZodError$/.test(e.name) && Array.isArray(issues)) {
           throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${request.method}: ${describeIssues(e as unknown as Parameters<typeof describeIssues>[0])}`);
         }
+        if (isDatabaseUnavailable(e)) throw this.unavailable();
         throw e;
       };
       try {
@@ -352,6 +355,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
 
   /** Stops the running work, the job queue (if any) and the store's timers. */
   async close(): Promise<void> {
+    this.closing.abort();
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     for (const a of this.active.values()) a.controller.abort(new Error("server closing"));
     // The queue's running jobs end with their aborted work; then it lets go of its connections.

@@ -74,7 +74,12 @@ export function followStoreChanges(host: StoreEventsHost): () => void {
     const cancelled = rec !== undefined && host.plan.isRole(rec.status, "cancelled");
     const reason = rec === undefined ? "The task is gone (deleted or expired)" : cancelled ? "The task was cancelled" : `The task ended (${rec.status})`;
     active.controller.abort(new Error(reason));
-    failInputs(active, rec === undefined ? new TaskProtocolError("expired", -32603, reason) : cancelledError());
+    // The inputs fail as the task ended: a task settled with an error is not reported as cancelled.
+    const error = rec?.error;
+    failInputs(
+      active,
+      rec === undefined ? new TaskProtocolError("expired", -32603, reason) : cancelled || error === undefined ? cancelledError() : new TaskProtocolError("requestFailed", error.code, error.message, error.data),
+    );
     host.release(taskId, active.owner);
     if (rec !== undefined) host.pushStatus(rec);
     host.log({ level: "info", msg: "task stopped by a change made through another process", taskId, status: rec?.status ?? null });

@@ -29,6 +29,8 @@
 // function or trigger in the database.
 
 import { randomUUID } from "node:crypto";
+import { DatabaseUnavailableError, isDatabaseUnavailable, untilDatabaseBack } from "./errors.js";
+import { stderrLine, type LogEntry } from "./log.js";
 import { TaskRows } from "./store-rows.js";
 import { databaseOf, DeadlineTimer, loadDriverPackage, type SqlRunner, type TaskChange, type TaskChangeListener, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
@@ -46,6 +48,8 @@ export interface PgClient {
 /** A pooled client: released after use (an error destroys it). */
 export interface PgPoolClient extends PgClient {
   release(err?: Error | boolean): void;
+  on?(event: "error", listener: (err: Error) => void): unknown;
+  removeListener?(event: "error", listener: (err: Error) => void): unknown;
 }
 
 /** The part of a pg Pool the store uses. */
@@ -100,10 +104,17 @@ export interface PostgresTaskStoreOptions {
   poolSize?: number;
   /** The pg module, for a caller that loads the driver itself (a bundle, a test). */
   driver?: PgDriver;
+  /**
+   * How long `open` waits for a database that cannot be reached yet (refused, starting up, recovering),
+   * retrying with a backoff of up to 5 s, before it gives up (ms). Default 5 minutes.
+   */
+  startupWaitMs?: number;
+  /** Where the store reports its waits for the database (default: a JSON line on stderr). */
+  log?: (entry: LogEntry) => void;
 }
 
 /** The schema version this store writes. */
-export const POSTGRES_SCHEMA_VERSION = 4;
+export const POSTGRES_SCHEMA_VERSION = 5;
 
 /** Marks a schema as a task store's (the meta table's `app` column). */
 const APPLICATION = "mcp-task-gen task store";
@@ -175,12 +186,21 @@ const MIGRATIONS: readonly string[] = [
     at BIGINT NOT NULL
   );
   `,
+  // Which start of a process holds a runner name: two live processes never share one.
+  `
+  ALTER TABLE $S.runners ADD COLUMN instance TEXT;
+  `,
 ];
 
 /** Tasks moved to "expired" (or forgotten) per statement: a long backlog never holds a connection long. */
 export const SWEEP_BATCH = 1000;
 /** How long a published message stays readable (ms): its receivers read it as soon as they are told. */
 const MESSAGE_TTL = 600_000;
+/**
+ * Bounds on the driver's waits (ms): a connection that cannot be made or a reply that never comes (a
+ * database that went away without closing the socket) fails, and the pool replaces the connection.
+ */
+export const DEADLINES = { connectionTimeoutMillis: 10_000, query_timeout: 30_000, keepAlive: true } as const;
 /** The package the store loads (a name in a variable: bundlers and type-checkers leave it alone). */
 const DRIVER = "pg";
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
@@ -233,6 +253,81 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** The driver's error, or the store's own error saying the database is away (no host, port or server text). */
+function lost(e: unknown): never {
+  throw isDatabaseUnavailable(e) && !(e instanceof DatabaseUnavailableError) ? new DatabaseUnavailableError(e) : e;
+}
+
+/**
+ * The pool as the store uses it: errors of a lost database come out as DatabaseUnavailableError, and a
+ * connection checked out of the pool listens for its own errors while it is out (the pool listens only
+ * to idle ones): a database that goes away mid-transaction fails that transaction, never the process.
+ */
+function guardedPool(pool: PgPool): PgPool {
+  const connect = async (): Promise<PgPoolClient> => {
+    // A connection handed over after its deadline goes back, destroyed.
+    const client = await within(pool.connect(), DEADLINES.connectionTimeoutMillis + 5_000, (late) => late.release(true)).catch(lost);
+    const onError = () => undefined;
+    client.on?.("error", onError);
+    return {
+      query: (text, values) => within(client.query(text, values), DEADLINES.query_timeout + 5_000).catch(lost),
+      release: (err) => {
+        // A failed connection is destroyed, and may still emit: it keeps its listener.
+        if (err === undefined || err === false) client.removeListener?.("error", onError);
+        client.release(err);
+      },
+    };
+  };
+  return {
+    // One statement on a connection of its own, released (destroyed after a failure, so a connection
+    // that stopped answering never holds a place in the pool).
+    query: async (text, values) => {
+      const client = await connect();
+      let failed: Error | undefined;
+      try {
+        return await client.query(text, values);
+      } catch (e) {
+        failed = e instanceof Error ? e : new Error(String(e));
+        throw e;
+      } finally {
+        client.release(failed);
+      }
+    },
+    connect,
+    end: () => pool.end(),
+    on: (event, listener) => pool.on(event, listener),
+  };
+}
+
+/**
+ * `p`, or a DatabaseUnavailableError once `ms` passed without its answer (the driver's own deadlines did
+ * not fire: a connection that stopped answering is not waited for forever). `late` gets an answer that
+ * came after the deadline.
+ */
+function within<T>(p: Promise<T>, ms: number, late?: (value: T) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let over = false;
+    const timer = setTimeout(() => {
+      over = true;
+      reject(new DatabaseUnavailableError(new Error("the database did not answer in time")));
+    }, ms);
+    p.then(
+      (v) => {
+        if (over) late?.(v);
+        else {
+          clearTimeout(timer);
+          resolve(v);
+        }
+      },
+      (e: unknown) => {
+        if (over) return;
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
 /** The schema brought to POSTGRES_SCHEMA_VERSION (refuses a schema it does not know), in one transaction. */
 async function migrate(pool: PgPool, schema: string): Promise<void> {
   const S = `"${schema}"`;
@@ -282,6 +377,14 @@ async function inTransaction<T>(pool: PgPool, work: (client: PgClient) => Promis
   }
 }
 
+/** Another live process holds the runner name a process was started under. */
+export class RunnerInUseError extends Error {
+  constructor(runner: string) {
+    super(`the runner name ${JSON.stringify(runner)} is in use by another live process: start this one under another name (runnerId), or stop the other first`);
+    this.name = "RunnerInUseError";
+  }
+}
+
 /**
  * The PostgreSQL task store. Open it with `PostgresTaskStore.open(url)`; any
  * number of processes may open stores on the same database and schema at once.
@@ -310,17 +413,24 @@ export class PostgresTaskStore implements TaskStore {
     }
     if (typeof url !== "string" || url === "") throw new Error("PostgresTaskStore.open needs a connection string (postgres://user:password@host:port/database)");
     const driver = options.driver ?? (await loadDriver());
-    const pool = new driver.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    const pool = guardedPool(new driver.Pool({ connectionString: url, max: options.poolSize ?? 10, ...DEADLINES }));
     // An idle connection the server dropped must not crash the process: the pool replaces it.
     pool.on("error", () => undefined);
+    const log = options.log ?? ((e: LogEntry) => stderrLine(e));
     try {
-      await migrate(pool, schema);
+      // A database still starting, recovering or refusing connections is waited for, not a reason to stop.
+      await untilDatabaseBack(() => migrate(pool, schema), {
+        forMs: options.startupWaitMs ?? 300_000,
+        onWait: (attempt, delayMs, e) =>
+          log({ level: "warn", msg: "the task store's database is unavailable: waiting for it", database: databaseOf(url), attempt, retryInMs: delayMs, error: String((e as { cause?: unknown }).cause ?? e) }),
+      });
     } catch (e) {
       await pool.end().catch(() => undefined);
       throw new Error(`cannot open the PostgreSQL task store at ${redactUrl(url)}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
     const store = new PostgresTaskStore(pool, driver, url, schema, options);
-    await store.expireDue(Infinity);
+    // The first sweep may meet the database gone again: the timer tries again.
+    await store.expireDue(Infinity).catch(() => undefined);
     store.arm();
     return store;
   }
@@ -348,7 +458,7 @@ export class PostgresTaskStore implements TaskStore {
   private listener: PgListenClient | undefined;
   private listening: Promise<void> | undefined;
   private reconnect: ReturnType<typeof setTimeout> | undefined;
-  private readonly sql: Record<"insert" | "get" | "unfinished" | "getExpired" | "delete" | "deleteExpired" | "list" | "byStatus" | "expire" | "forget" | "next" | "publish" | "message" | "prune" | "heartbeat" | "live" | "rate", string>;
+  private readonly sql: Record<"insert" | "get" | "unfinished" | "getExpired" | "delete" | "deleteExpired" | "list" | "byStatus" | "expire" | "forget" | "next" | "publish" | "message" | "prune" | "heartbeat" | "live" | "rate" | "runner" | "takeRunner", string>;
 
   private constructor(pool: PgPool, driver: PgDriver, url: string, schema: string, options: PostgresTaskStoreOptions) {
     this.pool = pool;
@@ -407,8 +517,15 @@ export class PostgresTaskStore implements TaskStore {
            'message', m.id, 'origin', $ORIGIN::text)::text) AS notified FROM m`,
       ),
       message: `SELECT body FROM ${S}.messages WHERE id = $1`,
-      heartbeat: `INSERT INTO ${S}.runners (runner, seen_at) VALUES ($1, $2) ON CONFLICT (runner) DO UPDATE SET seen_at = GREATEST(${S}.runners.seen_at, EXCLUDED.seen_at)`,
-      live: `SELECT runner FROM ${S}.runners WHERE seen_at >= $1`,
+      heartbeat: `INSERT INTO ${S}.runners (runner, seen_at, instance) VALUES ($1, $2, $3) ON CONFLICT (runner) DO UPDATE
+        SET seen_at = GREATEST(${S}.runners.seen_at, EXCLUDED.seen_at), instance = COALESCE(EXCLUDED.instance, ${S}.runners.instance)`,
+      // A database up for less than the lease ($2 s) has not given every live runner the time to renew since
+      // it came back: every runner counts as alive until then.
+      live: `SELECT runner FROM ${S}.runners WHERE seen_at >= $1 OR pg_postmaster_start_time() > now() - make_interval(secs => $2::float8)`,
+      runner: `SELECT seen_at, instance, (extract(epoch FROM now() - pg_postmaster_start_time()) * 1000)::float8 AS up_ms FROM ${S}.runners WHERE runner = $1`,
+      takeRunner: `INSERT INTO ${S}.runners (runner, seen_at, instance) VALUES ($1, $2, $3) ON CONFLICT (runner) DO UPDATE
+        SET seen_at = GREATEST(${S}.runners.seen_at, EXCLUDED.seen_at), instance = EXCLUDED.instance
+        WHERE ${S}.runners.seen_at = $4 AND ${S}.runners.instance IS NOT DISTINCT FROM $5 RETURNING runner`,
       // One statement: refilled by the time elapsed, then one taken only if one is there (no row: empty).
       rate: `INSERT INTO ${S}.rates AS r (key, tokens, at) VALUES ($1, $2::float8 - 1, $3) ON CONFLICT (key) DO UPDATE
         SET tokens = LEAST($2::float8, r.tokens + GREATEST(0, $3 - r.at) * $2::float8 / 60000.0) - 1, at = GREATEST(r.at, $3)
@@ -528,15 +645,46 @@ export class PostgresTaskStore implements TaskStore {
     return ((await this.pool.query(this.sql.rate, [key, perMinute, this.now()])).rowCount ?? 0) > 0;
   }
 
-  /** Records that `runner` is alive now (its lease, read by `liveRunners`). */
-  async heartbeat(runner: string): Promise<void> {
-    await this.pool.query(this.sql.heartbeat, [json(runner), this.now()]);
+  /** Records that `runner` (started as `instance`, where given) is alive now (its lease, read by `liveRunners`). */
+  async heartbeat(runner: string, instance?: string): Promise<void> {
+    await this.pool.query(this.sql.heartbeat, [json(runner), this.now(), instance ?? null]);
   }
 
-  /** The runners seen alive at or after `since`. */
+  /**
+   * The runners seen alive at or after `since`; every runner while the database has been up for less
+   * than the time since `since` (a restart of the database left no one the time to renew).
+   */
   async liveRunners(since: number): Promise<Set<string>> {
-    const rows = (await this.pool.query(this.sql.live, [since])).rows as { runner: string }[];
+    const rows = (await this.pool.query(this.sql.live, [since, Math.max(0, this.now() - since) / 1000])).rows as { runner: string }[];
     return new Set(rows.map((r) => parse<string>(r.runner)));
+  }
+
+  /**
+   * Takes the name `runner` for the process start `instance`, which renews its lease every `renewMs`.
+   * A name another start holds is taken only once that start stopped renewing: the call waits two
+   * renewal periods past its last renewal (and past the database's own start, which may have kept it
+   * from renewing), and throws (RunnerInUseError) if it renewed meanwhile.
+   */
+  async takeRunner(runner: string, instance: string, renewMs: number): Promise<void> {
+    const name = json(runner);
+    const quiet = 2 * renewMs + 250;
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const row = (await this.pool.query(this.sql.runner, [name])).rows[0] as { seen_at: unknown; instance: string | null; up_ms: unknown } | undefined;
+      if (row === undefined || row.instance === instance) {
+        await this.heartbeat(runner, instance);
+        return;
+      }
+      const seen = num(row.seen_at);
+      const wait = Math.max(seen + quiet - this.now(), quiet - num(row.up_ms));
+      if (wait > 0) {
+        await new Promise((r) => setTimeout(r, wait));
+        const again = (await this.pool.query(this.sql.runner, [name])).rows[0] as { seen_at: unknown; instance: string | null } | undefined;
+        if (again !== undefined && again.instance !== instance && num(again.seen_at) > seen) throw new RunnerInUseError(runner);
+      }
+      // Taken only if no one renewed or took it since it was read.
+      if (((await this.pool.query(this.sql.takeRunner, [name, this.now(), instance, row.seen_at, row.instance])).rowCount ?? 0) > 0) return;
+    }
+    throw new RunnerInUseError(runner);
   }
 
   /** Hands a message about a task to every store watching this schema (a change of kind "message"). */
@@ -601,7 +749,7 @@ export class PostgresTaskStore implements TaskStore {
 
   /** One LISTEN connection; once it is back after a loss, "resync" says what may have been missed. */
   private async listen(again: boolean): Promise<void> {
-    const client = new this.driver.Client({ connectionString: this.url });
+    const client = new this.driver.Client({ connectionString: this.url, connectionTimeoutMillis: DEADLINES.connectionTimeoutMillis, keepAlive: true });
     const lost = () => {
       if (this.listener !== client) return;
       this.listener = undefined;

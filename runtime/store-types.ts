@@ -137,7 +137,12 @@ export interface TaskStore {
    * For a shared store: records that process `runner` is alive now. With `liveRunners`, it lets the
    * processes that are still alive settle the unfinished tasks of one that stopped (its lease ran out).
    */
-  heartbeat?(runner: string): Promise<void>;
+  heartbeat?(runner: string, instance?: string): Promise<void>;
+  /**
+   * For a shared store: takes the name `runner` for this start of a process (`instance`), renewed every
+   * `renewMs`; rejects while another live process holds it, so that two never share a name.
+   */
+  takeRunner?(runner: string, instance: string, renewMs: number): Promise<void>;
   /**
    * For a shared store: takes one request from the per-minute budget `key` (a token bucket holding
    * `perMinute` requests, refilled continuously), counted over every process; false when it is empty.

@@ -18,6 +18,8 @@
  * `PgBossTaskQueue` is the queue on PostgreSQL (pg-boss, an optional package loaded
  * when the queue opens); `TaskQueue` is what the runtime needs of any queue.
  */
+import { isDatabaseUnavailable, untilDatabaseBack } from "./errors.js";
+import { stderrLine, type LogEntry } from "./log.js";
 import { databaseOf, loadDriverPackage, type SqlRunner, type TaskRecord, type TaskStore } from "./store.js";
 
 /** Whether and how a tool's work is run again when the worker running it is lost (killed, partitioned). Off by default. */
@@ -217,7 +219,7 @@ interface ListenClient {
   connect(): Promise<unknown>;
   query(text: string): Promise<unknown>;
   on(event: "notification", listener: (msg: { channel: string }) => void): unknown;
-  on(event: "error", listener: (error: unknown) => void): unknown;
+  on(event: "error" | "end", listener: (error?: unknown) => void): unknown;
   end(): Promise<void>;
 }
 
@@ -234,6 +236,13 @@ export interface PgBossTaskQueueOptions {
   driver?: PgBossConstructor;
   /** Receives pg-boss's background errors (default: ignored, pg-boss retries by itself). */
   onError?: (error: unknown) => void;
+  /**
+   * How long `open` waits for a database that cannot be reached yet (refused, starting up, recovering),
+   * retrying with a backoff of up to 5 s, before it gives up (ms). Default 5 minutes.
+   */
+  startupWaitMs?: number;
+  /** Where the queue reports its waits for the database (default: a JSON line on stderr). */
+  log?: (entry: LogEntry) => void;
 }
 
 /** Valid as a pg-boss queue name and a LISTEN channel. */
@@ -258,6 +267,9 @@ export class PgBossTaskQueue implements TaskQueue {
   private done: string[] = [];
   private readonly flushing = new Set<Promise<unknown>>();
   private stopped = false;
+  /** Aborted once the queue stops: outcomes still waiting for the database are given up. */
+  private readonly halt = new AbortController();
+  private relisten: ReturnType<typeof setTimeout> | undefined;
   /** Where the queue lives (host, port and database name). */
   readonly database: string | undefined;
 
@@ -281,22 +293,34 @@ export class PgBossTaskQueue implements TaskQueue {
     const loaded = options.driver ?? (await loadDriverPackage("pg-boss", "PgBossTaskQueue", "the pg-boss package, version 10 or later", "pg-boss@10"));
     const Boss = (typeof loaded === "function" ? loaded : (loaded as { PgBoss?: unknown }).PgBoss) as PgBossConstructor | undefined;
     if (typeof Boss !== "function") throw new Error("PgBossTaskQueue: the pg-boss package loaded has no PgBoss class (versions 10 to 12 are supported)");
-    // Processes starting together on a new database race to create pg-boss's schema and the queue: the
-    // loser of a deadlock or a duplicate creation starts again, and finds them made.
-    for (let attempt = 1; ; attempt++) {
-      const boss = new Boss({ connectionString: url, schema, application_name: "mcp-task-gen worker queue" });
-      boss.on("error", (e) => options.onError?.(e));
-      try {
-        await boss.start();
-        if (!(boss.getQueue && (await boss.getQueue(name)))) await boss.createQueue(name);
-        return new PgBossTaskQueue(boss, url, name, `${schema}_${name}_sent`.slice(0, 63), options);
-      } catch (e) {
-        await boss.stop({ graceful: false, close: true }).catch(() => undefined);
-        const code = (e as { code?: unknown }).code;
-        if (attempt >= 5 || (code !== "40P01" && code !== "23505" && code !== "42P07" && code !== "42710")) throw e;
-        await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
-      }
-    }
+    const log = options.log ?? ((e: LogEntry) => stderrLine(e));
+    // A database still starting, recovering or refusing connections is waited for, not a reason to stop.
+    return untilDatabaseBack(
+      async () => {
+        // Processes starting together on a new database race to create pg-boss's schema and the queue: the
+        // loser of a deadlock or a duplicate creation starts again, and finds them made.
+        for (let attempt = 1; ; attempt++) {
+          // Bounded waits: a reply that never comes (the database gone without closing the socket) fails.
+          const boss = new Boss({ connectionString: url, schema, application_name: "mcp-task-gen worker queue", connectionTimeoutMillis: 10_000, query_timeout: 30_000, keepAlive: true });
+          boss.on("error", (e) => options.onError?.(e));
+          try {
+            await boss.start();
+            if (!(boss.getQueue && (await boss.getQueue(name)))) await boss.createQueue(name);
+            return new PgBossTaskQueue(boss, url, name, `${schema}_${name}_sent`.slice(0, 63), options);
+          } catch (e) {
+            await boss.stop({ graceful: false, close: true }).catch(() => undefined);
+            const code = (e as { code?: unknown }).code;
+            if (attempt >= 5 || (code !== "40P01" && code !== "23505" && code !== "42P07" && code !== "42710")) throw e;
+            await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
+          }
+        }
+      },
+      {
+        forMs: options.startupWaitMs ?? 300_000,
+        onWait: (attempt, delayMs, e) =>
+          log({ level: "warn", msg: "the job queue's database is unavailable: waiting for it", database: databaseOf(url), attempt, retryInMs: delayMs, error: String(e) }),
+      },
+    );
   }
 
   async enqueue(work: QueuedWork, retry?: RetryPolicy): Promise<string> {
@@ -326,20 +350,53 @@ export class PgBossTaskQueue implements TaskQueue {
     if (this.stopped) throw new Error("the queue is stopped");
     if (this.handler !== undefined && this.handler !== handler) throw new Error("the queue already runs another handler in this process");
     this.handler = handler;
-    if (this.listener === undefined) {
-      const pg = (await loadDriverPackage("pg", "PgBossTaskQueue", "the pg package, version 8", "pg@8")) as { Client: new (o: { connectionString: string }) => ListenClient };
-      const client = new pg.Client({ connectionString: this.url });
-      client.on("error", (e) => this.options.onError?.(e));
-      // A job was sent: look now rather than at the next poll.
-      client.on("notification", () => this.pull());
-      await client.connect();
-      await client.query(`LISTEN "${this.channel}"`);
-      this.listener = client;
+    if (this.poller === undefined) {
+      const pg = (await loadDriverPackage("pg", "PgBossTaskQueue", "the pg package, version 8", "pg@8")) as { Client: new (o: { connectionString: string; connectionTimeoutMillis?: number; keepAlive?: boolean }) => ListenClient };
       const every = Math.max(0.5, this.options.pollingIntervalSeconds ?? 2) * 1000;
       this.poller = setInterval(() => this.pull(), every);
+      // Polling alone finds the jobs while the LISTEN connection is down (the database away).
+      await this.listen(pg.Client).catch(() => this.listenLater(pg.Client));
     }
     this.capacity += Math.max(1, Math.floor(concurrency));
     this.pull();
+  }
+
+  /** The LISTEN connection that wakes this process's workers as soon as a job is sent; remade when lost. */
+  private async listen(Client: new (o: { connectionString: string; connectionTimeoutMillis?: number; keepAlive?: boolean }) => ListenClient): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({ connectionString: this.url, connectionTimeoutMillis: 10_000, keepAlive: true });
+    const lost = (e?: unknown) => {
+      if (e !== undefined && !isDatabaseUnavailable(e)) this.options.onError?.(e);
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      client.end().catch(() => undefined);
+      this.listenLater(Client);
+    };
+    client.on("error", lost);
+    client.on("end", () => lost());
+    // A job was sent: look now rather than at the next poll.
+    client.on("notification", () => this.pull());
+    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${this.channel}"`);
+    } catch (e) {
+      if (this.listener === client) this.listener = undefined;
+      client.end().catch(() => undefined);
+      throw e;
+    }
+    if (this.stopped) await client.end().catch(() => undefined);
+    // Jobs sent while it was down.
+    else this.pull();
+  }
+
+  private listenLater(Client: new (o: { connectionString: string; connectionTimeoutMillis?: number; keepAlive?: boolean }) => ListenClient): void {
+    if (this.stopped || this.relisten !== undefined) return;
+    this.relisten = setTimeout(() => {
+      this.relisten = undefined;
+      this.listen(Client).catch(() => this.listenLater(Client));
+    }, 1000);
+    this.relisten.unref?.();
   }
 
   /** Fetches as many jobs as this process has room for, one fetch at a time. */
@@ -353,6 +410,15 @@ export class PgBossTaskQueue implements TaskQueue {
     }
     this.fetching = true;
     this.again = false;
+    // A fetch that never answers (a connection that stopped answering) must not stop this process taking jobs.
+    let settled = false;
+    const stuck = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      this.fetching = false;
+      this.pull();
+    }, 40_000);
+    stuck.unref?.();
     this.boss
       .fetch(this.name, { batchSize: room })
       .then(
@@ -364,6 +430,9 @@ export class PgBossTaskQueue implements TaskQueue {
         (e: unknown) => this.options.onError?.(e),
       )
       .finally(() => {
+        clearTimeout(stuck);
+        if (settled) return;
+        settled = true;
         this.fetching = false;
         if (this.again) this.pull();
       });
@@ -376,7 +445,7 @@ export class PgBossTaskQueue implements TaskQueue {
       .then(
         () => this.completeSoon(job.id),
         // pg-boss's retry policy decides whether the job runs again.
-        (e: unknown) => this.track(this.boss.fail(this.name, job.id, { message: String((e as { message?: unknown })?.message ?? e) })),
+        (e: unknown) => this.track(() => this.boss.fail(this.name, job.id, { message: String((e as { message?: unknown })?.message ?? e) })),
       )
       .finally(() => {
         this.running.delete(p);
@@ -394,11 +463,14 @@ export class PgBossTaskQueue implements TaskQueue {
 
   private flush(): void {
     const ids = this.done.splice(0);
-    if (ids.length > 0) this.track(this.boss.complete(this.name, ids));
+    if (ids.length > 0) this.track(() => this.boss.complete(this.name, ids));
   }
 
-  private track(p: Promise<unknown>): void {
-    const q: Promise<unknown> = p.catch((e: unknown) => this.options.onError?.(e)).finally(() => this.flushing.delete(q));
+  /** A job's outcome written to the queue; while the database is away, again once it is back. */
+  private track(write: () => Promise<unknown>): void {
+    const q: Promise<unknown> = untilDatabaseBack(write, { signal: this.halt.signal })
+      .catch((e: unknown) => this.options.onError?.(e))
+      .finally(() => this.flushing.delete(q));
     this.flushing.add(q);
   }
 
@@ -424,13 +496,21 @@ export class PgBossTaskQueue implements TaskQueue {
     this.stopped = true;
     // No new jobs from here on.
     clearInterval(this.poller);
-    await this.listener?.end().catch(() => undefined);
+    if (this.relisten) clearTimeout(this.relisten);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
     // Handlers still running after the grace period are left to end with the process.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, graceMs))));
     await Promise.race([Promise.allSettled([...this.running]), grace]);
     clearTimeout(timer);
     this.flush();
+    // Outcomes still waiting for the database get the rest of the grace period.
+    const left = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(1000, graceMs))));
+    await Promise.race([Promise.allSettled([...this.flushing]), left]);
+    clearTimeout(timer);
+    this.halt.abort();
     await Promise.allSettled([...this.flushing]);
     await this.boss.stop({ graceful: false, wait: true, close: true });
   }

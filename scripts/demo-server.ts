@@ -22,7 +22,8 @@
  * name in the store's leases (a process started again under its name settles its earlier tasks at
  * once). In --options: workerConcurrency (jobs at once per process, default 4), retryTools
  * (names of tools whose work is run again when its worker is lost: { "slow_compute": 2 } = 2 retries),
- * queueName, queueSchema, pgBossModule (the file of another pg-boss to load, e.g. version 12 on Node 22).
+ * queueName, queueSchema, pgBossModule (the file of another pg-boss to load, e.g. version 12 on Node 22),
+ * startupWaitMs (how long to wait for a PostgreSQL that cannot be reached yet; default 5 minutes).
  * http: the HTTP limits (headersTimeoutMs, requestTimeoutMs, maxBodyBytes; see HttpLimits in runtime/http-listen.ts;
  * maxParamsKeys for a per-request lifecycle).
  * --auth <token>: a static bearer token that becomes the requestor's auth context
@@ -205,9 +206,10 @@ async function main() {
   if (!existsSync(join(dir, "server.ts"))) usage(`no generated server in output-samples/${spec}/ (run npm run samples)`);
   const gen = (await import(pathToFileURL(join(dir, "server.ts")).href)) as ServerModule;
   const storeMod = (await import(pathToFileURL(join(dir, "store.ts")).href)) as StoreModule;
-  const { rememberExpiredMs, storeSchema, workerConcurrency, retryTools, queueName, queueSchema, pgBossModule, http: httpLimits = {}, ...serverOptions } = options as {
+  const { rememberExpiredMs, storeSchema, workerConcurrency, retryTools, queueName, queueSchema, pgBossModule, startupWaitMs, http: httpLimits = {}, ...serverOptions } = options as {
     http?: { headersTimeoutMs?: number; requestTimeoutMs?: number; maxBodyBytes?: number; maxParamsKeys?: number };
     rememberExpiredMs?: number;
+    startupWaitMs?: number;
     storeSchema?: string;
     workerConcurrency?: number;
     retryTools?: Record<string, number>;
@@ -223,7 +225,11 @@ async function main() {
   if (storeChoice.kind === "postgres") {
     const postgres = (await import(pathToFileURL(join(dir, "runtime", "store-postgres.ts")).href)) as PostgresStoreModule;
     try {
-      store = await postgres.PostgresTaskStore.open(storeChoice.url, { ...storeOptions, ...(storeSchema === undefined ? {} : { schema: storeSchema }) });
+      store = await postgres.PostgresTaskStore.open(storeChoice.url, {
+        ...storeOptions,
+        ...(storeSchema === undefined ? {} : { schema: storeSchema }),
+        ...(startupWaitMs === undefined ? {} : { startupWaitMs }),
+      });
     } catch (e) {
       process.stderr.write(`demo-server: cannot open the task store: ${e instanceof Error ? e.message : String(e)}\n`);
       process.exit(1);
@@ -253,6 +259,7 @@ async function main() {
         ...(queueName === undefined ? {} : { name: queueName }),
         ...(queueSchema === undefined ? {} : { schema: queueSchema }),
         pollingIntervalSeconds: 1,
+        ...(startupWaitMs === undefined ? {} : { startupWaitMs }),
         onError: (e) => log("queue error", { error: String(e) }),
       });
     } catch (e) {
@@ -314,6 +321,8 @@ async function main() {
       // label: a free-form tag the conformance suite sends along.
       inputSchema: z.object({ seconds: z.number().min(0).max(3600), label: z.string().optional() }),
       handler: async ({ seconds }, ctx) => {
+        // One line per run: a task's runs can be counted across processes.
+        log("slow_compute started", { taskId: ctx.taskId ?? null });
         try {
           // In steps: between them the task honours a transition that holds it (e.g. a pause), and
           // reports its progress in the task's own numeric fields where the spec declares some.

@@ -5,6 +5,11 @@
 #   npx vitest run test/runtime/store-postgres.test.ts
 #   scripts/pg-test-cluster.sh stop "$MCP_TASK_GEN_PG_DIR"
 #
+# For tests of a database outage, on a cluster of their own:
+#   PG_TEST_DURABLE=1 scripts/pg-test-cluster.sh start   # commits written before they are acknowledged
+#   scripts/pg-test-cluster.sh restart <dir>         # pg_ctl stop -m immediate, then start (a crash and recovery)
+#   scripts/pg-test-cluster.sh stop-for <dir> <s>    # down for <s> seconds (stop -m immediate), then up again
+#
 # Needs the PostgreSQL server binaries (Debian: apt-get install postgresql; found through
 # PG_BIN, pg_config, or /usr/lib/postgresql/<version>/bin). The server refuses to run as
 # root: as root the cluster belongs to the postgres user. Everything else goes to stderr,
@@ -42,15 +47,43 @@ start() {
   password="$(node -e 'console.log(require("crypto").randomBytes(12).toString("hex"))')"
   as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth-host=scram-sha-256 --auth-local=trust --no-sync -E UTF8 >&2
   port="$(free_port)"
-  # fsync off: a throwaway cluster; the tests are about behaviour, not the disk.
-  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" start >&2
+  # fsync off: a throwaway cluster; the tests are about behaviour, not the disk. Commits are acknowledged
+  # before their WAL is written (synchronous_commit off) unless PG_TEST_DURABLE=1: a crash of the server
+  # (restart, stop-for) would otherwise lose commits a client was told of, which no real deployment does.
+  local commit="-c synchronous_commit=off"
+  if [[ "${PG_TEST_DURABLE:-}" == 1 ]]; then commit="-c synchronous_commit=on"; fi
+  echo "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off $commit -c full_page_writes=off -c max_connections=200" >"$dir/options"
+  up "$bin" "$dir"
   as_owner "$bin/psql" -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q >&2 <<SQL
 CREATE ROLE $user LOGIN PASSWORD '$password' CREATEDB;
 CREATE DATABASE $db OWNER $user;
 SQL
   echo "export MCP_TASK_GEN_PG_URL=postgres://$user:$password@127.0.0.1:$port/$db"
   echo "export MCP_TASK_GEN_PG_DIR=$dir"
+}
+
+# Starts the cluster in <dir> with the options it was made with.
+up() {
+  as_owner "$1/pg_ctl" -D "$2/data" -l "$2/log" -w -t 60 -o "$(cat "$2/options")" start >&2
+}
+
+cluster_dir() {
+  local dir="${1:-${MCP_TASK_GEN_PG_DIR:-}}"
+  if [[ -z "$dir" || ! -f "$dir/options" ]]; then echo "pg-test-cluster: no cluster directory (made by start) given" >&2; exit 1; fi
+  echo "$dir"
+}
+
+restart() {
+  local dir bin; dir="$(cluster_dir "${1:-}")"; bin="$(find_bin)"
+  as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >&2
+  up "$bin" "$dir"
+}
+
+stop_for() {
+  local dir bin; dir="$(cluster_dir "${1:-}")"; bin="$(find_bin)"
+  as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >&2
+  sleep "${2:?seconds}"
+  up "$bin" "$dir"
 }
 
 stop() {
@@ -64,5 +97,7 @@ stop() {
 case "${1:-}" in
   start) start ;;
   stop) stop "${2:-}" ;;
-  *) echo "usage: scripts/pg-test-cluster.sh start | stop <dir>" >&2; exit 2 ;;
+  restart) restart "${2:-}" ;;
+  stop-for) stop_for "${2:-}" "${3:-}" ;;
+  *) echo "usage: scripts/pg-test-cluster.sh start | stop <dir> | restart <dir> | stop-for <dir> <seconds>" >&2; exit 2 ;;
 esac

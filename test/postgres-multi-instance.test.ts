@@ -70,9 +70,11 @@ async function connect(url: string) {
 }
 
 describe("demo server --store postgres:<url>", () => {
-  it("exits 1 with a clear message, the password hidden, when the database cannot be reached", async () => {
-    const r = await run(process.execPath, ["--import", "tsx", demo, "mcp-2025-11-25", "--store", "postgres://mtg:hunter2@127.0.0.1:1/tasks"], { cwd: ROOT });
+  it("waits for a database it cannot reach, logging each wait, then exits 1 with a clear message, the password hidden", async () => {
+    const env = { MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ startupWaitMs: 1500 }) };
+    const r = await run(process.execPath, ["--import", "tsx", demo, "mcp-2025-11-25", "--store", "postgres://mtg:hunter2@127.0.0.1:1/tasks"], { cwd: ROOT, env });
     expect(r.code).toBe(1);
+    expect(r.stderr).toContain('"msg":"the task store\'s database is unavailable: waiting for it","database":"127.0.0.1:1/tasks","attempt":1');
     expect(r.stderr).toContain("demo-server: cannot open the task store: cannot open the PostgreSQL task store at postgres://mtg:***@127.0.0.1:1/tasks");
     expect(r.stderr).not.toContain("hunter2");
   });

@@ -6,10 +6,12 @@
  * task expired once), the change events (LISTEN/NOTIFY), indexes, and clear errors.
  * Runs against MCP_TASK_GEN_PG_URL (see store-postgres-db.ts: without it, it fails).
  */
+import { createServer, connect as tcpConnect, type Server, type Socket } from "node:net";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { TaskChange } from "../../runtime/store.js";
-import { POSTGRES_SCHEMA_VERSION, PostgresTaskStore, postgresUrl, SWEEP_BATCH, type PostgresTaskStoreOptions } from "../../runtime/store-postgres.js";
+import { DatabaseUnavailableError } from "../../runtime/errors.js";
+import { POSTGRES_SCHEMA_VERSION, PostgresTaskStore, postgresUrl, RunnerInUseError, SWEEP_BATCH, type PostgresTaskStoreOptions } from "../../runtime/store-postgres.js";
 import { task } from "./store-contract.js";
 import { dropSchemas, freshSchema, pgUrl, query } from "./store-postgres-db.js";
 
@@ -81,6 +83,7 @@ describe("PostgresTaskStore schema", () => {
     await a.close();
     await query(`DROP INDEX "${schema}".tasks_owner_unfinished`);
     await query(`DROP TABLE "${schema}".rates`);
+    await query(`ALTER TABLE "${schema}".runners DROP COLUMN instance`);
     await query(`UPDATE "${schema}".store_meta SET version = 2`);
     const b = await open(schema);
     expect(await b.schemaVersion()).toBe(POSTGRES_SCHEMA_VERSION);
@@ -108,7 +111,7 @@ describe("PostgresTaskStore schema", () => {
     const url = new URL(pgUrl());
     url.password = "secret-password";
     url.port = "1";
-    const refused = PostgresTaskStore.open(url.toString(), { schema: newSchema() });
+    const refused = PostgresTaskStore.open(url.toString(), { schema: newSchema(), startupWaitMs: 0 });
     await expect(refused).rejects.toThrow(/cannot open the PostgreSQL task store at postgres:\/\/mtg:\*\*\*@127\.0\.0\.1:1\//);
     await expect(refused).rejects.not.toThrow(/secret-password/);
     await expect(PostgresTaskStore.open("", {})).rejects.toThrow("PostgresTaskStore.open needs a connection string");
@@ -340,5 +343,107 @@ describe("PostgresTaskStore change events (LISTEN/NOTIFY)", () => {
     expect(got.find((c) => c.kind === "resync")).toEqual({ taskId: "", kind: "resync", origin: "" });
     await b.create(task("after", "alice"));
     await waitFor(() => got.some((c) => c.taskId === "after"), "a change after the reconnect");
+  });
+});
+
+/** A TCP relay on 127.0.0.1 to the test database, started late or cut at will: the database as the store sees it. */
+async function relay(port = 0): Promise<{ port: number; cut(): void; close(): Promise<void> }> {
+  const target = new URL(pgUrl());
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = tcpConnect(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("error", () => undefined);
+      s.on("close", () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    cut: () => {
+      for (const s of sockets) s.destroy();
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+describe("PostgresTaskStore when its database goes away", () => {
+  it("waits at open for a database that refuses connections at first, and logs the waits", async () => {
+    // A port nothing listens on yet: refused until the relay starts there.
+    const probe = await relay();
+    const port = probe.port;
+    await probe.close();
+    const url = new URL(pgUrl());
+    url.port = String(port);
+    const waits: Record<string, unknown>[] = [];
+    const opening = PostgresTaskStore.open(url.toString(), { schema: newSchema(), poolSize: 2, log: (e) => waits.push(e) });
+    await new Promise((r) => setTimeout(r, 900));
+    const late = await relay(port);
+    try {
+      const s = await opening;
+      opened.push(s);
+      expect(await s.schemaVersion()).toBe(POSTGRES_SCHEMA_VERSION);
+      expect(waits.length).toBeGreaterThan(0);
+      expect(waits[0]).toMatchObject({ level: "warn", msg: "the task store's database is unavailable: waiting for it", attempt: 1 });
+      expect(JSON.stringify(waits)).not.toContain(new URL(pgUrl()).password);
+    } finally {
+      await opened.pop()?.close();
+      await late.close();
+    }
+  });
+
+  it("fails a call, never the process, when its connection is lost mid-transaction or idle, and serves again once the database is back", async () => {
+    const link = await relay();
+    const url = new URL(pgUrl());
+    url.port = String(link.port);
+    const s = await PostgresTaskStore.open(url.toString(), { schema: newSchema(), poolSize: 2 });
+    try {
+      await s.create(task("before", "alice"));
+      // Cut while a transaction holds its connection (checked out of the pool).
+      const creating = s.createAlong(task("during", "alice"), 10, async () => {
+        link.cut();
+        await new Promise((r) => setTimeout(r, 50));
+      });
+      const failed = await creating.then(() => undefined, (e: unknown) => e);
+      expect(failed).toBeInstanceOf(DatabaseUnavailableError);
+      expect(failed).toMatchObject({ code: -32002, message: "The task store is unavailable for a moment: retry shortly", data: { retryable: true } });
+      // Idle connections cut too: the next calls fail or reconnect, none crashes the process.
+      link.cut();
+      await s.get("before").catch(() => undefined);
+      expect(await s.get("before")).toMatchObject({ state: "live" });
+      expect(await s.get("during")).toBeUndefined();
+    } finally {
+      await s.close();
+      await link.close();
+    }
+  });
+});
+
+describe("runner names", () => {
+  it("a name is taken from no live process: a second start waits two renewal periods, then refuses while the first renews, and takes it once the first stopped", async () => {
+    const schema = newSchema();
+    const a = await open(schema);
+    const b = await open(schema);
+    await a.takeRunner("solo", "first", 100);
+    const renew = setInterval(() => void a.heartbeat("solo", "first"), 100);
+    try {
+      const t0 = Date.now();
+      await expect(b.takeRunner("solo", "second", 100)).rejects.toBeInstanceOf(RunnerInUseError);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(300);
+    } finally {
+      clearInterval(renew);
+    }
+    await b.takeRunner("solo", "second", 100);
+    const row = await query(`SELECT instance FROM "${schema}".runners WHERE runner = $1`, [JSON.stringify("solo")]);
+    expect(row.rows[0].instance).toBe("second");
+    // The same start taking its name again goes through at once.
+    const t1 = Date.now();
+    await b.takeRunner("solo", "second", 100);
+    expect(Date.now() - t1).toBeLessThan(300);
   });
 });
