@@ -374,7 +374,9 @@ class Create extends Cmd {
     return this.via ? `create(${this.via.method})` : `create(${this.outcome})`;
   }
   async exec(w: World): Promise<void> {
-    await this.make(w);
+    const made = await this.make(w);
+    // Read back what was made: the task as the spec's get shows it.
+    if (made !== undefined) await refresh(w, made.t);
   }
   /**
    * Makes the task and adds it to the model: the task and the acknowledgement's record of it (none where a
