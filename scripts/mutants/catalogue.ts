@@ -757,7 +757,7 @@ const sep1686: Mutant[] = [
     bug: "tasks/delete answers success but the row stays: the task is still found afterwards",
     onMessage: track(SEP),
     onRequest: (m, ctx) =>
-      methodOf(m) === "tasks/delete" && TERMINAL.has(String(ctx.state.get(`status:${String(paramsOf(m).taskId)}`))) ? resultReply(m, { _meta: { [SEP_RT]: { taskId: paramsOf(m).taskId } } }) : m,
+      methodOf(m) === "tasks/delete" && ctx.state.get(`owner:${String(paramsOf(m).taskId)}`) === ctx.session && TERMINAL.has(String(ctx.state.get(`status:${String(paramsOf(m).taskId)}`))) ? resultReply(m, { _meta: { [SEP_RT]: { taskId: paramsOf(m).taskId } } }) : m,
   },
   {
     name: `${sep}/deleted-still-listed`,
