@@ -21,7 +21,6 @@ import { renderTemplate } from "./emit/index.js";
 import { tidyMarkdown, tidyStatements } from "./formatter.js";
 import type { SourceFile } from "./load.js";
 import { compile } from "./pipeline.js";
-import { TS_MORPH_RANGE } from "./update-user-files.js";
 import { GENERATOR_NAME, GENERATOR_VERSION } from "./version.js";
 
 export type Transport = "stdio" | "http";
@@ -249,9 +248,9 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
   const devDependencies = {
     "@types/node": version("@types/node", "^20.0.0"),
     [GENERATOR_NAME]: o.generatorSource ?? `^${pkg.version ?? GENERATOR_VERSION}`,
-    // `npm run generate` keeps src/handlers/ in step with the contract through ts-morph (an optional peer
-    // dependency of the generator, so that the generator alone installs small).
-    "ts-morph": TS_MORPH_RANGE,
+    // Not ts-morph: `npm run generate` keeps src/handlers/ in step with it, but it weighs a quarter of the
+    // install, and a new project needs it only once its spec changes (README, "Changing the spec", says
+    // to install it then; `generate` says so too).
     typescript: version("typescript", "^5.9.0"),
   };
 
@@ -275,6 +274,10 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
     initialize: !perRequest,
     ...members,
     greetingJson: JSON.stringify(`Hello from ${o.name}!`),
+    statusField: ir.behaviour.statusField ?? "status",
+    idField: ir.behaviour.taskIdField ?? "taskId",
+    retention: ir.behaviour.retention !== false,
+    polling: ir.behaviour.polling !== false,
     taskRequests: contract.members.filter((m) => m.task).map((m) => m.method),
     context: contract.context.map((c) => c.name),
     hasContext: contract.context.length > 0,

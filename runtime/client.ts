@@ -83,6 +83,13 @@ export interface TaskClientOptions<Task extends TaskLike = TaskLike> {
   onInputRequest?: (request: { method: string; params?: Record<string, unknown> }, key: string, taskId: string) => Promise<unknown>;
 }
 
+/** A progress notification's params, as `onProgress` receives them. */
+export interface TaskProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 export interface TaskRequestOptions<Task extends TaskLike = TaskLike> {
   /** The task id (default: a random UUID), where the requestor assigns it. */
   taskId?: string;
@@ -94,6 +101,12 @@ export interface TaskRequestOptions<Task extends TaskLike = TaskLike> {
   signal?: AbortSignal;
   /** Called with every polled state of the task. */
   onTaskStatus?: (task: Task) => void | Promise<void>;
+  /**
+   * Called with every progress notification of the request (the request then carries a progress token)
+   * and, where the spec keeps that token alive for the task, of the task's work after the request was
+   * answered with the task.
+   */
+  onProgress?: (progress: TaskProgress) => void;
   /** Race the direct answer against polling (default true). */
   poll?: boolean;
 }
@@ -525,6 +538,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
       timeout: this.options.requestTimeout ?? 86_400_000,
       maxTotalTimeout: this.options.requestTimeout ?? 86_400_000,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onProgress ? { onprogress: options.onProgress } : {}),
     }) as Promise<R>;
     direct.then(
       () => acknowledged(false),
@@ -569,7 +583,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
   async start<R>(
     request: { method: string; params?: Record<string, unknown> },
     resultSchema: z.ZodType<R>,
-    options: Pick<TaskRequestOptions<Task>, "signal" | "keepAlive" | "taskRequest"> = {},
+    options: Pick<TaskRequestOptions<Task>, "signal" | "keepAlive" | "taskRequest" | "onProgress"> = {},
   ): Promise<{ task: Task } | { result: R }> {
     const plan = this.plan;
     if (plan.creation.ackMode === "notification") {
@@ -597,6 +611,8 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
       raw = (await (this.client as unknown as Sender).request({ method: request.method, params }, z.record(z.string(), z.unknown()), {
         timeout: this.options.methodTimeout ?? 60_000,
         signal: pending.signal,
+        // The client's SDK adds the token and, for an answer that is a task, keeps it for the task's life.
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       })) as Record<string, unknown>;
     } catch (e) {
       throw toTaskError(e);
