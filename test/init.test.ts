@@ -61,6 +61,8 @@ function summary(out: string): { pass: number; fail: number; skipped: number } {
 let tmp: string;
 let seed: string;
 let initRun: Run;
+/** The scaffold's package.json as init wrote it (the README's installs add to it later). */
+let initPkg: Record<string, Record<string, string>>;
 
 beforeAll(async () => {
   tmp = dirs.make();
@@ -68,6 +70,7 @@ beforeAll(async () => {
   seed = join(tmp, "srv-stdio");
   // The README's commands: npx mcp-task-gen init <dir> (here, in this checkout), then npm install there.
   initRun = must(await run(NPX, ["mcp-task-gen", "init", seed], { cwd: ROOT, env, timeoutMs: 120_000 }), "npx mcp-task-gen init");
+  initPkg = json(join(seed, "package.json"));
   must(await npm(seed, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), "npm install");
   // What init's "Next:" adds on a Node without built-in SQLite (Node 20), as it prints it.
   const driver = /^ {2}npm install (better-sqlite3@12) /m.exec(initRun.stdout);
@@ -109,7 +112,7 @@ describe("mcp-task-gen init (the default spec, stdio)", () => {
       expect(existsSync(join(seed, f)), f).toBe(true);
     }
     expect(json(join(seed, "mcp-task-gen.config.json"))).toEqual({ spec: "mcp-2025-11-25", out: "src/tasks", handlers: "src/handlers" });
-    const pkg = json(join(seed, "package.json"));
+    const pkg = initPkg;
     expect(pkg.scripts.generate).toBe("mcp-task-gen");
     expect(pkg.scripts.worker).toBe("node dist/src/worker.js");
     // No store driver (SQLite is built into Node 22+; better-sqlite3, pg and pg-boss are installed when
@@ -207,9 +210,13 @@ describe("other specs and transports (sharing the install)", () => {
   const scaffold = async (name: string, args: string[], install = false) => {
     const r = must(await cli(["init", name, ...args], tmp), `init ${name}`);
     const dir = join(tmp, name);
-    // A scaffold whose dependencies are the seed's shares its install; another installs its own.
-    if (install) must(await npm(dir, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), "npm install");
-    else symlinkSync(join(seed, "node_modules"), join(dir, "node_modules"), "dir");
+    // A scaffold whose dependencies are the seed's shares its install; another installs its own, and what
+    // init's "Next:" adds on a Node without built-in SQLite.
+    if (install) {
+      must(await npm(dir, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), "npm install");
+      const driver = /^ {2}npm install (better-sqlite3@12) /m.exec(r.stdout);
+      if (driver) must(await npm(dir, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", driver[1]!], 480_000), "npm install better-sqlite3");
+    } else symlinkSync(join(seed, "node_modules"), join(dir, "node_modules"), "dir");
     return { r, dir };
   };
 

@@ -133,22 +133,29 @@ describe("the Inspector's web UI, connected to the scaffold over stdio", () => {
 
   it("calls echo plainly", async () => {
     await page.getByRole("button", { name: "echo" }).click();
-    await page.getByLabel("message").fill("hello from the browser");
+    await page.getByRole("textbox", { name: "message" }).fill("hello from the browser");
     await page.getByRole("button", { name: "Execute Tool" }).click();
     await page.getByText("hello from the browser", { exact: true }).last().waitFor({ timeout: 30_000 });
     await shot("echo-result");
   });
 
   it("calls echo as a task: working, then completed", async () => {
-    await page.getByLabel("message").fill("hello from a task");
-    await page.getByLabel("delayMs").fill("3000");
+    // The results replaced the form: back to the tool's form.
+    const form = page.getByRole("textbox", { name: "message" });
+    await page.getByRole("button", { name: "echo" }).click();
+    if (!(await form.isVisible())) await page.locator("button:near(:text('Results'))").first().click();
+    await form.fill("hello from a task");
+    await page.getByRole("textbox", { name: "delayMs" }).fill("3000");
     await page.getByLabel("Run as task").check({ force: true });
     await page.getByRole("button", { name: "Execute Tool" }).click();
     const panel = page.getByText("Task Details").first();
     await panel.waitFor({ timeout: 30_000 });
-    await page.getByText("WORKING", { exact: true }).first().waitFor({ timeout: 30_000 });
+    await page.getByText(/^working$/i).first().waitFor({ timeout: 30_000 }).catch(async (e: unknown) => {
+      await shot("task-not-working");
+      throw e;
+    });
     await shot("task-working");
-    await page.getByText("COMPLETED", { exact: true }).first().waitFor({ timeout: 30_000 });
+    await page.getByText(/^completed$/i).first().waitFor({ timeout: 30_000 });
     await page.getByText("hello from a task", { exact: true }).last().waitFor({ timeout: 30_000 });
     await shot("task-completed");
   });
