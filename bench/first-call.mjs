@@ -37,7 +37,7 @@ const work = mkdtempSync(join(tmpdir(), "mtg-first-call-"));
 
 /** This package, packed (as a newcomer gets it). */
 execFileSync("npm", ["pack", "--pack-destination", work], { cwd: root, env, stdio: "ignore" });
-const tarball = join(work, "mcp-task-gen-0.2.0.tgz");
+// The tarball sits in the folder above each run's, named by a relative path as the README does (npx ./<file>).
 
 const SDK_SERVER = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -64,7 +64,7 @@ server.start({ transportType: "stdio" });
 const STARTERS = [
   {
     name: "mcp-task-gen init (this package)",
-    steps: [["npx", ["--yes", tarball, "init", "srv"]], ["npm", ["install"], "srv"], ["npm", ["run", "build"], "srv"]],
+    steps: [["npx", ["--yes", "../mcp-task-gen-0.2.0.tgz", "init", "srv"]], ["npm", ["install"], "srv"], ["npm", ["run", "build"], "srv"]],
     server: { cwd: "srv", command: "node", args: ["dist/src/server.js"] },
     modules: "srv/node_modules",
   },
@@ -125,14 +125,21 @@ async function attempt(s) {
 const rows = [];
 try {
   for (const s of STARTERS) {
-    process.stderr.write(`${s.name}: warming npm's cache...\n`);
-    const warm = await attempt(s);
-    rmSync(warm.dir, { recursive: true, force: true });
-    process.stderr.write(`${s.name}: timed run...\n`);
-    const r = await attempt(s);
-    rows.push({ name: s.name, ...r });
-    process.stderr.write(`${s.name}: ${r.seconds.toFixed(1)} s, ${(r.size.bytes / 1e6).toFixed(0)} MB in ${r.size.packages} packages, tools ${r.tools.join(", ")}\n`);
-    rmSync(r.dir, { recursive: true, force: true });
+    try {
+      process.stderr.write(`${s.name}: warming npm's cache...\n`);
+      const warm = await attempt(s);
+      rmSync(warm.dir, { recursive: true, force: true });
+      process.stderr.write(`${s.name}: timed run...\n`);
+      const r = await attempt(s);
+      rows.push({ name: s.name, ...r });
+      process.stderr.write(`${s.name}: ${r.seconds.toFixed(1)} s, ${(r.size.bytes / 1e6).toFixed(0)} MB in ${r.size.packages} packages, tools ${r.tools.join(", ")}\n`);
+      rmSync(r.dir, { recursive: true, force: true });
+    } catch (e) {
+      // A starter whose own commands fail is reported as failing, with the first line of why.
+      const why = String(e instanceof Error ? e.message : e).split("\n").find((l) => /error/i.test(l)) ?? String(e).split("\n")[0];
+      rows.push({ name: s.name, failed: why.trim() });
+      process.stderr.write(`${s.name}: failed: ${String(e)}\n`);
+    }
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
@@ -144,7 +151,11 @@ const lines = [
   "",
   "| starter | to the first answer | installed (dev tools included) | packages | tools listed |",
   "| --- | ---: | ---: | ---: | --- |",
-  ...rows.map((r) => `| ${r.name} | ${r.seconds.toFixed(1)} s | ${(r.size.bytes / 1e6).toFixed(1)} MB | ${r.size.packages} | ${r.tools.join(", ")} |`),
+  ...rows.map((r) =>
+    r.failed !== undefined
+      ? `| ${r.name} | failed: ${r.failed.replaceAll("|", "\\|")} | | | |`
+      : `| ${r.name} | ${r.seconds.toFixed(1)} s | ${(r.size.bytes / 1e6).toFixed(1)} MB | ${r.size.packages} | ${r.tools.join(", ")} |`,
+  ),
 ];
 console.log(lines.join("\n"));
 if (outFile) writeFileSync(outFile, lines.join("\n") + "\n");
