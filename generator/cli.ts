@@ -13,7 +13,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { CODES, formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
 import { findConfig, print, probe, probeHandlers, recorder, rememberedSpec, rememberSpec, stdIo, type Command } from "./fastpath.js";
 import type { SourceFile } from "./load.js";
-import { MANIFEST_FILE } from "./manifest.js";
+import { MANIFEST_FILE, sha256 as sha256Of } from "./manifest.js";
 import { apply, conflictMessage, drift, forceable, plan } from "./fsout.js";
 import type { CompileResult } from "./pipeline.js";
 import { builtinSpecs, DEFAULT_OUT, DEFAULT_SPEC, INIT_DEFAULT_SPEC, resolveSpec } from "./specs.js";
@@ -266,9 +266,11 @@ async function generate(io: Io, o: GenerateOpts): Promise<number> {
     io.err(`mcp-task-gen: ${o.spec}: ${summarize(result!.diagnostics)}; nothing written`);
     return 1;
   }
-  // The spec the output was generated from, if remembered: what changed for the handlers is said below.
-  const previous = o.dryRun ? undefined : rememberedSpec(io.cwd, resolve(io.cwd, o.out));
+  // The spec the output was generated from, if remembered (or a built-in spec whose text it was, as after
+  // `init`): what changed for the handlers is said below.
+  const previous = o.dryRun ? undefined : (rememberedSpec(io.cwd, resolve(io.cwd, o.out)) ?? builtinOfOutput(resolve(io.cwd, o.out), io.cwd));
   const outDir = resolve(io.cwd, o.out);
+  const generatedFrom = previous === undefined ? manifestSpec(outDir) : undefined;
   const shown = relative(io.cwd, outDir) || ".";
   const p = plan(outDir, result!.files);
   // --force resolves hand edits of generated files, never files that mcp-task-gen did not write.
@@ -314,7 +316,28 @@ async function generate(io: Io, o: GenerateOpts): Promise<number> {
   if (done.length > 0) await warnMissingDependencies(io, outDir, result!.files);
   rememberSpec(io.cwd, result!.files.find((f) => f.path === MANIFEST_FILE)!.contents, source);
   if (done.length > 0 && previous !== undefined && previous.text !== source.text) await printRegenNotes(io, previous, result!);
+  else if (done.length > 0 && previous === undefined && generatedFrom !== undefined && generatedFrom.sha256 !== sha256Of(source.text)) {
+    io.out(`mcp-task-gen: ${shown}/ was generated from spec ${generatedFrom.name} (another text); what changed, for the handlers too: npx mcp-task-gen diff <that spec> ${o.spec}`);
+  }
   return 0;
+}
+
+/** The spec an output's manifest names (its name and the sha256 of its text), if it has a manifest. */
+function manifestSpec(outDir: string): { name: string; sha256: string } | undefined {
+  try {
+    const m = JSON.parse(readFileSync(join(outDir, MANIFEST_FILE), "utf8")) as { spec?: { name?: unknown; sha256?: unknown } };
+    return typeof m.spec?.name === "string" && typeof m.spec.sha256 === "string" ? { name: m.spec.name, sha256: m.spec.sha256 } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The built-in spec an output was generated from, when its manifest names one with this very text. */
+function builtinOfOutput(outDir: string, cwd: string): SourceFile | undefined {
+  const m = manifestSpec(outDir);
+  if (m === undefined || !builtinSpecs().includes(m.name)) return undefined;
+  const r = resolveSpec(m.name, cwd);
+  return r.ok && sha256Of(r.source.text) === m.sha256 ? r.source : undefined;
 }
 
 /**
@@ -398,7 +421,7 @@ async function checkConfigCmd(io: Io, o: { warnAsError?: boolean }): Promise<num
   return code;
 }
 
-async function checkOutput(io: Io, o: { spec: string; out: string; warnAsError?: boolean }): Promise<number> {
+async function checkOutput(io: Io, o: { spec: string; out: string; handlers?: string; warnAsError?: boolean }): Promise<number> {
   const fast = probe(io, "check", o, { warnAsError: o.warnAsError });
   if (fast) {
     print(io, fast);
@@ -424,8 +447,10 @@ async function checkOutput(io: Io, o: { spec: string; out: string; warnAsError?:
   const conflicts = plan(outDir, result!.files).actions.filter((a): a is Extract<typeof a, { kind: "conflict" }> => a.kind === "conflict");
   for (const c of conflicts) io.err(`mcp-task-gen: ${conflictMessage(c, shown)}`);
   const force = conflicts.some((c) => c.reason !== "not-generated") ? " --force" : "";
+  // The handler files are kept in step by the same command (a stub per new member), as `generate` with them does.
+  const handlers = o.handlers === undefined ? "" : ` --handlers ${relative(io.cwd, resolve(io.cwd, o.handlers)) || "."}`;
   io.err(
-    `mcp-task-gen: ${shown}/ is stale (${d.missing.length} missing, ${d.changed.length} changed, ${d.extra.length} extra); run: npx mcp-task-gen generate --spec ${o.spec} --out ${shown}${force}`,
+    `mcp-task-gen: ${shown}/ is stale (${d.missing.length} missing, ${d.changed.length} changed, ${d.extra.length} extra); run: npx mcp-task-gen generate --spec ${o.spec} --out ${shown}${handlers}${force}`,
   );
   return 1;
 }

@@ -21,7 +21,6 @@ import { renderTemplate } from "./emit/index.js";
 import { tidyMarkdown, tidyStatements } from "./formatter.js";
 import type { SourceFile } from "./load.js";
 import { compile } from "./pipeline.js";
-import { TS_MORPH_RANGE } from "./update-user-files.js";
 import { GENERATOR_NAME, GENERATOR_VERSION } from "./version.js";
 
 export type Transport = "stdio" | "http";
@@ -193,12 +192,13 @@ export function importedPackages(files: readonly { path: string; contents: strin
 }
 
 /**
- * The scaffold's reviewed install scripts: better-sqlite3 builds its driver. A generator linked from a
+ * The scaffold's reviewed install scripts: better-sqlite3 builds its driver (on Node 20, where the user
+ * installs it). A generator linked from a
  * checkout (`file:<dir>`) builds itself, and npm lists the checkout's own tree with it (esbuild); npm
  * names such a link by its path from node_modules/.
  */
 function allowedScripts(generatorSource: string | undefined): Record<string, boolean> {
-  const allowed: Record<string, boolean> = { [SQLITE_DRIVER]: true };
+  const allowed: Record<string, boolean> = { "better-sqlite3": true };
   if (generatorSource?.startsWith("file:") && !/\.t(ar\.)?gz$/.test(generatorSource)) {
     allowed[`file:../${generatorSource.slice("file:".length)}`] = true;
     allowed.esbuild = true;
@@ -206,26 +206,12 @@ function allowedScripts(generatorSource: string | undefined): Record<string, boo
   return allowed;
 }
 
-/** The PostgreSQL driver of TASK_STORE=postgres:<url> (runtime/store-postgres.ts). */
-const POSTGRES_DRIVER = "pg";
-
-/** The job queue of TASK_STORE=postgres:<url> (runtime/workers.ts): pg-boss 10, the one that runs on Node 20. */
-const QUEUE = "pg-boss";
-
-/** A caret range on an exact version (kept as it is when it is a range already). */
-const caret = (v: string) => (/^\d/.test(v) ? `^${v}` : v);
-
-/** The SQLite driver of the scaffold's default task store (runtime/store-sqlite.ts). */
-const SQLITE_DRIVER = "better-sqlite3";
-
 /**
- * The scaffold's range of the SQLite driver: major version 12, the one the runtime's store is written
- * against (a caret on the version this generator was tested with, when that is a 12.x).
+ * The stores' drivers, which the runtime loads only when it opens that store: better-sqlite3 (SQLite on
+ * Node 20), pg and pg-boss (TASK_STORE=postgres:<url>). Installed by the user when needed (the README
+ * and the runtime's message say how), never by default.
  */
-export function sqliteRange(tested: string): string {
-  const m = /^[\^~]?(12\.\d+\.\d+)$/.exec(tested);
-  return m ? `^${m[1]}` : "^12.0.0";
-}
+const OPTIONAL_DRIVERS = new Set(["better-sqlite3", "pg", "pg-boss"]);
 
 const NODE_BUILTINS = new Set(["crypto", "http", "https", "fs", "path", "url", "events", "stream", "os", "child_process", "util", "net", "buffer", "assert", "timers"]);
 
@@ -247,26 +233,24 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
   const pkg = o.generatorPackage ?? ownPackage();
   const version = (name: string, fallback: string) => pkg.dependencies?.[name] ?? pkg.devDependencies?.[name] ?? fallback;
 
-  // Runtime dependencies: what the generated code imports, plus what the user-owned files import.
+  // Runtime dependencies: what the generated code imports, plus what the user-owned files import. The
+  // stores' drivers are not among them: the runtime loads each only when it opens that store, and says
+  // what to install when it is missing. SQLite is built into Node 22 and later (node:sqlite); on Node 20
+  // the README has `npm install better-sqlite3@12` (a compiled module), and TASK_STORE=postgres:<url>
+  // needs pg and pg-boss (README, "Scaling out"): a new project installs nothing it does not run.
   const runtimeDeps = new Set([...importedPackages(compiled.files), "@modelcontextprotocol/sdk", "zod"]);
-  // The entry point's default task store is SQLite (the runtime loads the driver only when it opens one).
-  runtimeDeps.add(SQLITE_DRIVER);
-  // TASK_STORE=postgres:<url>: the store's driver and the job queue of the workers (the runtime loads each
-  // only when it opens that store).
-  runtimeDeps.add(POSTGRES_DRIVER);
-  runtimeDeps.add(QUEUE);
   const dependencies = Object.fromEntries(
     [...runtimeDeps]
-      .filter((d) => !NODE_BUILTINS.has(d))
+      .filter((d) => !NODE_BUILTINS.has(d) && !OPTIONAL_DRIVERS.has(d))
       .sort()
-      .map((d) => [d, d === SQLITE_DRIVER ? sqliteRange(version(d, "")) : d === POSTGRES_DRIVER || d === QUEUE ? caret(version(d, "")) : version(d, "*")]),
+      .map((d) => [d, version(d, "*")]),
   );
   const devDependencies = {
     "@types/node": version("@types/node", "^20.0.0"),
     [GENERATOR_NAME]: o.generatorSource ?? `^${pkg.version ?? GENERATOR_VERSION}`,
-    // `npm run generate` keeps src/handlers/ in step with the contract through ts-morph (an optional peer
-    // dependency of the generator, so that the generator alone installs small).
-    "ts-morph": TS_MORPH_RANGE,
+    // Not ts-morph: `npm run generate` keeps src/handlers/ in step with it, but it weighs a quarter of the
+    // install, and a new project needs it only once its spec changes (README, "Changing the spec", says
+    // to install it then; `generate` says so too).
     typescript: version("typescript", "^5.9.0"),
   };
 
@@ -290,6 +274,10 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
     initialize: !perRequest,
     ...members,
     greetingJson: JSON.stringify(`Hello from ${o.name}!`),
+    statusField: ir.behaviour.statusField ?? "status",
+    idField: ir.behaviour.taskIdField ?? "taskId",
+    retention: ir.behaviour.retention !== false,
+    polling: ir.behaviour.polling !== false,
     taskRequests: contract.members.filter((m) => m.task).map((m) => m.method),
     context: contract.context.map((c) => c.name),
     hasContext: contract.context.length > 0,

@@ -135,9 +135,17 @@ export async function initCommand(io: ProjectIo, a: InitArgs): Promise<number> {
   io.out("Next:");
   if (shown !== ".") io.out(`  cd ${shown}`);
   io.out("  npm install");
+  // SQLite, the default task store, is built into Node 22.13 and later; an older Node needs a driver package.
+  if (!hasBuiltinSqlite(process.versions.node)) io.out(`  npm install better-sqlite3@12     (Node ${process.versions.node} has no built-in SQLite; Node 22 or later needs nothing)`);
   io.out("  npm test");
   io.out(`  then connect a client: ${shown === "." ? "" : `${shown}/`}README.md, "Connect a client"`);
   return 0;
+}
+
+/** Whether this Node version has node:sqlite without a flag (22.13 and later, 23.4 and later). */
+export function hasBuiltinSqlite(version: string): boolean {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  return major > 23 || (major === 23 && minor >= 4) || (major === 22 && minor >= 13);
 }
 
 // ---------------------------------------------------------------------------

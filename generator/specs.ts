@@ -7,16 +7,18 @@ import { packageFolder } from "./package-folder.js";
 import { diag, type Diagnostic } from "./diagnostics.js";
 import { MAX_SPEC_BYTES, tooLarge, type SourceFile } from "./load.js";
 
-export const DEFAULT_SPEC = "sep-1686-draft";
 /**
- * The spec `init` scaffolds by default: the revision the clients people use speak (SDK 1.23 to 1.32
- * clients, the Inspector, desktop clients), so a new server talks to them from the first minute.
+ * The spec used when none is named (generate, check, validate, init): the revision the clients people
+ * use speak (SDK 1.23 to 1.32 clients, the Inspector, desktop clients), so generated code talks to them
+ * from the first minute. The other built-in specs are named with --spec.
  */
-export const INIT_DEFAULT_SPEC = "mcp-2025-11-25";
+export const DEFAULT_SPEC = "mcp-2025-11-25";
+/** The spec `init` scaffolds by default (the same). */
+export const INIT_DEFAULT_SPEC = DEFAULT_SPEC;
 export const DEFAULT_OUT = "mcp-tasks";
 
 export function specDir(): string {
-  return packageFolder("spec", `${DEFAULT_SPEC}.yaml`);
+  return packageFolder("spec", "sep-1686-draft.yaml");
 }
 
 /** Names of the built-in specs, sorted. */

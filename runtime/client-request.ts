@@ -68,6 +68,13 @@ export interface TaskClientOptions<Task extends TaskLike = TaskLike> {
   onInputRequest?: (request: { method: string; params?: Record<string, unknown> }, key: string, taskId: string) => Promise<unknown>;
 }
 
+/** A progress notification's params, as `onProgress` receives them. */
+export interface TaskProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 export interface TaskRequestOptions<Task extends TaskLike = TaskLike> {
   /** The task id (default: a random UUID), where the requestor assigns it. */
   taskId?: string;
@@ -79,6 +86,12 @@ export interface TaskRequestOptions<Task extends TaskLike = TaskLike> {
   signal?: AbortSignal;
   /** Called with every polled state of the task. */
   onTaskStatus?: (task: Task) => void | Promise<void>;
+  /**
+   * Called with every progress notification of the request (the request then carries a progress token)
+   * and, where the spec keeps that token alive for the task, of the task's work after the request was
+   * answered with the task.
+   */
+  onProgress?: (progress: TaskProgress) => void;
   /** Race the direct answer against polling (default true). */
   poll?: boolean;
 }

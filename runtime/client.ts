@@ -53,6 +53,7 @@ export {
   type TaskConnectionLike,
   type TaskClientOptions,
   type TaskRequestOptions,
+  type TaskProgress,
   TaskEndedError,
   TaskCancelledError,
   toTaskError,
@@ -272,6 +273,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
       timeout: this.options.requestTimeout ?? 86_400_000,
       maxTotalTimeout: this.options.requestTimeout ?? 86_400_000,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onProgress ? { onprogress: options.onProgress } : {}),
     }) as Promise<R>;
     direct.then(
       () => acknowledged(false),
@@ -316,7 +318,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
   async start<R>(
     request: { method: string; params?: Record<string, unknown> },
     resultSchema: z.ZodType<R>,
-    options: Pick<TaskRequestOptions<Task>, "signal" | "keepAlive" | "taskRequest"> = {},
+    options: Pick<TaskRequestOptions<Task>, "signal" | "keepAlive" | "taskRequest" | "onProgress"> = {},
   ): Promise<{ task: Task } | { result: R }> {
     const plan = this.plan;
     if (plan.creation.ackMode === "notification") {
@@ -344,6 +346,8 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
       raw = (await (this.client as unknown as Sender).request({ method: request.method, params }, z.record(z.string(), z.unknown()), {
         timeout: this.options.methodTimeout ?? 60_000,
         signal: pending.signal,
+        // The client's SDK adds the token and, for an answer that is a task, keeps it for the task's life.
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       })) as Record<string, unknown>;
     } catch (e) {
       throw toTaskError(e);

@@ -1,10 +1,12 @@
 // Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).
 // Do not edit a copy: it is replaced whenever the spec is regenerated.
 /// <reference types="node" />
-// A durable task store on SQLite (the better-sqlite3 driver, version 12), for one
-// server process. The driver is loaded only when a store is opened, and typed
-// here by the little of it that is used: a project that never opens a SQLite
-// store neither installs nor type-checks against better-sqlite3.
+// A durable task store on SQLite, for one server process. The driver is Node's
+// own node:sqlite where Node has it (22 and later: nothing to compile or
+// install), else the better-sqlite3 package, version 12 (Node 20). A driver is
+// loaded only when a store is opened, and typed here by the little of it that
+// is used: a project that never opens a SQLite store neither installs nor
+// type-checks against better-sqlite3.
 //
 // Durability: WAL journal with synchronous=FULL by default, so a create or an
 // update has reached the disk (the WAL is fsynced at every commit) before its
@@ -23,6 +25,8 @@
 // and come out through JSON.parse; no stored text is ever evaluated, and the
 // database file's own schema may not run functions (trusted_schema=OFF).
 
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { nodeSqliteDriver } from "./sqlite-node.js";
 import { TaskRows } from "./store-rows.js";
 import { DeadlineTimer, loadDriverPackage, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
@@ -43,8 +47,12 @@ export interface SqliteDatabase {
   readonly open: boolean;
 }
 
-/** The better-sqlite3 constructor (its default export), as the store calls it. */
-export type SqliteDriver = new (filename: string, options?: { timeout?: number }) => SqliteDatabase;
+/**
+ * The better-sqlite3 constructor (its default export), as the store calls it. `textAsBlob`: the driver
+ * reads a text value only up to its first NUL character (node:sqlite before Node 24), so the store reads
+ * its plain text columns as bytes, which the driver hands back as the whole string.
+ */
+export type SqliteDriver = (new (filename: string, options?: { timeout?: number }) => SqliteDatabase) & { textAsBlob?: boolean };
 
 export interface SqliteTaskStoreOptions {
   /**
@@ -66,8 +74,11 @@ export interface SqliteTaskStoreOptions {
    * commits since the last checkpoint; commits are cheaper.
    */
   synchronous?: "full" | "normal";
-  /** The better-sqlite3 constructor, for a caller that loads the driver itself (a bundle, a test). */
-  driver?: SqliteDriver;
+  /**
+   * The driver: "node:sqlite", "better-sqlite3", or a better-sqlite3-shaped constructor (a bundle, a
+   * test). Default: node:sqlite where Node has it, else better-sqlite3.
+   */
+  driver?: SqliteDriver | "node:sqlite" | "better-sqlite3";
 }
 
 /** The schema version this store writes (PRAGMA user_version). */
@@ -126,14 +137,75 @@ const DRIVER = "better-sqlite3";
 /** The rows of the tasks table (this store keeps no runner: one process owns the file). */
 const ROWS = new TaskRows({ strings: "plain", without: ["runner"] });
 
+/** The tasks table's columns of plain text (the others hold numbers or JSON text, which escapes NUL). */
+const TEXT_COLUMNS = new Set(["task_id", "owner", "status", "method", "status_message"]);
+/** Every column of the tasks table, at SQLITE_SCHEMA_VERSION. */
+const ALL_COLUMNS = ["seq", "task_id", "owner", "status", "method", "request_id", "created_at", "updated_at", "terminal_at", "keep_alive", "poll_frequency", "expires_at", "pending_inputs", "status_message", "error", "result", "input_requests", "fields"];
+/** What a query of whole rows selects: `*`, or each column with the plain text ones read as bytes (SqliteDriver.textAsBlob). */
+const columnsOf = (driver: SqliteDriver, names?: readonly string[]): string =>
+  !driver.textAsBlob ? (names?.join(", ") ?? "*") : (names ?? ALL_COLUMNS).map((c) => (TEXT_COLUMNS.has(c) ? `CAST(${c} AS BLOB) AS ${c}` : c)).join(", ");
+
 /** A row of the tasks table, as better-sqlite3 returns it. */
 type Row = Record<string, unknown>;
 
 /** Loads better-sqlite3, or explains how to install it. */
 async function loadDriver(): Promise<SqliteDriver> {
-  const driver = await loadDriverPackage(DRIVER, "SqliteTaskStore", "the better-sqlite3 package, version 12", "better-sqlite3@12");
+  const driver = await loadDriverPackage(
+    DRIVER,
+    "SqliteTaskStore",
+    `Node 22 or later (its built-in node:sqlite) or, on Node ${process.versions.node}, the better-sqlite3 package, version 12`,
+    "better-sqlite3@12",
+  );
   if (typeof driver !== "function") throw new Error("better-sqlite3 did not load as a constructor");
   return driver as SqliteDriver;
+}
+
+/** The driver a store opens its file with, and its name. */
+async function chooseDriver(choice: SqliteTaskStoreOptions["driver"]): Promise<{ driver: SqliteDriver; name: string }> {
+  if (typeof choice === "function") return { driver: choice, name: "custom" };
+  if (choice !== "better-sqlite3") {
+    const builtin = nodeSqliteDriver();
+    if (builtin !== undefined) return { driver: builtin, name: "node:sqlite" };
+    if (choice === "node:sqlite") throw new Error(`SqliteTaskStore: Node ${process.versions.node} has no node:sqlite (Node 22.5 and later have it)`);
+  }
+  return { driver: await loadDriver(), name: DRIVER };
+}
+
+/** Who holds a store's file: written beside it (<file>-holder) while a process has it open. */
+interface Holder {
+  pid: number;
+  command: string;
+  since: string;
+}
+
+const holderFile = (file: string) => `${file}-holder`;
+
+/** The process named in <file>-holder, when it is still running. */
+function readHolder(file: string): Holder | undefined {
+  try {
+    const h = JSON.parse(readFileSync(holderFile(file), "utf8")) as Partial<Holder>;
+    if (typeof h.pid !== "number" || typeof h.command !== "string" || typeof h.since !== "string") return undefined;
+    if (h.pid !== process.pid) process.kill(h.pid, 0);
+    return h as Holder;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The message for a file another process (or store) holds: who holds it and what to do. */
+function heldMessage(file: string): string {
+  const h = readHolder(file);
+  const who =
+    h === undefined
+      ? "another process holds it"
+      : h.pid === process.pid
+        ? "another store in this process holds it"
+        : `process ${h.pid} holds it (${h.command}, since ${h.since})`;
+  const todo =
+    h !== undefined && h.pid === process.pid
+      ? "close that store first"
+      : "stop that process (a stdio server stops when its client disconnects; a desktop client or the Inspector may still run one) or open another file";
+  return `${file} is open elsewhere (another process or store): ${who}. One process at a time serves a SQLite task store: ${todo}`;
 }
 
 /** The schema version on disk, brought to SQLITE_SCHEMA_VERSION (refuses a file it does not know). */
@@ -174,9 +246,10 @@ export class SqliteTaskStore implements TaskStore {
    * expiry timer for the next one.
    */
   static async open(file: string, options: SqliteTaskStoreOptions = {}): Promise<SqliteTaskStore> {
-    const Driver = options.driver ?? (await loadDriver());
+    const { driver: Driver, name } = await chooseDriver(options.driver);
     // No waiting for a lock: no one else may hold this file while a store has it open.
     const db = new Driver(file, { timeout: 0 });
+    const inMemory = file === ":memory:" || file === "";
     try {
       db.pragma("trusted_schema = OFF");
       // Exclusive before WAL: the WAL index then lives in this process's memory and the file stays ours.
@@ -185,12 +258,9 @@ export class SqliteTaskStore implements TaskStore {
       try {
         mode = db.pragma("journal_mode = WAL", { simple: true }) as string;
       } catch (e) {
-        if ((e as { code?: unknown }).code === "SQLITE_BUSY") {
-          throw new Error(`${file} is open elsewhere (another process or store): one process at a time serves a SQLite task store`, { cause: e });
-        }
+        if ((e as { code?: unknown }).code === "SQLITE_BUSY") throw new Error(heldMessage(file), { cause: e });
         throw e;
       }
-      const inMemory = file === ":memory:" || file === "";
       if (mode !== "wal" && !inMemory) throw new Error(`${file}: SQLite refused WAL mode (journal_mode is ${mode})`);
       db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
       migrate(db, file);
@@ -198,7 +268,7 @@ export class SqliteTaskStore implements TaskStore {
       db.close();
       throw e;
     }
-    const store = new SqliteTaskStore(db, options);
+    const store = new SqliteTaskStore(db, options, name, inMemory ? undefined : file, columnsOf(Driver), columnsOf(Driver, ["task_id", "owner", "expires_at"]));
     store.expireDue(Infinity);
     store.arm();
     return store;
@@ -229,8 +299,28 @@ export class SqliteTaskStore implements TaskStore {
     forgetBatch: SqliteStatement;
   };
 
-  private constructor(db: SqliteDatabase, options: SqliteTaskStoreOptions) {
+  /** The driver in use: "node:sqlite", "better-sqlite3" or "custom". */
+  readonly driver: string;
+  /** The file's holder note, removed at close (undefined for an in-memory database). */
+  private readonly holder: string | undefined;
+
+  /** What a query of whole rows selects (columnsOf). */
+  private readonly all: string;
+
+  private constructor(db: SqliteDatabase, options: SqliteTaskStoreOptions, driver: string, file: string | undefined, all: string, due: string) {
     this.db = db;
+    this.all = all;
+    this.driver = driver;
+    this.holder = file === undefined ? undefined : holderFile(file);
+    if (this.holder !== undefined) {
+      // Best effort: a second process then says who holds the file; the lock itself is SQLite's.
+      const note: Holder = { pid: process.pid, command: [process.argv0, ...process.argv.slice(1)].join(" "), since: new Date().toISOString() };
+      try {
+        writeFileSync(this.holder, JSON.stringify(note) + "\n");
+      } catch {
+        this.holder = undefined;
+      }
+    }
     this.rememberExpiredMs = options.rememberExpiredMs ?? 600_000;
     this.now = options.now ?? Date.now;
     this.lookupsReadClock = options.now !== undefined;
@@ -239,11 +329,11 @@ export class SqliteTaskStore implements TaskStore {
       `INSERT INTO tasks (${ROWS.insertColumns.join(", ")})
        VALUES (${ROWS.insertColumns.map(() => "?").join(", ")})
        ON CONFLICT (task_id) DO NOTHING
-       RETURNING *`,
+       RETURNING ${all}`,
     );
     const takeDue = db.prepare(
       `DELETE FROM tasks WHERE seq IN (SELECT seq FROM tasks WHERE expires_at <= ? ORDER BY expires_at LIMIT ${SWEEP_BATCH})
-       RETURNING task_id, owner, expires_at`,
+       RETURNING ${due}`,
     );
     const remember = db.prepare("INSERT OR REPLACE INTO expired (task_id, owner, forget_at) VALUES (?, ?, ?)");
     this.sql = {
@@ -251,11 +341,11 @@ export class SqliteTaskStore implements TaskStore {
         if (isExpired.get(r.taskId) !== undefined) return undefined;
         return insert.get(...ROWS.insertValues(r)) as Row | undefined;
       }),
-      get: db.prepare("SELECT * FROM tasks WHERE task_id = ?"),
-      getExpired: db.prepare("SELECT owner FROM expired WHERE task_id = ?"),
+      get: db.prepare(`SELECT ${all} FROM tasks WHERE task_id = ?`),
+      getExpired: db.prepare(`SELECT ${all === "*" ? "owner" : "CAST(owner AS BLOB) AS owner"} FROM expired WHERE task_id = ?`),
       delete: db.prepare("DELETE FROM tasks WHERE task_id = ?"),
       deleteExpired: db.prepare("DELETE FROM expired WHERE task_id = ?"),
-      list: db.prepare("SELECT * FROM tasks WHERE owner = ? AND seq > ? ORDER BY seq LIMIT ?"),
+      list: db.prepare(`SELECT ${all} FROM tasks WHERE owner = ? AND seq > ? ORDER BY seq LIMIT ?`),
       nextExpiry: db.prepare("SELECT min(expires_at) AS at FROM tasks WHERE expires_at IS NOT NULL"),
       nextForget: db.prepare("SELECT min(forget_at) AS at FROM expired"),
       expireBatch: db.transaction((now: number) => {
@@ -303,7 +393,7 @@ export class SqliteTaskStore implements TaskStore {
     if (!stmt) {
       // The SQL is built from the store's fixed column list, never from the patch's keys or values.
       const set = columns.length === 0 ? "status = status" : columns.map((col) => `${col} = ?`).join(", ");
-      stmt = this.db.prepare(`UPDATE tasks SET ${set} WHERE task_id = ? AND status = ? RETURNING *`);
+      stmt = this.db.prepare(`UPDATE tasks SET ${set} WHERE task_id = ? AND status = ? RETURNING ${this.all}`);
       this.updates.set(key, stmt);
     }
     const row = stmt.get(...values, taskId, expected) as Row | undefined;
@@ -334,7 +424,7 @@ export class SqliteTaskStore implements TaskStore {
   async listByStatus(statuses: readonly string[], afterSeq: number, limit: number): Promise<{ records: TaskRecord[]; hasMore: boolean }> {
     if (statuses.length === 0) return { records: [], hasMore: false };
     const marks = statuses.map(() => "?").join(", ");
-    const rows = this.db.prepare(`SELECT * FROM tasks WHERE status IN (${marks}) AND seq > ? ORDER BY seq LIMIT ?`).all(...statuses, afterSeq, limit + 1) as Row[];
+    const rows = this.db.prepare(`SELECT ${this.all} FROM tasks WHERE status IN (${marks}) AND seq > ? ORDER BY seq LIMIT ?`).all(...statuses, afterSeq, limit + 1) as Row[];
     const hasMore = rows.length > limit;
     if (hasMore) rows.length = limit;
     return { records: rows.map((row) => ROWS.toRecord(row)), hasMore };
@@ -345,6 +435,7 @@ export class SqliteTaskStore implements TaskStore {
     this.closed = true;
     this.timer.clear();
     if (this.db.open) this.db.close();
+    if (this.holder !== undefined) rmSync(this.holder, { force: true });
   }
 
   /** Notes a new deadline and moves the timer earlier if it is. */

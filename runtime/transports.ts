@@ -42,8 +42,14 @@ export class TaskStdioServerTransport implements Transport {
   private readonly maxLine: number;
   private readonly check: ((message: JSONRPCMessage) => MessageError | undefined) | undefined;
   private readonly onData = (chunk: string) => this.append(chunk);
+  /** The client went away: its end of stdin closed (EOF, or the pipe closed without one). */
   private readonly onEnd = () => void this.close();
   private readonly onStreamError = (e: Error) => this.onerror?.(e);
+  /** A write to a client that went away (EPIPE) ends the connection as its EOF would; other errors are reported. */
+  private readonly onOutputError = (e: Error) => {
+    if ((e as { code?: unknown }).code === "EPIPE" || (e as { code?: unknown }).code === "ERR_STREAM_DESTROYED") void this.close();
+    else this.onerror?.(e);
+  };
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
@@ -64,7 +70,9 @@ export class TaskStdioServerTransport implements Transport {
     this.stdin.setEncoding("utf8");
     this.stdin.on("data", this.onData);
     this.stdin.on("end", this.onEnd);
+    this.stdin.on("close", this.onEnd);
     this.stdin.on("error", this.onStreamError);
+    this.stdout.on("error", this.onOutputError);
   }
 
   /**
@@ -135,7 +143,9 @@ export class TaskStdioServerTransport implements Transport {
     this.started = false;
     this.stdin.off("data", this.onData);
     this.stdin.off("end", this.onEnd);
+    this.stdin.off("close", this.onEnd);
     this.stdin.off("error", this.onStreamError);
+    // The output's error listener stays: a write still under way when the client left may yet fail (EPIPE).
     this.stdin.pause();
     this.onclose?.();
   }

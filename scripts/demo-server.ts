@@ -39,7 +39,7 @@
  * and prompts/get can be task-augmented too.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createHash, timingSafeEqual } from "node:crypto";
@@ -70,6 +70,12 @@ type StatelessModule = typeof import("../output-samples/ext-tasks-2026-07-28/sta
 type StatelessRuntimeModule = typeof import("../runtime/stateless-server.js");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** A spec that cannot be served: said alone (the command line itself was well formed). */
+function fail(message: string): never {
+  process.stderr.write(`demo-server: ${message}\n`);
+  process.exit(2);
+}
 
 function usage(message: string): never {
   process.stderr.write(`demo-server: ${message}\nusage: npm run --silent demo -- <spec-name> [--http <port>] [--store memory|sqlite:<file>|postgres:<url>] [--options <json>]\n`);
@@ -190,7 +196,7 @@ function generateInto(specFile: string): string {
   const run = spawnSync(process.execPath, [join(root, "bin", "mcp-task-gen.js"), "generate", "--spec", specFile, "--out", out, "--quiet"], { encoding: "utf8" });
   if (run.status !== 0) {
     process.stderr.write(run.stderr);
-    usage(`the spec ${specFile} did not generate (exit ${run.status ?? "?"})`);
+    fail(`the spec ${specFile} did not generate (exit ${run.status ?? "?"}): fix what is reported above`);
   }
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
   return out;
@@ -203,7 +209,10 @@ const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 async function main() {
   const { spec, http, options, mcp, store: storeChoice, auth, queue: useQueue, localWorker, workerOnly, runnerId } = parseArgs(process.argv.slice(2));
   const dir = /\.(ya?ml|json)$/i.test(spec) ? generateInto(spec) : join(root, "output-samples", spec);
-  if (!existsSync(join(dir, "server.ts"))) usage(`no generated server in output-samples/${spec}/ (run npm run samples)`);
+  if (!existsSync(join(dir, "server.ts"))) {
+    const specs = readdirSync(join(root, "output-samples"), { withFileTypes: true }).filter((e) => e.isDirectory() && existsSync(join(root, "output-samples", e.name, "server.ts")));
+    fail(`no generated server in output-samples/${spec}/: a built-in spec (${specs.map((e) => e.name).join(", ")}) or a spec file (.yaml, .yml, .json); after changing the generator, npm run samples`);
+  }
   const gen = (await import(pathToFileURL(join(dir, "server.ts")).href)) as ServerModule;
   const storeMod = (await import(pathToFileURL(join(dir, "store.ts")).href)) as StoreModule;
   const { rememberExpiredMs, storeSchema, workerConcurrency, retryTools, queueName, queueSchema, pgBossModule, startupWaitMs, http: httpLimits = {}, ...serverOptions } = options as {

@@ -442,6 +442,8 @@ describe("check", () => {
     expect(stale.code).toBe(1);
     expect(stale.stdout).toContain("mcp-task-gen: using mcp-task-gen.config.json");
     expect(stale.stderr).toContain("mcp-task-gen: src/tasks/ is stale");
+    // The command it gives keeps the handler files in step too.
+    expect(stale.stderr).toMatch(/src\/tasks\/ is stale \(.*\); run: npx mcp-task-gen generate --spec sep-1686-draft --out src\/tasks --handlers src\/handlers\n/);
     expect(stale.stderr).toMatch(/^ {2}update {4}src\/handlers\/index\.ts: /m);
     expect(stale.stderr).toContain(
       "mcp-task-gen: src/handlers/ is not in step with the contract of spec sep-1686-draft (1 file(s) to update); run: npx mcp-task-gen generate --spec sep-1686-draft --out src/tasks --handlers src/handlers",

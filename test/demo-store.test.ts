@@ -7,7 +7,7 @@
  * (ext-tasks-2026-07-28: tasks bound to the auth context, which a restart keeps).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -54,6 +54,24 @@ describe("demo server --store", () => {
       expect(r.code, arg).toBe(2);
       expect(r.stderr).toContain(message);
       expect(r.stderr).toContain("usage: npm run --silent demo -- <spec-name> [--http <port>] [--store memory|sqlite:<file>|postgres:<url>]");
+    }
+  });
+
+  it("answers a spec that cannot be served with what is wrong, and no usage line (the command line was right)", async () => {
+    const unknown = await run(process.execPath, ["--import", "tsx", demo, "no-such-spec"], { cwd: ROOT });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("demo-server: no generated server in output-samples/no-such-spec/: a built-in spec (");
+    expect(unknown.stderr).not.toContain("usage:");
+    const dir = mkdtempSync(join(tmpdir(), "mtg-demo-bad-spec-"));
+    try {
+      writeFileSync(join(dir, "bad.yaml"), "spec: bad\n");
+      const bad = await run(process.execPath, ["--import", "tsx", demo, join(dir, "bad.yaml")], { cwd: ROOT });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/bad\.yaml:\d+:\d+ error MTG\d+/);
+      expect(bad.stderr).toContain("did not generate (exit 1): fix what is reported above");
+      expect(bad.stderr).not.toContain("usage:");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { parseCommand } from "../generator/fastpath.js";
 import { compile, emit, MANIFEST_FILE } from "../generator/pipeline.js";
-import { builtinSpecs, resolveSpec } from "../generator/specs.js";
+import { builtinSpecs, DEFAULT_SPEC, resolveSpec } from "../generator/specs.js";
 import { cliTraced, ROOT, STACK_TRACE, tempDirs, type Run } from "./helpers/cli.js";
 
 const MINIMAL = join(ROOT, "test/fixtures/minimal.yaml");
@@ -63,7 +63,7 @@ describe("the command forms read without yargs", () => {
     expect(parseCommand(["--force", "--warn-as-error"])).toEqual({ kind: "config", force: true, warnAsError: true });
     expect(parseCommand(["generate"])).toEqual({
       kind: "generate",
-      target: { spec: "sep-1686-draft", out: "mcp-tasks" },
+      target: { spec: DEFAULT_SPEC, out: "mcp-tasks" },
       force: false,
       quiet: false,
       warnAsError: false,
@@ -77,7 +77,7 @@ describe("the command forms read without yargs", () => {
     });
     expect(parseCommand(["check", "--out=gen", "--warn-as-error"])).toEqual({
       kind: "check",
-      target: { spec: "sep-1686-draft", out: "gen" },
+      target: { spec: DEFAULT_SPEC, out: "gen" },
       warnAsError: true,
     });
   });

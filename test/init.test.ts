@@ -61,6 +61,8 @@ function summary(out: string): { pass: number; fail: number; skipped: number } {
 let tmp: string;
 let seed: string;
 let initRun: Run;
+/** The scaffold's package.json as init wrote it (the README's installs add to it later). */
+let initPkg: Record<string, Record<string, string>>;
 
 beforeAll(async () => {
   tmp = dirs.make();
@@ -68,8 +70,20 @@ beforeAll(async () => {
   seed = join(tmp, "srv-stdio");
   // The README's commands: npx mcp-task-gen init <dir> (here, in this checkout), then npm install there.
   initRun = must(await run(NPX, ["mcp-task-gen", "init", seed], { cwd: ROOT, env, timeoutMs: 120_000 }), "npx mcp-task-gen init");
+  initPkg = json(join(seed, "package.json"));
   must(await npm(seed, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), "npm install");
-}, 600_000);
+  // What init's "Next:" adds on a Node without built-in SQLite (Node 20), as it prints it.
+  const driver = /^ {2}npm install (better-sqlite3@12) /m.exec(initRun.stdout);
+  expect(driver !== null).toBe(!/^(22\.(1[3-9]|[2-9]\d)|2[3-9]|[3-9]\d)/.test(process.versions.node));
+  if (driver) must(await npm(seed, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", driver[1]!], 480_000), "npm install better-sqlite3");
+  // The README's installs for the PostgreSQL store (Scaling out) and for `npm run generate` (Changing the spec).
+  const readme = readFileSync(join(seed, "README.md"), "utf8");
+  for (const install of [/`(npm install pg@8 pg-boss@10)`/, /^(npm install --save-dev ts-morph@\S+)/m]) {
+    const line = install.exec(readme)?.[1];
+    expect(line, String(install)).toBeDefined();
+    must(await npm(seed, [...line!.split(" ").slice(1), "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), line!);
+  }
+}, 900_000);
 
 describe("mcp-task-gen init (the default spec, stdio)", () => {
   it("writes a project: package.json, tsconfig, config, generated code, user-owned handlers, entry point, test, README", () => {
@@ -98,14 +112,13 @@ describe("mcp-task-gen init (the default spec, stdio)", () => {
       expect(existsSync(join(seed, f)), f).toBe(true);
     }
     expect(json(join(seed, "mcp-task-gen.config.json"))).toEqual({ spec: "mcp-2025-11-25", out: "src/tasks", handlers: "src/handlers" });
-    const pkg = json(join(seed, "package.json"));
+    const pkg = initPkg;
     expect(pkg.scripts.generate).toBe("mcp-task-gen");
     expect(pkg.scripts.worker).toBe("node dist/src/worker.js");
-    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "better-sqlite3", "pg", "pg-boss", "zod"]);
-    // What keeps src/handlers/ in step on `npm run generate` (an optional peer of the generator).
-    expect(Object.keys(pkg.devDependencies)).toContain("ts-morph");
-    // The default task store's driver: major 12, the one the runtime's SQLite store is written against.
-    expect(pkg.dependencies["better-sqlite3"]).toMatch(/^\^12\./);
+    // No store driver (SQLite is built into Node 22+; better-sqlite3, pg and pg-boss are installed when
+    // needed, as the README says) and no ts-morph (installed once the spec changes): nothing to compile.
+    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "zod"]);
+    expect(Object.keys(pkg.devDependencies).sort()).toEqual(["@types/node", "mcp-task-gen", "typescript"]);
     // This checkout, linked: the package is on no registry. The generated code needs nothing of it at run time.
     expect(pkg.devDependencies["mcp-task-gen"]).toBe(`file:${relative(seed, ROOT).split(sep).join("/")}`);
     // The install scripts it needs are reviewed: the SQLite driver's build, and the linked checkout's (npm
@@ -120,13 +133,15 @@ describe("mcp-task-gen init (the default spec, stdio)", () => {
 
   it("builds and passes its own tests, the example tool run as a task through the generated client", async () => {
     const r = must(await npm(seed, ["test"]), "npm test");
-    expect(summary(r.stdout + r.stderr)).toEqual({ pass: 9, fail: 0, skipped: 0 });
+    expect(summary(r.stdout + r.stderr)).toEqual({ pass: 11, fail: 0, skipped: 0 });
     // A passed test: "ok 6 - <name>" (TAP) or "✔ <name> (12ms)" (the spec reporter).
     const passed = (name: string) => new RegExp(`^(?:ok \\d+ - |✔ )${name.replace(/[()]/g, "\\$&")}(?: \\(.*\\))?$`, "m");
     for (const store of ["memory", "sqlite", "postgres"]) expect(r.stdout).toMatch(passed(`runs a task with TASK_STORE=${store}`));
     expect(r.stdout).toMatch(passed("over stdio on a shared store (PostgreSQL), each client sees only its own tasks"));
     expect(r.stdout).toContain("runs the example tool as a task through the generated client");
     expect(r.stdout).toContain("a task and its result outlive a restart of the server (the SQLite task store)");
+    expect(r.stdout).toMatch(passed("exits within 2 s of its client going away (stdin closed), mid-task, and releases the task store"));
+    expect(r.stdout).toMatch(passed("a second server on the same task store file says which process holds it and what to do"));
   });
 
   it("`npm run generate` (the installed mcp-task-gen, from the config) finds everything up to date", async () => {
@@ -150,7 +165,7 @@ describe("the scaffold README's \"Connect a client\", run as written", () => {
   it("the Inspector's CLI lists the example tool and calls it (Node 22, as the README says)", async () => {
     must(await npm(seed, ["run", "build"]), "npm run build");
     const [node22, inspector] = inspectorCli();
-    const lines = block("sh").split("\n").filter((l) => l.startsWith("npx @modelcontextprotocol/inspector "));
+    const lines = block("sh").split("\n").filter((l) => l.startsWith("npx @modelcontextprotocol/inspector --cli "));
     expect(lines).toHaveLength(2);
     const outputs: string[] = [];
     for (const line of lines) {
@@ -195,9 +210,13 @@ describe("other specs and transports (sharing the install)", () => {
   const scaffold = async (name: string, args: string[], install = false) => {
     const r = must(await cli(["init", name, ...args], tmp), `init ${name}`);
     const dir = join(tmp, name);
-    // A scaffold whose dependencies are the seed's shares its install; another installs its own.
-    if (install) must(await npm(dir, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), "npm install");
-    else symlinkSync(join(seed, "node_modules"), join(dir, "node_modules"), "dir");
+    // A scaffold whose dependencies are the seed's shares its install; another installs its own, and what
+    // init's "Next:" adds on a Node without built-in SQLite.
+    if (install) {
+      must(await npm(dir, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), "npm install");
+      const driver = /^ {2}npm install (better-sqlite3@12) /m.exec(r.stdout);
+      if (driver) must(await npm(dir, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", driver[1]!], 480_000), "npm install better-sqlite3");
+    } else symlinkSync(join(seed, "node_modules"), join(dir, "node_modules"), "dir");
     return { r, dir };
   };
 
@@ -208,6 +227,14 @@ describe("other specs and transports (sharing the install)", () => {
     expect(summary(t.stdout + t.stderr)).toEqual({ pass: 9, fail: 0, skipped: 0 });
   });
 
+  it("the first `npm run generate` after init, on a changed spec, says what the change means for the handlers", async () => {
+    const { dir } = await scaffold("srv-regen", []);
+    writeFileSync(join(dir, "mcp-task-gen.config.json"), JSON.stringify({ spec: "sep-1686-draft", out: "src/tasks", handlers: "src/handlers" }));
+    const r = must(await npm(dir, ["run", "--silent", "generate"]), "npm run generate");
+    expect(r.stdout).toMatch(/^ {2}states {4}Tasks now start in `submitted` \(was `working`\)/m);
+    expect(r.stdout).toMatch(/mcp-task-gen: \d+ changes for the handlers/);
+  });
+
   it("ext-tasks-2026-07-28 (per-request lifecycle) over stateless HTTP: builds and passes its own tests", async () => {
     const { r, dir } = await scaffold("srv-ext", ["--spec", "ext-tasks-2026-07-28"], true);
     expect(r.stdout).toContain("a Streamable HTTP MCP server for spec ext-tasks-2026-07-28");
@@ -215,7 +242,9 @@ describe("other specs and transports (sharing the install)", () => {
     expect(Object.keys(json(join(dir, "package.json")).dependencies)).toContain("@modelcontextprotocol/server");
     expect(readFileSync(join(dir, "src/server.ts"), "utf8")).toContain("serveStatelessHttp");
     const t = must(await npm(dir, ["test"]), "npm test");
-    expect(summary(t.stdout + t.stderr)).toEqual({ pass: 8, fail: 0, skipped: 0 });
+    // Its store tests on PostgreSQL are skipped, saying what to install: this project installed no pg.
+    expect(summary(t.stdout + t.stderr)).toEqual({ pass: 7, fail: 0, skipped: 1 });
+    expect(t.stdout).toContain("pg and pg-boss are not installed: npm install pg@8 pg-boss@10");
   });
 
   it("a spec file (not a built-in name) is copied into the project and named in the config", async () => {
@@ -226,6 +255,86 @@ describe("other specs and transports (sharing the install)", () => {
     const dir = join(tmp, "srv-own");
     expect(readFileSync(join(dir, "spec/my-spec.yaml"), "utf8")).toBe(readFileSync(own, "utf8"));
     expect(json(join(dir, "mcp-task-gen.config.json")).spec).toBe("spec/my-spec.yaml");
+  });
+});
+
+describe("the scaffold README's next steps, run as written", () => {
+  const readme = () => readFileSync(join(seed, "README.md"), "utf8");
+  /** The ts blocks of a section, in order. */
+  const blocks = (heading: string) => {
+    const text = readme();
+    const from = text.indexOf(`## ${heading}`);
+    expect(from, heading).toBeGreaterThan(-1);
+    const section = text.slice(from, text.indexOf("\n## ", from + 3));
+    return [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  };
+  const edit = (file: string, from: string, to: string) => {
+    const text = readFileSync(join(seed, file), "utf8");
+    expect(text, `${file} holds ${JSON.stringify(from)}`).toContain(from);
+    writeFileSync(join(seed, file), text.replace(from, to));
+  };
+
+  it("Add a tool, then Progress and status: the new tool reports progress to the generated client, through its task", async () => {
+    const [tool, importLine, toolsLine] = blocks("Add a tool");
+    writeFileSync(join(seed, "src/handlers/countdown.ts"), tool!);
+    edit("src/handlers/index.ts", 'import { echo } from "./echo.js";\n', `import { echo } from "./echo.js";\n${importLine}`);
+    edit("src/handlers/index.ts", "  readonly tools = [echo];\n", toolsLine!);
+    const [call] = blocks("Progress and status in your client");
+    edit("src/client.ts", "await client.close();", `${call}await client.close();`);
+    must(await npm(seed, ["run", "build"]), "npm run build");
+    const r = must(await npm(seed, ["run", "--silent", "client"]), "npm run client");
+    const lines = r.stdout.trim().split("\n");
+    // The example's own call first, then the new tool's: statuses, progress at each step, the result.
+    expect(lines).toEqual(expect.arrayContaining(["progress 0/3: 3 to go", "progress 1/3: 2 to go", "progress 2/3: 1 to go", "status working", "status completed"]));
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ content: [{ type: "text", text: "counted down from 3" }] });
+    // The Inspector's CLI lists it.
+    const [node22, inspector] = inspectorCli();
+    const listed = must(await run(node22, [inspector, "--cli", "node", "dist/src/server.js", "--method", "tools/list"], { cwd: seed, env, timeoutMs: 60_000 }), "tools/list");
+    expect((JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(["echo", "countdown"]);
+  });
+
+  it("the countdown is cancelled as its README says: an aborted call ends the task cancelled", async () => {
+    const script = join(seed, "dist", "cancel-check.mjs");
+    writeFileSync(
+      script,
+      [
+        'import { Client } from "@modelcontextprotocol/sdk/client/index.js";',
+        'import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";',
+        'import { TaskClient, TaskCancelledError } from "./src/tasks/client.js";',
+        'const client = new Client({ name: "c", version: "0" });',
+        "const tasks = new TaskClient(client);",
+        'await client.connect(new StdioClientTransport({ command: process.execPath, args: ["dist/src/server.js"], env: { TASK_STORE: "memory", PATH: process.env.PATH }, stderr: "ignore" }));',
+        "const stop = new AbortController();",
+        "setTimeout(() => stop.abort(), 500);",
+        'const outcome = await tasks.callTool({ name: "countdown", arguments: { from: 100, stepMs: 100 } }, { signal: stop.signal }).then(() => "completed", (e) => (e instanceof TaskCancelledError ? `cancelled ${e.task?.status}` : String(e)));',
+        "console.log(outcome);",
+        "await client.close();",
+      ].join("\n"),
+    );
+    const r = must(await run(process.execPath, [script], { cwd: seed, env, timeoutMs: 60_000 }), "cancel");
+    expect(r.stdout.trim()).toBe("cancelled cancelled");
+  });
+
+  it("Retention and polling: the server grants the retention and suggests the poll interval the README sets", async () => {
+    const [line] = blocks("Retention and polling");
+    edit("src/server.ts", "  if (url === undefined) return { store: await openStore(choice) };\n", line!);
+    must(await npm(seed, ["run", "build"]), "npm run build");
+    const script = join(seed, "dist", "retention-check.mjs");
+    writeFileSync(
+      script,
+      [
+        'import { Client } from "@modelcontextprotocol/sdk/client/index.js";',
+        'import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";',
+        'import { z } from "zod";',
+        'const client = new Client({ name: "c", version: "0" });',
+        'await client.connect(new StdioClientTransport({ command: process.execPath, args: ["dist/src/server.js"], env: { TASK_STORE: "memory", PATH: process.env.PATH }, stderr: "ignore" }));',
+        'const r = await client.request({ method: "tools/call", params: { name: "echo", arguments: { message: "kept" }, task: {} } }, z.record(z.string(), z.unknown()));',
+        "console.log(JSON.stringify(r));",
+        "await client.close();",
+      ].join("\n"),
+    );
+    const r = must(await run(process.execPath, [script], { cwd: seed, env, timeoutMs: 60_000 }), "retention");
+    expect(JSON.parse(r.stdout)).toMatchObject({ task: { ttl: 60_000, pollInterval: 500 } });
   });
 });
 

@@ -51,8 +51,8 @@ beforeAll(async () => {
   tmp = dirs.make();
   // The installed generator's no-change cache (generator/fastpath.ts) stays in the temp dir.
   env.MCP_TASK_GEN_CACHE = join(tmp, "cache");
-  // dist/ is built by the global setup; --ignore-scripts keeps `prepare` from
-  // rebuilding it while other test files run the CLI from it.
+  // dist/ is built by the global setup; --ignore-scripts keeps `prepack` from
+  // checking it again while other test files run the CLI from it.
   const packed = must(
     await run(NPM, ["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], { cwd: ROOT, env, timeoutMs: 120_000 }),
     "npm pack",
@@ -109,9 +109,12 @@ describe("the packed package", () => {
     expect(packedFiles.filter((f) => /^(test|generator|node_modules|output-samples)\//.test(f))).toEqual([]);
   });
 
-  it("installs into an empty project, with its bin linked", () => {
+  it("installs into an empty project, with its bin linked, and asks to run no install script", () => {
     const installed = join(project, "node_modules", pkg.name);
-    expect((JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { version: string }).version).toBe(pkg.version);
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { version: string; scripts?: Record<string, string> };
+    expect(manifest.version).toBe(pkg.version);
+    // npm lists these (npm install-scripts) for a project to review: the package has none.
+    for (const script of ["preinstall", "install", "postinstall", "prepare"]) expect(manifest.scripts?.[script], script).toBeUndefined();
     expect(existsSync(join(project, "node_modules", ".bin", "mcp-task-gen"))).toBe(true);
   });
 
@@ -225,9 +228,25 @@ describe("the tarball, used outside the checkout", () => {
     const vendored = `vendor/${pkg.name}-${pkg.version}.tgz`;
     expect(scaffoldPkg.devDependencies[pkg.name]).toBe(`file:${vendored}`);
     expect(readFileSync(join(srv, vendored)).equals(readFileSync(tarball))).toBe(true);
-    must(await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: srv, env: npxEnv, timeoutMs: 480_000 }), "npm install");
+    const installed = must(await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: srv, env: npxEnv, timeoutMs: 480_000 }), "npm install");
+    // Nothing to review or compile: no install script in the whole tree, no native module.
+    expect(installed.stdout + installed.stderr).not.toContain("install-scripts");
+    const lock = JSON.parse(readFileSync(join(srv, "package-lock.json"), "utf8")) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    expect(Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript).map(([k]) => k)).toEqual([]);
+    // Dev tools included, at most 60 MB.
+    const size = footprint(join(srv, "node_modules"));
+    console.log(`the scaffold's npm install: ${(size.bytes / 1e6).toFixed(1)} MB in ${size.packages} packages`);
+    expect(size.bytes).toBeLessThanOrEqual(60e6);
     // Nothing of this checkout is linked in behind the user's back.
     expect(readFileSync(join(srv, "package-lock.json"), "utf8")).not.toContain(ROOT);
+    // What the scaffold says to install: the SQLite driver on a Node without one built in (init's "Next:"),
+    // pg and pg-boss for the PostgreSQL store (README, Scaling out), ts-morph for check (Changing the spec).
+    const readme = readFileSync(join(srv, "README.md"), "utf8");
+    const extras = [/^ {2}npm install (better-sqlite3@12) /m.exec(init.stdout)?.[1], /`npm install (pg@8 pg-boss@10)`/.exec(readme)?.[1], /^npm install --save-dev (ts-morph@\S+)/m.exec(readme)?.[1]];
+    expect(extras.slice(1)).not.toContain(undefined);
+    for (const extra of extras.filter((e) => e !== undefined)) {
+      must(await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...extra.split(" ")], { cwd: srv, env: npxEnv, timeoutMs: 480_000 }), `npm install ${extra}`);
+    }
     const tests = must(await run(NPM, ["test"], { cwd: srv, env: npxEnv, timeoutMs: 240_000 }), "npm test");
     // TAP (node 20 writing to a pipe) or the spec reporter (node 22 and later).
     expect(tests.stdout).toMatch(/^(#|ℹ) fail 0$/m);

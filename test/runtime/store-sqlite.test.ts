@@ -4,21 +4,28 @@
  * and deadlines; a process killed with SIGKILL loses no acknowledged write;
  * the schema is versioned and migrated by the store, the file locked to one
  * process, the indexes used; the driver is loaded only when a store opens.
+ * Each test runs on the driver this Node gives a store by default (node:sqlite on
+ * Node 22 and later, better-sqlite3 on Node 20); CI runs the file on each.
  */
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { settleTasks, type TaskRecord } from "../../runtime/store.js";
+import { nodeSqliteDriver } from "../../runtime/sqlite-node.js";
 import { SQLITE_SCHEMA_VERSION, SqliteTaskStore, type SqliteDriver, type SqliteTaskStoreOptions } from "../../runtime/store-sqlite.js";
 import { ROOT, run } from "../helpers/cli.js";
 import { largeResult, task } from "./store-contract.js";
 
-// The runtime's own declaration of the driver fits the real one (a compile-time check: npm run typecheck).
-const driver: SqliteDriver = Database;
+// The runtime's own declaration of the driver fits better-sqlite3's (a compile-time check: npm run typecheck).
+const fits: typeof Database extends SqliteDriver ? true : never = true;
+void fits;
+/** The driver a store opens by default on this Node, to read its files behind its back. */
+const driver: SqliteDriver = nodeSqliteDriver() ?? ((await import("better-sqlite3")).default as unknown as SqliteDriver);
+const Raw = (file: string) => new driver(file);
 
 // On the real disk, not a tmpfs: these tests are about what reaches it.
 const dir = mkdtempSync(join(tmpdir(), "mtg-store-sqlite-"));
@@ -197,27 +204,52 @@ describe("SqliteTaskStore's file", () => {
     expect(await b.list("a", 0, 1)).toEqual({ records: [], hasMore: false });
   });
 
+  it("tells a second process which process holds the file and what to do, and forgets the holder when it closes", async () => {
+    const file = freshFile();
+    const holder = spawn(process.execPath, ["--import", "tsx", "-e", `const { SqliteTaskStore } = await import(${JSON.stringify(join(ROOT, "runtime", "store-sqlite.ts"))}); await SqliteTaskStore.open(${JSON.stringify(file)}); console.log("open"); setInterval(() => {}, 1000);`], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    onTestFinished(() => void holder.kill("SIGKILL"));
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.setEncoding("utf8").on("data", (d: string) => d.includes("open") && resolve());
+      holder.on("exit", (code) => reject(new Error(`the holder exited (${code})`)));
+    });
+    const refused = await SqliteTaskStore.open(file).then(
+      () => "opened",
+      (e: Error) => e.message,
+    );
+    expect(refused).toContain(`${file} is open elsewhere (another process or store): process ${holder.pid} holds it (`);
+    expect(refused).toMatch(/since \d{4}-\d\d-\d\dT.*stop that process \(a stdio server stops when its client disconnects/);
+    holder.kill("SIGKILL");
+    await new Promise((resolve) => holder.once("exit", resolve));
+    // A holder that died without closing leaves a note naming a process that no longer runs: it is not named.
+    const s = await open(file);
+    await s.close();
+    expect(existsSync(`${file}-holder`)).toBe(false);
+  });
+
   it("is marked and versioned: WAL journal, application id, user_version; foreign and newer files are refused", async () => {
     const file = freshFile();
     const store = await open(file);
     // The default: the WAL fsynced at every commit.
     expect(store.durability).toEqual({ journalMode: "wal", synchronous: "full" });
     await store.close();
-    const db = new Database(file, { readonly: true });
+    const db = Raw(file);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
     expect(db.pragma("application_id", { simple: true })).toBe(0x4d544754);
     db.close();
 
     const foreign = freshFile();
-    const f = new Database(foreign);
+    const f = Raw(foreign);
     f.exec("CREATE TABLE notes (body TEXT)");
     f.close();
     await expect(SqliteTaskStore.open(foreign)).rejects.toThrow(/an SQLite database, but not a task store/);
 
     const newer = freshFile();
     await (await open(newer)).close();
-    const w = new Database(newer);
+    const w = Raw(newer);
     w.pragma(`user_version = ${SQLITE_SCHEMA_VERSION + 1}`);
     w.close();
     await expect(SqliteTaskStore.open(newer)).rejects.toThrow(new RegExp(`schema version ${SQLITE_SCHEMA_VERSION + 1}, newer than this runtime's ${SQLITE_SCHEMA_VERSION}`));
@@ -235,7 +267,7 @@ describe("SqliteTaskStore's file", () => {
     const s = await open(file);
     for (let i = 0; i < 50; i++) await s.create(task(`q${i}`, `o${i % 5}`, { expiresAt: i % 2 ? null : 1e13 + i }));
     await s.close();
-    const db = new Database(file, { readonly: true });
+    const db = Raw(file);
     const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join("; ");
     const page = plan("SELECT * FROM tasks WHERE owner = 'o1' AND seq > 10 ORDER BY seq LIMIT 11");
     expect(page).toMatch(/USING INDEX tasks_owner_seq \(owner=\? AND (seq|rowid)>\?\)/);
@@ -250,12 +282,12 @@ describe("SqliteTaskStore's file", () => {
     db.close();
   });
 
-  it("needs better-sqlite3 only when a store is opened, and says how to install it when it is missing", async () => {
+  it("needs no package on a Node with node:sqlite (and prints no warning), else better-sqlite3 only when a store is opened, and says how to install it when it is missing", async () => {
     // A project without the driver: the runtime's store files alone in a folder with no node_modules above it.
     const project = mkdtempSync(join(tmpdir(), "mtg-no-driver-"));
     try {
       mkdirSync(join(project, "runtime"));
-      for (const f of ["store.ts", "store-types.ts", "store-memory.ts", "store-rows.ts", "store-sqlite.ts"]) copyFileSync(join(ROOT, "runtime", f), join(project, "runtime", f));
+      for (const f of ["store.ts", "store-types.ts", "store-memory.ts", "store-rows.ts", "store-sqlite.ts", "sqlite-node.ts"]) copyFileSync(join(ROOT, "runtime", f), join(project, "runtime", f));
       writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
       writeFileSync(
         join(project, "main.ts"),
@@ -264,13 +296,20 @@ describe("SqliteTaskStore's file", () => {
           'import { InMemoryTaskStore } from "./runtime/store.js";',
           "await new InMemoryTaskStore().close();",
           'process.stdout.write("imported\\n");',
-          'await SqliteTaskStore.open("tasks.db").catch((e: Error) => process.stdout.write(e.message + "\\n"));',
+          'await SqliteTaskStore.open("tasks.db").then(',
+          '  (s) => process.stdout.write(`opened with ${s.driver}\\n`),',
+          '  (e: Error) => process.stdout.write(e.message + "\\n"),',
+          ");",
         ].join("\n"),
       );
       const tsx = createRequire(join(ROOT, "package.json")).resolve("tsx");
       const r = await run(process.execPath, ["--import", tsx, "main.ts"], { cwd: project });
       expect(r.stderr).toBe("");
-      expect(r.stdout).toBe("imported\nSqliteTaskStore needs the better-sqlite3 package, version 12: npm install better-sqlite3@12\n");
+      expect(r.stdout).toBe(
+        nodeSqliteDriver()
+          ? "imported\nopened with node:sqlite\n"
+          : `imported\nSqliteTaskStore needs Node 22 or later (its built-in node:sqlite) or, on Node ${process.versions.node}, the better-sqlite3 package, version 12: npm install better-sqlite3@12\n`,
+      );
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
