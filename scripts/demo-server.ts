@@ -36,7 +36,7 @@
  * and prompts/get can be task-augmented too.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createHash, timingSafeEqual } from "node:crypto";
@@ -176,20 +176,31 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 /**
- * Generates a spec file into a fresh directory beside this checkout's node_modules (linked in, so the
+ * Generates a spec file into a directory beside this checkout's node_modules (linked in, so the
  * generated code finds the SDK), the way a user's project would hold it; exits 2 on an invalid spec.
+ * The directory is the same for every start of the same spec file from this checkout, so a start whose
+ * output is current writes nothing (generate's no-change fast path answers in milliseconds) and the
+ * TypeScript loader finds its compiled files in its cache: a start takes as long as importing the server.
  */
 function generateInto(specFile: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "mcp-task-gen-demo-"));
-  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+  const key = createHash("sha256").update(`${root}\0${resolve(specFile)}`).digest("hex").slice(0, 16);
+  const dir = join(tmpdir(), `mcp-task-gen-demo-${key}`);
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(join(dir, "node_modules"))) {
+    try {
+      symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+    } catch (e) {
+      // Another demo of the same spec made it at the same time.
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+  }
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }) + "\n");
   const out = join(dir, "gen");
-  const run = spawnSync(process.execPath, [join(root, "bin", "mcp-task-gen.js"), "generate", "--spec", specFile, "--out", out, "--quiet"], { encoding: "utf8" });
+  const run = spawnSync(process.execPath, [join(root, "bin", "mcp-task-gen.js"), "generate", "--spec", resolve(specFile), "--out", out, "--quiet"], { cwd: dir, encoding: "utf8" });
   if (run.status !== 0) {
     process.stderr.write(run.stderr);
     usage(`the spec ${specFile} did not generate (exit ${run.status ?? "?"})`);
   }
-  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
   return out;
 }
 
