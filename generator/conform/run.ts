@@ -1114,7 +1114,7 @@ async function conformWith(
     // A stdio server that died after the last run's commands: that run crashed it.
     const died = connector.died();
     if (died !== undefined) {
-      cannot = { kind: "crash", message: `${died} after the run below ended${connector.stderrTail()}`, sequence: previous?.sequence ?? [], transcript: previous?.transcript ?? [] };
+      cannot = { kind: "crash", message: `the server stopped answering: ${died} after the run below ended${connector.stderrTail()}`, sequence: previous?.sequence ?? [], transcript: previous?.transcript ?? [] };
       return;
     }
     const session = connector.session();
@@ -1134,7 +1134,7 @@ async function conformWith(
       // A server that stopped answering (its process exited, its port closed) crashed: no rule can be checked.
       if (gone(violation)) {
         const served = connector.sessionsBefore > 0 ? ` (its process had served ${connector.sessionsBefore} sessions before this one)` : "";
-        cannot = { kind: "crash", message: `${violation.message}${served}${connector.stderrTail()}`, sequence: ran(cmds), transcript: session.wire.transcript.slice(from) };
+        cannot = { kind: "crash", message: `the server stopped answering: ${violation.message}${served}${connector.stderrTail()}`, sequence: ran(cmds), transcript: session.wire.transcript.slice(from) };
         return;
       }
       last = { violation, transcript: session.wire.transcript.slice(from), sequence: ran(cmds) };
