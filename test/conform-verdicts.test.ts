@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, ROOT, run } from "./helpers/cli.js";
@@ -103,8 +103,8 @@ describe("under a CPU hog, the unmodified demo never gets a violation", () => {
     let http: ChildProcess | undefined;
     try {
       const stdio = await conformCli(["--stdio", `${DEMO} ${SPEC}`, "--runs", "10"], 300_000);
-      expect(stdio.code, stdio.stderr).not.toBe(1);
-      expect(stdio.code, stdio.stderr).not.toBeNull();
+      console.info(`under the hog (load average ${loadavg()[0]!.toFixed(1)}): stdio exit ${stdio.code}`);
+      expect([0, 3], stdio.stderr).toContain(stdio.code);
       http = spawn(TSX, [join(ROOT, "scripts/demo-server.ts"), SPEC, "--http", "0"], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
       let err = "";
       const url = await new Promise<string>((resolve, reject) => {
@@ -119,8 +119,8 @@ describe("under a CPU hog, the unmodified demo never gets a violation", () => {
         });
       });
       const overHttp = await conformCli(["--url", url, "--runs", "10"], 300_000);
-      expect(overHttp.code, overHttp.stderr).not.toBe(1);
-      expect(overHttp.code, overHttp.stderr).not.toBeNull();
+      console.info(`under the hog (load average ${loadavg()[0]!.toFixed(1)}): HTTP exit ${overHttp.code}`);
+      expect([0, 3], overHttp.stderr).toContain(overHttp.code);
     } finally {
       for (const h of hogs) h.kill("SIGKILL");
       http?.kill("SIGTERM");
