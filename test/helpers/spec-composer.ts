@@ -131,12 +131,16 @@ export const COMPOSE: Record<string, Composition> = {
     (task.fields as Record<string, Json>).composerExtra = { type: kind, default: value };
     return `task field composerExtra: ${kind} = ${JSON.stringify(value)}`;
   },
-  /** Every meta entry under a key of the spec's own. */
+  /** Every meta entry under a key of the spec's own, and every type field named after the old key with it. */
   renameMetaKeys(doc) {
     const meta = (doc.meta ?? {}) as Record<string, Record<string, Json>>;
     const names = Object.keys(meta);
     if (!names.length) return "renameMetaKeys (no-op)";
-    for (const n of names) meta[n]!.key = `com.example.composer/${n}`;
+    let text = JSON.stringify(doc);
+    for (const n of names) text = text.split(JSON.stringify(String(meta[n]!.key))).join(JSON.stringify(`com.example.composer/${n}`));
+    const renamed = JSON.parse(text) as Doc;
+    for (const k of Object.keys(doc)) delete doc[k];
+    Object.assign(doc, renamed);
     return `meta keys → com.example.composer/*`;
   },
   /** The server capability under another path. */
