@@ -917,9 +917,14 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
             header: { type: "string", array: true, requiresArg: true, describe: 'An HTTP header on every request, "Name: value" (repeatable)' },
             ignore: { type: "string", array: true, requiresArg: true, describe: "A rule whose violations are reported as known deviations, not failures (repeatable)" },
             json: { type: "boolean", default: false, describe: "Print the report as JSON" },
+            "startup-timeout": { type: "number", requiresArg: true, describe: "Seconds a stdio server may take to give its first answer (default 120)" },
+            "request-timeout": { type: "number", requiresArg: true, describe: "Seconds any answer may take before the server counts as not testable (default 60)" },
+            "fresh-process": { type: "boolean", default: false, describe: "Over stdio, start the server afresh for every run (default: one process, a new session per run)" },
           })
           .example(EXAMPLES.conform!)
-          .epilog("Exit codes: 0 every rule held, 1 a violation (the shortest failing sequence is printed), 2 usage."),
+          .epilog(
+            "Exit codes: 0 every rule held, 1 a violation (the shortest failing sequence is printed), 2 usage, 3 the server could not be tested (not reachable, no start-up or answer in time, or it crashed; the sequence is printed).",
+          ),
       (a) =>
         run(
           (async () => {
@@ -936,6 +941,9 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
                 ...(a.outcomes === undefined ? {} : { outcomes: a.outcomes }),
                 ...(a.header === undefined ? {} : { header: a.header.map(String) }),
                 ...(a.ignore === undefined ? {} : { ignore: a.ignore.map(String) }),
+                ...(a["startup-timeout"] === undefined ? {} : { startupTimeout: a["startup-timeout"] }),
+                ...(a["request-timeout"] === undefined ? {} : { requestTimeout: a["request-timeout"] }),
+                freshProcess: a["fresh-process"],
                 json: a.json,
               });
             } catch (e) {

@@ -53,6 +53,7 @@ export const CODES = {
   MTG050: "an error code outside the JSON-RPC ranges",
   MTG051: "a message placeholder the error's context cannot fill",
   MTG052: "an error context value that the message never uses",
+  MTG053: "an error reuses a JSON-RPC standard code with another meaning (-32700 for anything, -32601 for anything but a method not served)",
   MTG060: "a behaviour is incomplete: a property its mode needs is missing",
   MTG061: "a behaviour names a property that does not exist on the type it points at",
   MTG062: "a discriminated union whose variants lack the discriminator",

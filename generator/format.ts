@@ -232,7 +232,7 @@ const MethodSchema = strict({
 
 const ErrorSchema = strict({
   code: z.int().describe("The JSON-RPC error code."),
-  message: z.string().describe("The message; {placeholders} are filled from `context`."),
+  message: z.string().describe("The message; {placeholders} are filled from `context`; {{ and }} are literal braces."),
   context: z.record(identifier, TypeExprSchema).optional().describe("Named values the message template may use."),
   data: TypeExprSchema.optional().describe("The type of the error's `data` member."),
   http: z.int().min(100).max(599).optional().describe("The HTTP status that carries this error over Streamable HTTP."),

@@ -349,15 +349,24 @@ export function lower(spec: Spec, opts: LowerOptions): IR {
   return deepFreeze(stripUndefined(ir));
 }
 
+/** A message template as text and placeholders; `{{` and `}}` are literal braces. */
 export function splitTemplate(message: string): IRMessageSegment[] {
   const out: IRMessageSegment[] = [];
+  let text = "";
   let last = 0;
-  for (const m of message.matchAll(/\{([^{}]*)\}/g)) {
-    if (m.index! > last) out.push({ text: message.slice(last, m.index) });
-    out.push({ param: m[1] });
+  for (const m of message.matchAll(/\{\{|\}\}|\{([^{}]*)\}/g)) {
+    text += message.slice(last, m.index);
     last = m.index! + m[0].length;
+    if (m[1] === undefined) {
+      text += m[0][0];
+      continue;
+    }
+    if (text !== "") out.push({ text });
+    text = "";
+    out.push({ param: m[1] });
   }
-  if (last < message.length) out.push({ text: message.slice(last) });
+  text += message.slice(last);
+  if (text !== "") out.push({ text });
   return out;
 }
 

@@ -40,10 +40,10 @@ export interface ErrorDecl {
 
 export type ErrorCatalog = Readonly<Record<string, ErrorDecl>>;
 
-/** Fills `{name}` placeholders of a declared message; an unknown name stays as written. */
+/** Fills `{name}` placeholders of a declared message (`{{` and `}}` are literal braces); an unknown name stays as written. */
 export function formatMessage(template: string, ctx: Readonly<Record<string, unknown>>): string {
-  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, key: string) =>
-    Object.prototype.hasOwnProperty.call(ctx, key) ? String(ctx[key]) : whole,
+  return template.replace(/\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, key: string | undefined) =>
+    key === undefined ? whole[0]! : Object.prototype.hasOwnProperty.call(ctx, key) ? String(ctx[key]) : whole,
   );
 }
 

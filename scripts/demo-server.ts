@@ -39,7 +39,7 @@
  * and prompts/get can be task-augmented too.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createHash, timingSafeEqual } from "node:crypto";
@@ -185,21 +185,72 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 /**
- * Generates a spec file into a fresh directory beside this checkout's node_modules (linked in, so the
+ * Generates a spec file into a directory beside this checkout's node_modules (linked in, so the
  * generated code finds the SDK), the way a user's project would hold it; exits 2 on an invalid spec.
+ * The directory is the same for every start of the same spec file from this checkout, so a start whose
+ * output is current writes nothing (generate's no-change fast path answers in milliseconds) and the
+ * TypeScript loader finds its compiled files in its cache: a start takes as long as importing the server.
  */
 function generateInto(specFile: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "mcp-task-gen-demo-"));
-  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+  const key = createHash("sha256").update(`${root}\0${resolve(specFile)}`).digest("hex").slice(0, 16);
+  const dir = join(tmpdir(), `mcp-task-gen-demo-${key}`);
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(join(dir, "node_modules"))) {
+    try {
+      symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+    } catch (e) {
+      // Another demo of the same spec made it at the same time.
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+  }
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }) + "\n");
   const out = join(dir, "gen");
-  const run = spawnSync(process.execPath, [join(root, "bin", "mcp-task-gen.js"), "generate", "--spec", specFile, "--out", out, "--quiet"], { encoding: "utf8" });
+  const run = spawnSync(process.execPath, [join(root, "bin", "mcp-task-gen.js"), "generate", "--spec", resolve(specFile), "--out", out, "--quiet"], { cwd: dir, encoding: "utf8" });
   if (run.status !== 0) {
     process.stderr.write(run.stderr);
     fail(`the spec ${specFile} did not generate (exit ${run.status ?? "?"}): fix what is reported above`);
   }
-  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
   return out;
+}
+
+/**
+ * Answers of the spec's declared result types, from its IR (loaded only for a spec with custom
+ * operations): the smallest value of the type, with the fields it shares with the params copied from
+ * them and a field of the task type holding the task.
+ */
+async function customAnswers(spec: string): Promise<{ value: (method: string, params: Record<string, unknown>, task: unknown) => unknown }> {
+  const { analyze } = await import("../generator/pipeline.js");
+  const { resolveSpec } = await import("../generator/specs.js");
+  const { minimalValue } = await import("../generator/conform/schemas.js");
+  const r = resolveSpec(spec, process.cwd());
+  const ir = r.ok ? analyze(r.source).ir : undefined;
+  if (ir === undefined) usage(`the spec ${spec} did not compile`);
+  type T = NonNullable<(typeof ir.methods)[number]["result"]>;
+  const resolveRef = (t: T): T => {
+    for (let i = 0; t.kind === "ref" && i < 16; i++) {
+      const name: string = t.name;
+      const d = ir.types.find((x) => x.name === name);
+      if (d === undefined) break;
+      t = d.type;
+    }
+    return t;
+  };
+  const taskType = ir.behaviour.taskType;
+  return {
+    value(method, params, task) {
+      const decl = ir.methods.find((m) => m.method === method);
+      if (decl?.result === undefined) return {};
+      const base = minimalValue(ir, decl.result);
+      const shape = resolveRef(decl.result);
+      if (shape.kind !== "object" || typeof base !== "object" || base === null) return base;
+      const out = { ...(base as Record<string, unknown>) };
+      for (const f of shape.fields) {
+        if (f.type.kind === "ref" && f.type.name === taskType && task !== undefined) out[f.name] = task;
+        else if (Object.prototype.hasOwnProperty.call(params, f.name)) out[f.name] = params[f.name];
+      }
+      return out;
+    },
+  };
 }
 
 const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(JSON.stringify({ level: "info", msg, ...extra }) + "\n");
@@ -290,15 +341,23 @@ async function main() {
   }
   // On a durable store, the tasks a killed server left unfinished end before anything is served.
   await runtime.ready;
-  // The spec's custom operations: the demo answers each with what it was asked, and the task when one is named.
-  const idField = runtime.plan.idField;
-  for (const method of runtime.plan.custom) {
-    runtime.addOperations({
-      [method]: async (params, ctx) => {
-        const id = params[idField];
-        return { operation: method, params, ...(typeof id === "string" ? { task: await ctx.task(id) } : {}) } as never;
-      },
-    });
+  // The spec's custom operations: the demo answers each with a value of its declared result type, carrying
+  // what it was asked and the task it names where the type has room for them (so any spec's custom
+  // operations can be tried on it).
+  if (runtime.plan.custom.length > 0) {
+    const answers = await customAnswers(spec);
+    const idField = runtime.plan.idField;
+    for (const method of runtime.plan.custom) {
+      runtime.addOperations({
+        [method]: async (params, ctx) => {
+          const id = params[idField];
+          const task = typeof id === "string" ? await ctx.task(id) : undefined;
+          const rich = answers.value(method, params, task);
+          const fits = (v: unknown) => runtime.descriptor.validateResult?.(method, v).success !== false;
+          return (fits(rich) ? rich : answers.value(method, {}, undefined)) as never;
+        },
+      });
+    }
   }
   // The task's own numeric fields (e.g. progress), which slow_compute sets as it goes.
   const numericFields = Object.entries(runtime.descriptor.taskExtras)

@@ -107,6 +107,8 @@ describe("conform against the SDK 1.32 example server simpleStreamableHttp", () 
       // (or, for a task already cancelled, its InMemoryTaskStore throws "Cannot store result for task …"):
       // the process ends.
       expect(r.ok).toBe(false);
+      expect(r.verdict).toBe("untestable");
+      expect(r.failure!.kind).toBe("crash");
       expect(r.failure!.violation.message).toMatch(/stopped answering/);
       expect(server.output()).toMatch(/Error: Not connected|Cannot store result for task/);
       // It declares neither tasks.list nor tasks.cancel: they are not asked.

@@ -230,10 +230,11 @@ describe("conform's usage", () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("a server that is not there is a violation of the handshake, not a crash", async () => {
+  it("a server that is not there could not be tested (exit 3), not a violation nor a crash of the tester", async () => {
     const run = await cli(["conform", "--spec", "mcp-2025-11-25", "--stdio", "exit 3", "--runs", "1"], root);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/rule broken: handshake/);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/COULD NOT TEST \(unreachable\)/);
+    expect(run.stderr).not.toMatch(/rule broken/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });

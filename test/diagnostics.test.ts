@@ -97,6 +97,13 @@ const EXPECTED: Record<string, Expected> = {
   "MTG080-invalid-regex": E("MTG080", 14, 18, '"[a-z"', /^invalid regular expression \(.*Unterminated character class\); fix the pattern/),
   "MTG081-http-header": E("MTG081", 95, 13, '"Mcp Task Id"', /^'Mcp Task Id' is not an HTTP header name: use letters, digits and .*, e\.g\. Mcp-Task-Id$/),
   "MTG082-meta-key": E("MTG082", 38, 10, '"modelcontextprotocol.io/task id"', /^'modelcontextprotocol\.io\/task id' is not a `_meta` key MCP allows: .*, e\.g\. io\.modelcontextprotocol\/related-task$/),
+  "MTG030-duplicate-meta-key": E("MTG030", 41, 10, "com.example/owner", /^meta 'team' has the key 'com\.example\/owner' of meta 'owner': one `_meta` entry cannot carry both; give each its own key$/),
+  "MTG051-literal-braces": E("MTG051", 34, 34, "{}", /^placeholder \{\} is no name the context could fill; for literal braces write \{\{ and \}\}/),
+  "MTG053-not-found-as-method-not-found": E("MTG053", 36, 11, "-32601", /^error 'noSuchTask' uses -32601 \(Method not found\) but the spec answers it for notFoundError .*; choose a code of your own/),
+  "MTG053-parse-error-code": E("MTG053", 33, 11, "-32700", /^error 'limited' uses -32700, JSON-RPC's parse error.*; choose a code of your own/),
+  "MTG061-list-field-renamed": E("MTG061", 17, 7, "builds", /^the list result 'ListResult' holds its tasks in 'builds', but the runtime answers tasks\/list with them in 'tasks'.*; rename the field to 'tasks'$/),
+  "MTG061-unfilled-result-field": E("MTG061", 19, 7, "total", /^field 'total' of 'ListResult' is required, but the runtime answers tasks\/list with .* which never fills it; make it optional/),
+  "MTG082-progress-token": E("MTG082", 37, 10, "progressToken", /^'progressToken' is MCP's own `_meta` key .*; give it a key of its own with a prefix, e\.g\. com\.example\/progressToken$/),
   "MTG083-dotted-path": E("MTG083", 50, 14, '"execution/taskSupport"', /^'execution\/taskSupport' is not a dotted path of identifiers: .*, e\.g\. execution\.taskSupport$/),
 };
 

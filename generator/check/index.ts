@@ -8,10 +8,11 @@ import { SpecSchema, type Spec } from "../format.js";
 import type { Loaded } from "../load.js";
 import { checkBehaviourRefs, checkCreation, checkCreationParamType, checkLimits } from "./behaviour.js";
 import { context, type Ctx, type Path } from "./context.js";
-import { checkErrors } from "./errors.js";
+import { checkErrors, checkStandardCodeMeanings } from "./errors.js";
 import { checkExamples } from "./examples.js";
 import { checkCoreMethods, checkMethodDeclarations, checkMethodUse, checkOperations } from "./methods.js";
 import { checkGeneratedNames, checkNameStrings, checkPrototypeNames, reservedProto } from "./names.js";
+import { checkRuntimeResults } from "./results.js";
 import { flattenIssues, type ZIssue } from "./schema.js";
 import { checkSdkCapabilityKeys, checkSdkTaskShape } from "./sdk.js";
 import { checkEvents, checkStateCount, checkStates } from "./states.js";
@@ -81,6 +82,7 @@ function semanticChecks(ctx: Ctx): void {
   checkGeneratedNames(ctx);
   checkStates(ctx);
   checkErrors(ctx);
+  checkStandardCodeMeanings(ctx);
   checkCreation(ctx);
   const task = checkTaskType(ctx);
   checkCreationParamType(ctx);
@@ -93,6 +95,7 @@ function semanticChecks(ctx: Ctx): void {
   checkSdkTaskShape(ctx, task);
   checkSdkCapabilityKeys(ctx);
   checkBehaviourRefs(ctx, task);
+  checkRuntimeResults(ctx, task);
   checkNameStrings(ctx);
   checkLimits(ctx);
   checkExamples(ctx);

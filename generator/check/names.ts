@@ -45,6 +45,9 @@ export const META_KEY_RE =
   /^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
 /** A dotted path of identifiers, e.g. execution.taskSupport. */
 export const DOTTED_PATH_RE = /^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
+/** The `_meta` keys MCP itself defines without a prefix. */
+export const MCP_OWN_META_KEYS: ReadonlySet<string> = new Set(["progressToken"]);
+
 /** Path segments that lead into an object's machinery rather than its data. */
 const RESERVED_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
 
@@ -157,6 +160,7 @@ export function checkNameStrings(ctx: Ctx): void {
       [...B, "http", "header"],
     );
   }
+  const metaByKey = new Map<string, string>();
   for (const [n, m] of Object.entries(spec.meta)) {
     if (!META_KEY_RE.test(m.key)) {
       report(
@@ -165,7 +169,18 @@ export function checkNameStrings(ctx: Ctx): void {
         `'${m.key}' is not a \`_meta\` key MCP allows: write an optional prefix of dot-separated labels and a slash, then a name of letters, digits, - _ . that starts and ends with a letter or digit, e.g. io.modelcontextprotocol/related-task`,
         ["meta", n, "key"],
       );
+    } else if (MCP_OWN_META_KEYS.has(m.key)) {
+      report(
+        "MTG082",
+        "error",
+        `'${m.key}' is MCP's own \`_meta\` key (the token a requestor gives to get progress notifications); an entry of the spec under it would be read as that token; give it a key of its own with a prefix, e.g. com.example/${m.key}`,
+        ["meta", n, "key"],
+      );
     }
+    const other = metaByKey.get(m.key);
+    if (other !== undefined) {
+      report("MTG030", "error", `meta '${n}' has the key '${m.key}' of meta '${other}': one \`_meta\` entry cannot carry both; give each its own key`, ["meta", n, "key"]);
+    } else metaByKey.set(m.key, n);
   }
   const dottedPath = (value: string | undefined, path: Path) => {
     if (value === undefined) return;

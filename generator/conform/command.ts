@@ -1,7 +1,8 @@
 /**
  * The `conform` command: reads its options, compiles the spec in memory (no
  * file is written), runs the tester and prints the report, as text or JSON.
- * Exit 0: every rule held; 1: a violation (or a spec with errors); 2: usage.
+ * Exit 0: every rule held; 1: a violation (or a spec with errors); 2: usage; 3: the server could not
+ * be tested (not reachable, no start-up or answer in time, or it crashed), which says nothing of the rules.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -9,7 +10,7 @@ import { formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { analyze } from "../pipeline.js";
 import { resolveSpec } from "../specs.js";
 import { conform, DEFAULT_OUTCOMES, type ConformReport, type OutcomeName, type Outcomes } from "./run.js";
-import type { Target } from "./session.js";
+import { DEFAULT_TIMING, type Target } from "./session.js";
 
 export interface ConformArgs {
   spec: string;
@@ -23,7 +24,16 @@ export interface ConformArgs {
   maxCommands?: number;
   timeLimit?: number;
   ignore?: string[];
+  /** Seconds a stdio server may take to start (its first answer). */
+  startupTimeout?: number;
+  /** Seconds any answer may take. */
+  requestTimeout?: number;
+  /** Over stdio, a new server process for every run. */
+  freshProcess?: boolean;
 }
+
+/** The exit codes of `conform`. */
+export const EXIT = { held: 0, violation: 1, usage: 2, untestable: 3 } as const;
 
 export interface ConformIo {
   out: (s: string) => void;
@@ -97,7 +107,8 @@ function target(a: ConformArgs): Target {
 
 export function formatReport(r: ConformReport): string {
   const lines: string[] = [];
-  lines.push(`conform ${r.spec}: ${r.ok ? "all rules held" : "VIOLATION"} (${r.runs} runs, ${r.commands} commands, seed ${r.seed}, ${(r.durationMs / 1000).toFixed(1)} s)`);
+  const verdict = r.verdict === "held" ? "all rules held" : r.verdict === "violation" ? "VIOLATION" : `COULD NOT TEST (${r.failure?.kind ?? "?"})`;
+  lines.push(`conform ${r.spec}: ${verdict} (${r.runs} runs, ${r.commands} commands, seed ${r.seed}, ${(r.durationMs / 1000).toFixed(1)} s)`);
   for (const c of r.checks) lines.push(`  ${c.ok ? "ok  " : "FAIL"} ${c.rule}: ${c.message}`);
   const ex = Object.entries(r.exercised).sort(([a], [b]) => a.localeCompare(b));
   if (ex.length) lines.push(`  exercised: ${ex.map(([k, v]) => `${k} ×${v}`).join(", ")}`);
@@ -107,10 +118,11 @@ export function formatReport(r: ConformReport): string {
   }
   if (r.failure) {
     const f = r.failure;
-    lines.push("", `rule broken: ${f.violation.rule}`, `  ${f.violation.message}`);
+    lines.push("", f.kind === "violation" ? `rule broken: ${f.violation.rule}` : `could not test: ${f.kind}`, `  ${f.violation.message}`);
     if (f.violation.expected !== undefined) lines.push(`  expected: ${JSON.stringify(f.violation.expected)}`);
     if (f.violation.observed !== undefined) lines.push(`  observed: ${JSON.stringify(f.violation.observed)}`);
-    lines.push(`${f.shrunk ? "shortest sequence" : "failing sequence"} (${f.sequence.length} commands): ${f.sequence.join(", ")}`);
+    const what = f.kind === "violation" ? (f.shrunk ? "shortest sequence" : "failing sequence") : f.kind === "crash" ? "the sequence it crashed in" : "the sequence it stopped in";
+    lines.push(`${what} (${f.sequence.length} commands): ${f.sequence.join(", ")}`);
     lines.push("messages of that sequence:");
     for (const m of f.transcript.slice(-40)) lines.push(`  ${m.dir} ${typeof m.message === "string" ? m.message : JSON.stringify(m.message)}`.slice(0, 400));
     lines.push(`replay: add --seed ${r.seed}`);
@@ -124,6 +136,13 @@ export async function conformCmd(io: ConformIo, a: ConformArgs): Promise<number>
   const unknownRule = (a.ignore ?? []).find((r) => !RULES.includes(r));
   if (unknownRule !== undefined) throw new ConformUsageError(`--ignore: unknown rule '${unknownRule}' (rules: ${RULES.join(", ")})`);
   if (a.seed !== undefined && !Number.isInteger(a.seed)) throw new ConformUsageError(`--seed: expected a whole number, got ${a.seed}`);
+  const seconds = (name: string, v: number | undefined, dflt: number): number => {
+    if (v === undefined) return dflt;
+    if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) throw new ConformUsageError(`--${name}: expected a number of seconds above 0, got ${v}`);
+    return Math.round(v * 1000);
+  };
+  const timing = { startupMs: seconds("startup-timeout", a.startupTimeout, DEFAULT_TIMING.startupMs), requestMs: seconds("request-timeout", a.requestTimeout, DEFAULT_TIMING.requestMs) };
+  if (a.freshProcess && a.stdio === undefined) throw new ConformUsageError("--fresh-process applies to --stdio only");
   const outcomes = readOutcomes(a.outcomes, io.cwd);
   const r = resolveSpec(a.spec, io.cwd);
   if (!r.ok) {
@@ -148,8 +167,10 @@ export async function conformCmd(io: ConformIo, a: ConformArgs): Promise<number>
     ...(a.maxCommands === undefined ? {} : { maxCommands: a.maxCommands }),
     ...(a.timeLimit === undefined ? {} : { timeLimitMs: a.timeLimit * 1000 }),
     ...(a.ignore === undefined ? {} : { ignore: a.ignore }),
+    timing,
+    ...(a.freshProcess ? { freshProcess: true } : {}),
   });
   if (a.json) io.out(JSON.stringify(report, null, 2));
   else (report.ok ? io.out : io.err)(formatReport(report));
-  return report.ok ? 0 : 1;
+  return EXIT[report.verdict];
 }

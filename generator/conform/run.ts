@@ -12,8 +12,8 @@ import type { z } from "zod";
 import type { IRMethod, IRType } from "../ir.js";
 import { specModel, type ExpectedError, type SpecModel } from "./model.js";
 import { minimalValue } from "./schemas.js";
-import { CLIENT_CAPABILITIES_KEY, CLIENT_INFO, clientCapabilities, envelope, PROTOCOL_VERSION_KEY, Session, taskIn, valueAt, type Target } from "./session.js";
-import { HttpWire, type Answer, type TranscriptEntry } from "./wire.js";
+import { CLIENT_CAPABILITIES_KEY, CLIENT_INFO, clientCapabilities, Connector, DEFAULT_TIMING, envelope, PROTOCOL_VERSION_KEY, Session, taskIn, valueAt, type Target, type Timing } from "./session.js";
+import { HttpWire, StdioWire, type Answer, type TranscriptEntry } from "./wire.js";
 import type { IR } from "../ir.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -57,6 +57,10 @@ export interface ConformOptions {
   ignore?: readonly string[];
   /** Called as each run ends (for a progress line). */
   onRun?: (n: number) => void;
+  /** How long to wait for a start-up and for an answer. */
+  timing?: Timing;
+  /** Over stdio, start the server afresh for every run rather than open a new session on one process. */
+  freshProcess?: boolean;
 }
 
 export interface Violation {
@@ -66,8 +70,16 @@ export interface Violation {
   observed?: unknown;
 }
 
+/**
+ * What a run of conform found: every rule held; a rule broken; or the server could not be tested (it
+ * could not be reached or started, an answer did not come in time, or it crashed), which says nothing
+ * of the rules.
+ */
+export type Verdict = "held" | "violation" | "untestable";
+
 export interface ConformReport {
   ok: boolean;
+  verdict: Verdict;
   spec: string;
   seed: number;
   runs: number;
@@ -81,6 +93,8 @@ export interface ConformReport {
   /** Checks made once per run of `conform` (handshake, transport rules). */
   checks: Array<{ rule: string; ok: boolean; message: string }>;
   failure?: {
+    /** A rule broken, or why the server could not be tested (`unreachable`, `timeout`, `crash`). */
+    kind: "violation" | "unreachable" | "timeout" | "crash";
     violation: Violation;
     /** The shortest command sequence found that shows it (as it first failed where shrinking could not go on). */
     sequence: string[];
@@ -89,6 +103,18 @@ export interface ConformReport {
     transcript: TranscriptEntry[];
   };
   durationMs: number;
+  /** Server processes started (stdio). */
+  serverStarts?: number;
+}
+
+/** The server could not be tested further: an answer did not come in time (no rule says how soon). */
+export class CannotTestError extends Error {
+  constructor(
+    readonly kind: "unreachable" | "timeout",
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
 }
 
 export class ViolationError extends Error {
@@ -168,7 +194,7 @@ interface World {
 const count = (w: World, what: string) => (w.exercised[what] = (w.exercised[what] ?? 0) + 1);
 
 function expectAnswer(a: Answer, rule: string, what: string): asserts a is Answer & ({ result: Record<string, unknown> } | { error: { code: number; message: string } }) {
-  if (a.timedOut) fail(rule, `${what}: no answer within the time allowed`);
+  if (a.timedOut) throw new CannotTestError("timeout", `${what}: no answer within the time allowed`);
   if (a.broken !== undefined) fail("transport", `${what}: ${a.broken}`);
 }
 
@@ -1279,7 +1305,7 @@ class Duplicate extends TaskCmd {
 // ---------------------------------------------------------------------------
 
 /** Checks of the server's transport that need no model (Streamable HTTP's own rules). */
-async function transportChecks(target: Target, model: SpecModel): Promise<ConformReport["checks"]> {
+async function transportChecks(target: Target, model: SpecModel, timing: Timing): Promise<ConformReport["checks"] | CannotTestError> {
   if (!("url" in target)) return [];
   const out: ConformReport["checks"] = [];
   const wire = new HttpWire(target.url);
@@ -1289,9 +1315,9 @@ async function transportChecks(target: Target, model: SpecModel): Promise<Confor
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: e.params });
   const base = { "content-type": "application/json", ...e.headers, ...(target.headers ?? {}) };
   try {
-    const r = await wire.post(body, { ...base, accept: "application/json" });
+    const r = await wire.post(body, { ...base, accept: "application/json" }, timing.requestMs);
     out.push({ rule: "http-accept", ok: r.status === 406, message: `a POST whose Accept lacks text/event-stream got HTTP ${r.status} (expected 406)` });
-    const big = await wire.post(body, { ...base, accept: "application/json, text/event-stream", "x-conform-padding": "x".repeat(20_000) });
+    const big = await wire.post(body, { ...base, accept: "application/json, text/event-stream", "x-conform-padding": "x".repeat(20_000) }, timing.requestMs);
     let jsonBody = false;
     try {
       jsonBody = isObject(JSON.parse(big.text));
@@ -1304,7 +1330,8 @@ async function transportChecks(target: Target, model: SpecModel): Promise<Confor
       message: big.status < 400 ? `20 kB of headers accepted (HTTP ${big.status})` : `20 kB of headers refused with HTTP ${big.status} and ${jsonBody ? "a JSON-RPC error body" : "no JSON-RPC body"}`,
     });
   } catch (e) {
-    out.push({ rule: "http", ok: false, message: `the server could not be reached: ${(e as Error).message}` });
+    const why = (e as Error).name === "AbortError" ? `no answer within ${timing.requestMs / 1000} s` : (e as Error).message;
+    return new CannotTestError("unreachable", `the server could not be reached at ${target.url}: ${why}`);
   }
   return out;
 }
@@ -1350,8 +1377,10 @@ async function otherAugmentable(session: Session, model: SpecModel): Promise<Aug
   return out;
 }
 
-async function listTools(session: Session): Promise<Map<string, Record<string, unknown>>> {
+/** The tools the server offers; undefined where it did not answer (it could not be tested). */
+async function listTools(session: Session): Promise<Map<string, Record<string, unknown>> | undefined> {
   const a = await session.request("tools/list", {});
+  if (a.timedOut || (a.broken !== undefined && session.wire.closedReason !== undefined)) return undefined;
   const tools = new Map<string, Record<string, unknown>>();
   for (const t of Array.isArray(a.result?.tools) ? a.result.tools : []) if (isObject(t) && typeof t.name === "string") tools.set(t.name, t);
   return tools;
@@ -1363,29 +1392,59 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
   const seed = opts.seed ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
   const runs = opts.runs ?? 20;
   const outcomes = opts.outcomes ?? DEFAULT_OUTCOMES;
+  const timing = opts.timing ?? DEFAULT_TIMING;
+  const connector = new Connector(model, opts.target, timing, opts.freshProcess ?? false);
+  try {
+    return await conformWith(opts, connector, { started, model, seed, runs, outcomes });
+  } finally {
+    await connector.close();
+  }
+}
+
+/** The report of a run that could not test the server, with what it saw. */
+function untestable(
+  base: Omit<ConformReport, "ok" | "verdict" | "failure" | "durationMs">,
+  started: number,
+  kind: "unreachable" | "timeout" | "crash",
+  message: string,
+  sequence: string[],
+  transcript: TranscriptEntry[],
+): ConformReport {
+  return { ...base, ok: false, verdict: "untestable", failure: { kind, violation: { rule: kind, message }, sequence, shrunk: false, transcript }, durationMs: Date.now() - started };
+}
+
+async function conformWith(
+  opts: ConformOptions,
+  connector: Connector,
+  { started, model, seed, runs, outcomes }: { started: number; model: SpecModel; seed: number; runs: number; outcomes: Outcomes },
+): Promise<ConformReport> {
   const exercised: Record<string, number> = {};
   const skipped: string[] = [];
   const ignore = new Set(opts.ignore ?? []);
   const deviations: ConformReport["deviations"] = {};
-  const checks = await transportChecks(opts.target, model);
+  const base = () => ({ spec: opts.ir.spec.name, seed, runs: 0, commands: 0, exercised, skipped, deviations, checks: [] as ConformReport["checks"], serverStarts: connector.starts });
+  const transport = await transportChecks(opts.target, model, connector.timing);
+  if (transport instanceof CannotTestError) return untestable(base(), started, transport.kind, transport.reason, [], []);
+  const checks = transport;
 
   // One probe session: the handshake, the tools offered, which outcomes can be made here.
-  const probe = new Session(model, opts.target);
+  const probe = connector.session();
   const hello = await probe.open();
   if (hello !== undefined && !hello.result) {
     await probe.close();
-    const why = hello.error ? `error ${hello.error.code} ${hello.error.message}` : hello.timedOut ? "no answer in 20 s" : hello.broken;
+    const transcript = probe.wire.transcript.slice(-10);
+    if (hello.timedOut) {
+      const t = connector.timing;
+      const stdio = "stdio" in opts.target;
+      return untestable({ ...base(), checks }, started, "timeout", `no answer to initialize within ${(stdio ? t.startupMs : t.requestMs) / 1000} s (${stdio ? "--startup-timeout" : "--request-timeout"})${stderrTail(probe)}`, ["initialize"], transcript);
+    }
+    if (hello.broken !== undefined) return untestable({ ...base(), checks }, started, "unreachable", `initialize: ${hello.broken}${stderrTail(probe)}`, ["initialize"], transcript);
     return {
-      ok: false,
-      spec: opts.ir.spec.name,
-      seed,
-      runs: 0,
-      commands: 0,
-      exercised,
-      skipped,
-      deviations,
+      ...base(),
       checks,
-      failure: { violation: { rule: "handshake", message: `initialize failed: ${why}` }, sequence: ["initialize"], shrunk: false, transcript: probe.wire.transcript.slice(-10) },
+      ok: false,
+      verdict: "violation",
+      failure: { kind: "violation", violation: { rule: "handshake", message: `initialize failed: error ${hello.error?.code} ${hello.error?.message}` }, sequence: ["initialize"], shrunk: false, transcript },
       durationMs: Date.now() - started,
     };
   }
@@ -1395,6 +1454,10 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     checks.push({ rule: "capabilities", ok: at !== undefined, message: `the server ${at === undefined ? "does not declare" : "declares"} the capability at ${caps.path.join(".")}` });
   }
   const tools = await listTools(probe);
+  if (tools === undefined) {
+    await probe.close();
+    return untestable({ ...base(), checks }, started, probe.wire.closedReason === undefined ? "timeout" : "unreachable", `tools/list: ${probe.wire.closedReason ?? `no answer in time (--startup-timeout ${connector.timing.startupMs / 1000} s, --request-timeout ${connector.timing.requestMs / 1000} s)`}${stderrTail(probe)}`, ["tools/list"], probe.wire.transcript.slice(-10));
+  }
   const augmentable = await otherAugmentable(probe, model);
   await probe.close();
   // A method the server's capability gates is offered only where the server declares that part of it.
@@ -1452,28 +1515,47 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
 
   let commands = 0;
   type Run = { transcript: TranscriptEntry[]; sequence: string[] };
-  let last: (Run & { violation: Violation; previous?: Run }) | undefined;
-  let first: typeof last;
+  let last: (Run & { violation: Violation }) | undefined;
   let previous: Run | undefined;
   let runsDone = 0;
+  // Once the server could not be tested, nothing more is asked of it: the runs left (and shrinking) pass at once.
+  let cannot: { kind: "unreachable" | "timeout" | "crash"; message: string; sequence: string[]; transcript: TranscriptEntry[] } | undefined;
   const property = fc.asyncProperty(fc.commands(commandArbs, { maxCommands: opts.maxCommands ?? 12, size: "+1" }), async (cmds) => {
-    const session = new Session(model, opts.target);
+    if (cannot !== undefined) return;
+    // A stdio server that died after the last run's commands: that run crashed it.
+    const died = connector.died();
+    if (died !== undefined) {
+      cannot = { kind: "crash", message: `the server stopped answering: ${died} after the run below ended${connector.stderrTail()}`, sequence: previous?.sequence ?? [], transcript: previous?.transcript ?? [] };
+      return;
+    }
+    const session = connector.session();
     const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, notificationsSeen: 0 };
     const from = session.wire.transcript.length;
     try {
       const h = await session.open();
+      if (h?.timedOut) throw new CannotTestError("timeout", `no answer to initialize within ${connector.timing.requestMs / 1000} s (--request-timeout)`);
       if (h !== undefined && !h.result) fail("handshake", "initialize failed", "a result", brief(h));
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
     } catch (e) {
+      if (e instanceof CannotTestError) {
+        cannot = { kind: e.kind, message: e.reason, sequence: ran(cmds), transcript: session.wire.transcript.slice(from) };
+        return;
+      }
       const violation = e instanceof ViolationError ? e.violation : { rule: "tester", message: `the tester itself failed: ${(e as Error).stack ?? String(e)}` };
-      last = { violation, transcript: session.wire.transcript.slice(from), sequence: ran(cmds), ...(previous ? { previous } : {}) };
-      first ??= last;
+      // A server that stopped answering (its process exited, its port closed) crashed: no rule can be checked.
+      if (gone(violation)) {
+        const served = connector.sessionsBefore > 0 ? ` (its process had served ${connector.sessionsBefore} sessions before this one)` : "";
+        cannot = { kind: "crash", message: `the server stopped answering: ${violation.message}${served}${connector.stderrTail()}`, sequence: ran(cmds), transcript: session.wire.transcript.slice(from) };
+        return;
+      }
+      last = { violation, transcript: session.wire.transcript.slice(from), sequence: ran(cmds) };
       throw e;
     } finally {
       commands += ran(cmds).length;
       for (const t of world.tasks) foreign.add(t.id);
       previous = { transcript: session.wire.transcript.slice(from), sequence: ran(cmds) };
-      await cleanup(world);
+      // A server that does not answer in time would keep the cleanup waiting as long for each task.
+      if (cannot === undefined) await cleanup(world);
       await session.close();
       opts.onRun?.(++runsDone);
     }
@@ -1483,8 +1565,11 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
     seed,
     ...(opts.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: opts.timeLimitMs }),
   });
+  const ok = !result.failed && checks.every((c) => c.ok || ignore.has(c.rule));
   const report: ConformReport = {
-    ok: !result.failed && checks.every((c) => c.ok || ignore.has(c.rule)),
+    ok,
+    verdict: ok ? "held" : "violation",
+    serverStarts: connector.starts,
     spec: opts.ir.spec.name,
     seed,
     runs: result.numRuns,
@@ -1497,24 +1582,20 @@ export async function conform(opts: ConformOptions): Promise<ConformReport> {
   };
   if (result.failed && last) {
     const sequence = result.counterexample ? ran(result.counterexample[0] as Iterable<unknown>) : last.sequence;
-    report.failure = { violation: last.violation, sequence, shrunk: true, transcript: last.transcript };
-    // A server that stopped answering cannot be asked again, so shrinking only replays against nothing:
-    // the sequence that first failed is the one that shows what stopped it.
-    if (first && (gone(last.violation) || gone(first.violation))) {
-      // Gone before the run began: the run before it stopped the server.
-      const culprit = gone(first.violation) && first.violation.rule === "handshake" && first.previous ? first.previous : first;
-      report.failure = {
-        violation: {
-          ...first.violation,
-          message: `${first.violation.message} (the server stopped answering ${culprit === first ? "during" : "after"} this sequence, so it is shown as it ran, not shrunk)`,
-        },
-        sequence: culprit.sequence,
-        shrunk: false,
-        transcript: culprit.transcript,
-      };
-    }
+    report.failure = { kind: "violation", violation: last.violation, sequence, shrunk: true, transcript: last.transcript };
+  } else if (cannot !== undefined) {
+    report.ok = false;
+    report.verdict = "untestable";
+    const hint = cannot.kind === "timeout" ? " (the server may be too slow on this machine: raise --request-timeout, or --startup-timeout for its start-up)" : "";
+    report.failure = { kind: cannot.kind, violation: { rule: cannot.kind, message: `${cannot.message}${hint}` }, sequence: cannot.sequence, shrunk: false, transcript: cannot.transcript };
   }
   return report;
+}
+
+/** The last lines the server wrote to stderr (stdio), to show why it did not answer. */
+function stderrTail(session: Session): string {
+  const err = session.wire instanceof StdioWire ? session.wire.stderr.join("").trim() : "";
+  return err === "" ? "" : `; its stderr ends: ${err.slice(-600)}`;
 }
 
 /** The commands of a drawn sequence that ran (fast-check marks them; those after a failure did not). */

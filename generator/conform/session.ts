@@ -5,7 +5,7 @@
  * tester gives to the server's own requests (input rounds).
  */
 import type { SpecModel } from "./model.js";
-import { HttpWire, StdioWire, type Answer, type Wire } from "./wire.js";
+import { HttpWire, StdioProcess, StdioWire, type Answer, type Wire } from "./wire.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -38,6 +38,75 @@ export function valueAt(value: unknown, path: readonly string[]): unknown {
 
 /** Where the server under test runs. */
 export type Target = { stdio: string; env?: NodeJS.ProcessEnv } | { url: string; headers?: Record<string, string> };
+
+/**
+ * How long the tester waits. `startupMs`: for a stdio server's first answer (its start-up);
+ * `requestMs`: for any answer, at least (a request the tester gives longer keeps its longer time).
+ * An answer that does not come in time makes the run "could not test", never a violation. The defaults
+ * hold on a machine whose load is ten times its cores.
+ */
+export interface Timing {
+  startupMs: number;
+  requestMs: number;
+}
+
+export const DEFAULT_TIMING: Timing = { startupMs: 120_000, requestMs: 60_000 };
+
+/**
+ * Makes the sessions of a conform run. Over stdio one server process serves them one after another
+ * (each opens its own MCP session on it: a new initialize, or new per-request envelopes), unless
+ * `freshProcess`; a process that died is started again for the next session.
+ */
+export class Connector {
+  private process: StdioProcess | undefined;
+  /** Server processes started so far (stdio). */
+  starts = 0;
+  /** How many sessions the shared process served before the latest one. */
+  sessionsBefore = 0;
+
+  constructor(
+    readonly model: SpecModel,
+    readonly target: Target,
+    readonly timing: Timing = DEFAULT_TIMING,
+    readonly freshProcess = false,
+  ) {}
+
+  session(): Session {
+    const t = this.target;
+    if ("url" in t) return new Session(this.model, t, { timing: this.timing });
+    if (this.freshProcess) {
+      this.starts++;
+      return new Session(this.model, t, { timing: this.timing });
+    }
+    if (this.process === undefined || this.process.exitReason !== undefined) {
+      void this.process?.close();
+      this.process = new StdioProcess(t.stdio, t.env);
+      this.starts++;
+      this.sessionsBefore = 0;
+    } else this.sessionsBefore++;
+    return new Session(this.model, t, { timing: this.timing, process: this.process });
+  }
+
+  /** Why the shared server process died since the last session, once (a crash between runs). */
+  died(): string | undefined {
+    const p = this.process;
+    if (p === undefined || p.exitReason === undefined || this.reported === p) return undefined;
+    this.reported = p;
+    return p.exitReason;
+  }
+  private reported: StdioProcess | undefined;
+
+  /** The last lines the shared server process wrote to stderr. */
+  stderrTail(): string {
+    const err = this.process?.stderr.join("").trim() ?? "";
+    return err === "" ? "" : `; its stderr ends: ${err.slice(-600)}`;
+  }
+
+  async close(): Promise<void> {
+    await this.process?.close();
+    this.process = undefined;
+  }
+}
 
 /** An answer to a server's input request that fits what it asked (elicitation, sampling, roots). */
 export function answerInput(method: string, params: Record<string, unknown> | undefined): unknown {
@@ -93,12 +162,16 @@ export class Session {
   /** The server's requests seen, with the related task id they carried. */
   readonly serverRequests: Array<{ method: string; relatedTaskId?: string }> = [];
   private readonly capabilities: Record<string, unknown>;
+  readonly timing: Timing;
 
+  /** `process`: a stdio server process this session shares with others (left running when it closes). */
   constructor(
     readonly model: SpecModel,
     target: Target,
+    opts: { timing?: Timing; process?: StdioProcess } = {},
   ) {
-    this.wire = "stdio" in target ? new StdioWire(target.stdio, target.env) : new HttpWire(target.url);
+    this.timing = opts.timing ?? DEFAULT_TIMING;
+    this.wire = "stdio" in target ? new StdioWire(opts.process ?? target.stdio, target.env, this.timing.startupMs) : new HttpWire(target.url);
     if ("url" in target && target.headers) this.wire.setHeaders(target.headers);
     const b = model.ir.behaviour;
     this.capabilities = clientCapabilities(model);
@@ -119,7 +192,7 @@ export class Session {
     const a = await this.wire.request(
       "initialize",
       { protocolVersion: this.model.ir.spec.protocol.protocolVersion ?? "2025-06-18", capabilities: this.capabilities, clientInfo: CLIENT_INFO },
-      { timeoutMs: 20_000 },
+      { timeoutMs: this.timing.requestMs },
     );
     if (a.result) {
       this.serverCapabilities = isObject(a.result.capabilities) ? a.result.capabilities : {};
@@ -145,7 +218,7 @@ export class Session {
       for (const k of meta.omit ?? []) delete m[k];
       e.params = { ...e.params, _meta: m };
     }
-    return this.wire.request(method, e.params, { timeoutMs, headers: e.headers, ...(onId ? { onId } : {}) });
+    return this.wire.request(method, e.params, { timeoutMs: Math.max(timeoutMs, this.timing.requestMs), headers: e.headers, ...(onId ? { onId } : {}) });
   }
 
   /** The params that ask for `request` to run as a task (with the requestor's id where it picks one). */

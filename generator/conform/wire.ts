@@ -108,19 +108,29 @@ abstract class BaseWire implements Wire {
   }
 }
 
-/** A server started as a child process (`sh -c command`), JSON-RPC on its stdin and stdout, one message a line. */
-export class StdioWire extends BaseWire {
+/**
+ * A server started as a child process (`sh -c command`), JSON-RPC on its stdin and stdout, one message a
+ * line. Several wires may speak over it one after another (one MCP session each): the process keeps the
+ * JSON-RPC ids unique across them, so a late answer to a closed wire's request reaches no one.
+ */
+export class StdioProcess {
   private readonly child: ChildProcess;
   private buffer = "";
   readonly stderr: string[] = [];
+  /** Why the process is gone, once it is. */
+  exitReason: string | undefined;
+  /** Whether the server has written anything yet (until then, its start-up is still under way). */
+  started = false;
+  nextId = 1;
+  private listener: { line: (message: unknown) => void; notJson: (line: string) => void; exit: (reason: string) => void } | undefined;
 
   constructor(command: string, env?: NodeJS.ProcessEnv) {
-    super();
     // Its own process group: a shell that does not exec its command leaves the server as its child, and
     // closing must end both.
     this.child = spawn(command, { shell: true, detached: true, stdio: ["pipe", "pipe", "pipe"], env: env ?? process.env });
     this.child.stdout!.setEncoding("utf8");
     this.child.stdout!.on("data", (chunk: string) => {
+      this.started = true;
       this.buffer += chunk;
       for (let nl = this.buffer.indexOf("\n"); nl !== -1; nl = this.buffer.indexOf("\n")) {
         const line = this.buffer.slice(0, nl).replace(/\r$/, "");
@@ -130,11 +140,10 @@ export class StdioWire extends BaseWire {
         try {
           message = JSON.parse(line);
         } catch {
-          this.record("←", line);
-          this.failAll(`the server wrote a line that is not JSON to stdout: ${line.slice(0, 200)}`);
+          this.listener?.notJson(line);
           continue;
         }
-        this.receive(message, (m) => this.write(m));
+        this.listener?.line(message);
       }
     });
     this.child.stderr!.setEncoding("utf8");
@@ -142,25 +151,101 @@ export class StdioWire extends BaseWire {
       this.stderr.push(chunk);
       if (this.stderr.length > 200) this.stderr.splice(0, 100);
     });
-    this.child.on("exit", (code, signal) => this.failAll(`the server process exited (${signal ?? `code ${code}`})`));
-    this.child.on("error", (e) => this.failAll(`the server process could not start: ${e.message}`));
+    const gone = (reason: string) => {
+      this.exitReason ??= reason;
+      this.listener?.exit(reason);
+    };
+    this.child.on("exit", (code, signal) => gone(`the server process exited (${signal ?? `code ${code}`})`));
+    this.child.on("error", (e) => gone(`the server process could not start: ${e.message}`));
     this.child.stdin!.on("error", () => undefined);
+  }
+
+  /** Hands the process's output to one wire (the one whose session is open). */
+  attach(listener: StdioProcess["listener"]): void {
+    this.listener = listener;
+  }
+
+  detach(listener: StdioProcess["listener"]): void {
+    if (this.listener === listener) this.listener = undefined;
+  }
+
+  write(line: string): void {
+    if (this.exitReason === undefined) this.child.stdin!.write(`${line}\n`);
+  }
+
+  async close(): Promise<void> {
+    const signal = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-this.child.pid!, sig);
+      } catch {
+        // The group is gone already.
+      }
+    };
+    if (this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined) {
+      // The shell ended; what it started may not have.
+      if (this.child.pid !== undefined) signal("SIGKILL");
+      return;
+    }
+    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.child.stdin!.end();
+    const timer = setTimeout(() => signal("SIGKILL"), 2000);
+    signal("SIGTERM");
+    await exited;
+    clearTimeout(timer);
+    signal("SIGKILL");
+  }
+}
+
+/**
+ * One session's wire over a stdio server: its own process (closed with the wire), or a process it shares
+ * with the sessions before and after it (left running).
+ */
+export class StdioWire extends BaseWire {
+  readonly process: StdioProcess;
+  private readonly owned: boolean;
+  private readonly listener: NonNullable<StdioProcess["listener"]>;
+
+  /** `startupMs`: how long the first answer of a process that has written nothing yet may take. */
+  constructor(
+    server: string | StdioProcess,
+    env?: NodeJS.ProcessEnv,
+    readonly startupMs = 0,
+  ) {
+    super();
+    this.owned = typeof server === "string";
+    this.process = typeof server === "string" ? new StdioProcess(server, env) : server;
+    this.listener = {
+      line: (message) => this.receive(message, (m) => this.write(m)),
+      notJson: (line) => {
+        this.record("←", line);
+        this.failAll(`the server wrote a line that is not JSON to stdout: ${line.slice(0, 200)}`);
+      },
+      exit: (reason) => this.failAll(reason),
+    };
+    if (this.process.exitReason !== undefined) this.failAll(this.process.exitReason);
+    else this.process.attach(this.listener);
+  }
+
+  get stderr(): string[] {
+    return this.process.stderr;
   }
 
   private write(message: unknown): void {
     this.record("→", message);
-    if (this.closedReason === undefined) this.child.stdin!.write(`${JSON.stringify(message)}\n`);
+    if (this.closedReason === undefined) this.process.write(JSON.stringify(message));
   }
 
   request(method: string, params: Record<string, unknown> | undefined, opts: RequestOptions = {}): Promise<Answer> {
     if (this.closedReason !== undefined) return Promise.resolve({ broken: this.closedReason });
-    const id = this.nextId++;
+    const id = this.process.nextId++;
     opts.onId?.(id);
+    // A server still starting answers its first request once it is up: that answer has the start-up's time.
+    const timeoutMs = this.process.started || this.startupMs === 0 ? (opts.timeoutMs ?? 10_000) : this.startupMs;
     return new Promise<Answer>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         resolve({ timedOut: true });
-      }, opts.timeoutMs ?? 10_000);
+      }, timeoutMs);
       this.pending.set(id, (a) => {
         clearTimeout(timer);
         resolve(a);
@@ -172,7 +257,7 @@ export class StdioWire extends BaseWire {
   /** Writes a raw line (a malformed message, for the tester's bad-input checks). */
   rawLine(line: string): void {
     this.record("→", line);
-    if (this.closedReason === undefined) this.child.stdin!.write(`${line}\n`);
+    if (this.closedReason === undefined) this.process.write(line);
   }
 
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
@@ -180,27 +265,10 @@ export class StdioWire extends BaseWire {
   }
 
   async close(): Promise<void> {
-    const signal = (sig: NodeJS.Signals) => {
-      try {
-        process.kill(-this.child.pid!, sig);
-      } catch {
-        // The group is gone already.
-      }
-    };
-    if (this.child.exitCode !== null || this.child.signalCode !== null) {
-      // The shell ended; what it started may not have.
-      signal("SIGKILL");
-      return;
-    }
-    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
-    this.child.stdin!.end();
-    const timer = setTimeout(() => signal("SIGKILL"), 2000);
-    signal("SIGTERM");
-    await exited;
-    clearTimeout(timer);
-    signal("SIGKILL");
+    this.process.detach(this.listener);
+    this.failAll("closed");
+    if (this.owned) await this.process.close();
   }
-
 }
 
 /** Streamable HTTP: one POST per message; answers as JSON or as an SSE stream. */

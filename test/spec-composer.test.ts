@@ -1,0 +1,31 @@
+/**
+ * Specs composed the way users write them (test/helpers/spec-composer.ts: several states of one role,
+ * guards on every kind of edge, transition operations into every role, renamed fields, extra required
+ * fields, renamed meta keys and capabilities, own error codes, with the semantic mutations of
+ * spec-mutants.ts) keep every promise: each is refused by validate with located errors, or its generated
+ * code type-checks and its demo passes its own conform. A fixed-seed sample here; scripts/compose-specs.ts
+ * is the long run (COMPOSE_RUNS draws more here).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { draws } from "../scripts/compose-specs-draws.js";
+import { runDraw } from "./helpers/compose-run.js";
+import { explain } from "./helpers/conform.js";
+
+const SEED = Number(process.env.FC_SEED ?? 20261204);
+const work = mkdtempSync(join(tmpdir(), "spec-composer-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("composed specs pass their own conform, or are refused with located errors", () => {
+  draws(Number(process.env.COMPOSE_RUNS ?? 4), SEED).forEach((d, i) => {
+    it(`composed spec ${i} (${d.base}: ${d.kinds.join(", ")})`, async () => {
+      const o = await runDraw(d, join(work, String(i)), join(work, "tsc"), 6, SEED);
+      if (o.kind === "refused") expect(o.located, `${o.what}: ${o.codes.join(", ")}`).toBe(true);
+      else if (o.kind === "tsc") expect.fail(`${o.what}\n${o.errors.join("\n")}`);
+      else if (o.kind === "demo") expect.fail(`${o.what}\n${o.why}`);
+      else expect(o.report.verdict, `${o.what}\n${explain(o.report)}`).toBe("held");
+    }, 240_000);
+  });
+});
