@@ -16,7 +16,14 @@ import { descriptorData } from "./descriptor.js";
 import type { Emitter, EmitEnv, VirtualFile } from "./emitter.js";
 
 /** The runtime files only a spec with a per-request lifecycle uses (they need @modelcontextprotocol/server 2.x). */
-const PER_REQUEST_ONLY = new Set(["stateless-server.ts", "stateless-client.ts"]);
+const PER_REQUEST_ONLY = new Set([
+  "stateless-client.ts",
+  "stateless-dispatch.ts",
+  "stateless-input.ts",
+  "stateless-server.ts",
+  "stateless-stdio.ts",
+  "stateless-subscriptions.ts",
+]);
 
 /** Where the output keeps its copy of the runtime. */
 export const RUNTIME_DIR = "runtime";

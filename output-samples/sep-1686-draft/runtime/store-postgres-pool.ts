@@ -1,0 +1,1 @@
+../../../runtime/store-postgres-pool.ts
