@@ -6,7 +6,7 @@
 // Node needs no compiled module, so it installs without a build step and runs
 // on whichever Node starts it.
 
-import type { SqliteDatabase, SqliteDriver, SqliteStatement } from "./store-sqlite.js";
+import type { SqliteDatabase, SqliteDriver, SqliteStatement } from "./sqlite-driver.js";
 
 /** The part of node:sqlite's StatementSync used here. */
 interface NodeStatement {

@@ -216,7 +216,7 @@ function generateInto(specFile: string): string {
 /**
  * Answers of the spec's declared result types, from its IR (loaded only for a spec with custom
  * operations): the smallest value of the type, with the fields it shares with the params copied from
- * them and a field of the task type holding the task.
+ * them and a field of the task type holding the task; an open type also echoes the method, params and task.
  */
 async function customAnswers(spec: string): Promise<{ value: (method: string, params: Record<string, unknown>, task: unknown) => unknown }> {
   const { analyze } = await import("../generator/pipeline.js");
@@ -243,7 +243,9 @@ async function customAnswers(spec: string): Promise<{ value: (method: string, pa
       const base = minimalValue(ir, decl.result);
       const shape = resolveRef(decl.result);
       if (shape.kind !== "object" || typeof base !== "object" || base === null) return base;
-      const out = { ...(base as Record<string, unknown>) };
+      // An open result type has room for an echo of the call: what the server's code was asked, and the task.
+      const out: Record<string, unknown> = shape.open ? { operation: method, params, ...(task === undefined ? {} : { task }) } : {};
+      Object.assign(out, base as Record<string, unknown>);
       for (const f of shape.fields) {
         if (f.type.kind === "ref" && f.type.name === taskType && task !== undefined) out[f.name] = task;
         else if (Object.prototype.hasOwnProperty.call(params, f.name)) out[f.name] = params[f.name];
