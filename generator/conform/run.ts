@@ -1201,7 +1201,12 @@ class Intrude extends TaskCmd {
     const t = this.task(w);
     if (!t || !w.isolation) return;
     const list = w.model.op("list");
-    const methods: Array<IRMethod | "list"> = [...addressing(w.model).filter((m) => w.offered(m.method)), ...(list && w.offered(list.method) ? (["list"] as const) : [])];
+    // Every way in, each group starting from a drawn one: the reading ones first, so that where a reading is
+    // served (a deviation the user may choose to ignore), no cancel or delete of another session changes the task.
+    const rotate = <T,>(xs: T[]): T[] => xs.map((_, i) => xs[(this.which + i) % xs.length]!);
+    const destructive = (m: IRMethod | "list") => m !== "list" && (m.operation === "cancel" || m.operation === "delete");
+    const all: Array<IRMethod | "list"> = [...addressing(w.model).filter((m) => w.offered(m.method)), ...(list && w.offered(list.method) ? (["list"] as const) : [])];
+    const methods = [...rotate(all.filter((m) => !destructive(m))), ...rotate(all.filter(destructive))];
     if (!methods.length) return;
     const other = new Session(w.model, w.target);
     let touched = false;
@@ -1209,9 +1214,7 @@ class Intrude extends TaskCmd {
       const h = await other.open();
       if (h !== undefined && !h.result) return;
       count(w, "other session");
-      // Every way in, starting from a drawn one.
-      for (let i = 0; i < methods.length; i++) {
-        const method = methods[(this.which + i) % methods.length]!;
+      for (const method of methods) {
         if (method === "list") {
           let cursor: string | undefined;
           for (let page = 0; page < 20; page++) {
@@ -1231,6 +1234,8 @@ class Intrude extends TaskCmd {
         const a = await other.request(method.method, validParams(w, method, t.id), 10_000);
         expectAnswer(a, "isolation", `${method.method} of another session's task`);
         if (a.error && isLimitError(w.model, a.error.code)) continue;
+        if (!a.error && method.operation === "delete") t.gone = t.deleted = true;
+        else if (!a.error && method.operation === "cancel") await refresh(w, t);
         if (!a.error) fail("isolation", `${method.method} from another session was served task ${t.id} of this one`, w.model.notFound ? { code: w.model.notFound.code, message: w.model.notFound.message } : "an error", brief(a));
         if (w.model.notFound && a.error.code !== w.model.notFound.code) fail("isolation", `${method.method} from another session answered error ${a.error.code}, not the not-found error that hides the task`, { code: w.model.notFound.code }, a.error);
       }
