@@ -183,19 +183,56 @@ async function augmentedCalls(cands: Candidate[], s: Settings): Promise<Map<stri
   return per;
 }
 
+/**
+ * The PostgreSQL store's creations beside what the same cluster does for a plain single-row INSERT and a plain
+ * pg-boss `send`, in one interleaved run: creates/s of each, and the store's as a ratio to the plain INSERT.
+ */
+async function postgresBaselines(url: string, s: Settings): Promise<Map<string, number[]>> {
+  const pgStore = (await import("../runtime/store-postgres.js")) as typeof import("../runtime/store-postgres.js");
+  const pg = ((await import("pg")) as unknown as { default: typeof import("pg") }).default;
+  const { default: PgBoss } = (await import("pg-boss")) as unknown as { default: new (o: Record<string, unknown>) => { start(): Promise<unknown>; stop(o?: Record<string, unknown>): Promise<void>; createQueue(n: string): Promise<void>; send(n: string, d: object): Promise<string | null>; on(e: string, f: (e: unknown) => void): void } };
+  const tag = `bench_${process.pid}_base`;
+  const store = await pgStore.PostgresTaskStore.open(url, { schema: `${tag}_store` } as never);
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  await pool.query(`CREATE TABLE ${tag}_plain (id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
+  const boss = new PgBoss({ connectionString: url, schema: `${tag}_boss`, supervise: false, schedule: false });
+  boss.on("error", () => undefined);
+  await boss.start();
+  await boss.createQueue("bench");
+  const body = JSON.stringify(record());
+  try {
+    return await measureAsync(
+      [
+        { name: "store-create", fn: () => store.create(record()) },
+        { name: "store-bounded", fn: () => store.createBounded!(record(), 1e9) },
+        { name: "insert", fn: () => pool.query(`INSERT INTO ${tag}_plain (id, body) VALUES ($1, $2)`, [randomUUID(), body]) },
+        { name: "boss-send", fn: () => boss.send("bench", { taskId: randomUUID() }) },
+      ],
+      s,
+    );
+  } finally {
+    await boss.stop({ graceful: false, close: true } as never).catch(() => undefined);
+    await pool.query(`DROP TABLE ${tag}_plain; DROP SCHEMA IF EXISTS ${tag}_boss CASCADE; DROP SCHEMA IF EXISTS ${tag}_store CASCADE`).catch(() => undefined);
+    await pool.end();
+    await store.close();
+  }
+}
+
 export async function runStores(s: Settings): Promise<Section> {
   const dir = mkdtempSync(join(tmpdir(), "mtg-bench-stores-"));
   try {
     const cands = await candidates(dir);
     const ops = await operations(cands, s);
     const calls = await augmentedCalls(cands, s);
-    return section(cands, ops, calls);
+    const url = process.env.MCP_TASK_GEN_PG_URL;
+    const baselines = url ? await postgresBaselines(url, s) : undefined;
+    return section(cands, ops, calls, baselines);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function section(cands: Candidate[], ops: OpFigures, calls: Map<string, number[]>): Section {
+function section(cands: Candidate[], ops: OpFigures, calls: Map<string, number[]>, baselines?: Map<string, number[]>): Section {
   const figures: Record<string, number> = {};
   const rows: string[][] = [];
   const ratio = (m: Map<string, number[]>, name: string) => ratioOf(perRound(m.get(name)!, m.get("sdk")!));
@@ -246,6 +283,35 @@ function section(cands: Candidate[], ops: OpFigures, calls: Map<string, number[]
         "The acknowledgement waits for the create to be committed (with FULL, fsynced); the no-op work's two status writes follow in the background and share the disk with the next call.",
     },
   ];
+  const pgTargets: TargetResult[] = [];
+  if (baselines) {
+    const insert = baselines.get("insert")!;
+    const label: Record<string, string> = {
+      "store-create": "PostgreSQL store, `create` (one statement: the schema's `create_task`)",
+      "store-bounded": "PostgreSQL store, `createBounded` (the same, under the owner's lock and count)",
+      insert: "plain single-row INSERT (baseline)",
+      "boss-send": "plain pg-boss `send`",
+    };
+    const baseRows = [...baselines].map(([name, per]) => {
+      const r = ratioOf(perRound(per, insert));
+      figures[`pg:${name}/s`] = median(per);
+      figures[`pg:${name}/insert`] = r.median;
+      return [label[name]!, fmtNum(median(per)), name === "insert" ? "1×" : fmtRatio(r)];
+    });
+    tables.push({
+      title: "PostgreSQL: a task's creation beside a plain INSERT and a plain pg-boss send on the same cluster, one at a time",
+      columns: ["operation", "per second", "÷ plain INSERT"],
+      rows: baseRows,
+      note: "Each on a pool of its own connections to MCP_TASK_GEN_PG_URL, in interleaved slices; the ratio is the median of the per-round ratios.",
+    });
+    const creates = median(baselines.get("store-bounded")!);
+    const memCall = median(memCalls);
+    const pgCall = slowdown.postgres;
+    pgTargets.push(
+      { target: "PostgreSQL task creations per second (`createBounded`, what the runtime calls)", bar: "≥ 2,000/s", measured: `${fmtNum(creates)}/s`, status: creates >= 2000 ? "met" : "missed" },
+      { target: "task-augmented call latency, PostgreSQL ÷ in-memory", bar: "≤ 10×", measured: pgCall ? fmtRatio(pgCall) : "–", status: pgCall && pgCall.median <= 10 ? "met" : "missed", why: `in-memory ${fmtNum(memCall)} calls/s` },
+    );
+  }
   const full = slowdown["sqlite-full"];
   const normal = slowdown["sqlite-normal"];
   const targets: TargetResult[] = [
@@ -281,7 +347,7 @@ function section(cands: Candidate[], ops: OpFigures, calls: Map<string, number[]
       "The SQLite files are on the local disk (a temporary directory). **Task-augmented call**: see the second table. " +
       (process.env.MCP_TASK_GEN_PG_URL ? "The PostgreSQL store ran against MCP_TASK_GEN_PG_URL." : "The PostgreSQL store is measured when MCP_TASK_GEN_PG_URL names a database (not set in this run)."),
     tables,
-    targets,
+    targets: [...targets, ...pgTargets],
     notes: ["Ratios above 1× mean faster than the baseline for throughput; for latency, above 1× means slower than the in-memory store."],
     figures,
   };

@@ -9,7 +9,7 @@ import { TaskRows } from "./store-rows.js";
 import { inTransaction, num, type PgPool } from "./store-postgres-pool.js";
 
 /** The schema version this store writes. */
-export const POSTGRES_SCHEMA_VERSION = 5;
+export const POSTGRES_SCHEMA_VERSION = 6;
 
 /** Marks a schema as a task store's (the meta table's `app` column). */
 const APPLICATION = "mcp-task-gen task store";
@@ -85,6 +85,46 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE $S.runners ADD COLUMN instance TEXT;
   `,
+  // A task's creation in one round trip: each statement of a volatile function reads what committed before it
+  // (READ COMMITTED), so the owner's lock, the count under it, the insert and the look for an expiry committed
+  // while the insert waited keep the guarantees of the transaction they replace. The outcome is 'created' (with
+  // the row), 'limit' or 'taken'; an insert that finds its id expired meanwhile is removed before it commits.
+  `
+  CREATE FUNCTION $S.create_task(p_row jsonb, p_lock text, p_max bigint, p_channel text, p_origin text)
+  RETURNS TABLE (outcome text, made jsonb) LANGUAGE plpgsql VOLATILE AS $fn$
+  DECLARE
+    r $S.tasks%ROWTYPE;
+  BEGIN
+    IF p_max IS NOT NULL THEN
+      PERFORM pg_advisory_xact_lock(hashtextextended(p_lock, 0));
+      IF (SELECT count(*) FROM $S.tasks t WHERE t.owner = p_row->>'owner' AND t.terminal_at IS NULL) >= p_max THEN
+        RETURN QUERY SELECT 'limit'::text, NULL::jsonb;
+        RETURN;
+      END IF;
+    END IF;
+    INSERT INTO $S.tasks (task_id, owner, status, method, request_id, created_at, updated_at, terminal_at, keep_alive,
+        poll_frequency, expires_at, pending_inputs, status_message, error, result, input_requests, fields, runner)
+      SELECT v.task_id, v.owner, v.status, v.method, v.request_id, v.created_at, v.updated_at, v.terminal_at, v.keep_alive,
+        v.poll_frequency, v.expires_at, v.pending_inputs, v.status_message, v.error, v.result, v.input_requests, v.fields, v.runner
+      FROM jsonb_populate_record(NULL::$S.tasks, p_row) AS v
+      WHERE NOT EXISTS (SELECT 1 FROM $S.expired e WHERE e.task_id = v.task_id)
+      ON CONFLICT (task_id) DO NOTHING
+      RETURNING * INTO r;
+    IF NOT FOUND THEN
+      RETURN QUERY SELECT 'taken'::text, NULL::jsonb;
+      RETURN;
+    END IF;
+    IF EXISTS (SELECT 1 FROM $S.expired e WHERE e.task_id = r.task_id) THEN
+      DELETE FROM $S.tasks t WHERE t.seq = r.seq;
+      RETURN QUERY SELECT 'taken'::text, NULL::jsonb;
+      RETURN;
+    END IF;
+    PERFORM pg_notify(p_channel, json_build_object('taskId', r.task_id, 'kind', 'created', 'status', r.status,
+      'expiresAt', r.expires_at, 'origin', p_origin)::text);
+    RETURN QUERY SELECT 'created'::text, to_jsonb(r);
+  END
+  $fn$;
+  `,
 ];
 
 /** Tasks moved to "expired" (or forgotten) per statement: a long backlog never holds a connection long. */
@@ -125,7 +165,7 @@ export async function migrate(pool: PgPool, schema: string): Promise<void> {
 }
 
 /** The statements of a store on `schema`, announcing their changes on `channel` as made by `origin`. */
-export type PostgresStatements = Record<"insert" | "get" | "unfinished" | "getExpired" | "delete" | "deleteExpired" | "list" | "byStatus" | "expire" | "forget" | "next" | "publish" | "message" | "prune" | "heartbeat" | "live" | "rate" | "runner" | "takeRunner", string>;
+export type PostgresStatements = Record<"create" | "get" | "unfinished" | "getExpired" | "delete" | "deleteExpired" | "list" | "byStatus" | "expire" | "forget" | "next" | "publish" | "message" | "prune" | "heartbeat" | "live" | "rate" | "runner" | "takeRunner", string>;
 
 export function postgresStatements(schema: string, channel: string, origin: string): PostgresStatements {
   const S = `"${schema}"`;
@@ -134,15 +174,7 @@ export function postgresStatements(schema: string, channel: string, origin: stri
     `pg_notify('${channel}', json_build_object('taskId', ${row}.task_id, 'kind', '${kind}', 'status', ${status}, 'expiresAt', ${row}.expires_at, 'origin', $ORIGIN::text)::text)`;
   const withNotify = (sql: string) => sql.replaceAll("$ORIGIN", `'${origin}'`);
   return {
-    insert: withNotify(
-      `WITH ins AS (
-         INSERT INTO ${S}.tasks (${ROWS.insertColumns.join(", ")})
-         SELECT ${ROWS.insertColumns.map((_, i) => `$${i + 1}`).join(", ")}
-         WHERE NOT EXISTS (SELECT 1 FROM ${S}.expired WHERE task_id = $1)
-         ON CONFLICT (task_id) DO NOTHING
-         RETURNING *)
-       SELECT ins.*, ${notify("ins", "created", "ins.status")} AS notified FROM ins`,
-    ),
+    create: `SELECT * FROM ${S}.create_task($1::jsonb, $2, $3, '${channel}', '${origin}')`,
     get: `SELECT * FROM ${S}.tasks WHERE task_id = $1`,
     unfinished: `SELECT count(*) AS n FROM ${S}.tasks WHERE owner = $1 AND terminal_at IS NULL`,
     getExpired: `SELECT owner FROM ${S}.expired WHERE task_id = $1`,

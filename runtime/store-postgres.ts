@@ -198,28 +198,32 @@ export class PostgresTaskStore implements TaskStore {
 
 
   /**
-   * Inserts a new task in one transaction: none while its id is taken (live, or expired and not yet
-   * forgotten), and, with `max`, none while the owner has `max` unfinished tasks.
+   * Inserts a new task: none while its id is taken (live, or expired and not yet forgotten), and, with `max`,
+   * none while the owner has `max` unfinished tasks. One statement (the schema's `create_task`) where nothing
+   * goes along; with `alongside`, that statement and what goes along in one transaction.
    */
   private async insert(record: Omit<TaskRecord, "seq">, max: number | undefined, alongside?: (rec: TaskRecord, sql: SqlRunner) => Promise<void>): Promise<TaskRecord | undefined | "limit"> {
-    const made = await inTransaction(this.pool, async (client): Promise<{ commit: boolean; value: TaskRecord | undefined | "limit" }> => {
-      if (max !== undefined) {
-        // The owner's creations, in every process, one at a time until this transaction ends; each
-        // statement after the lock reads what the ones before it committed (READ COMMITTED).
-        const owner = json(record.owner);
-        await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`${this.schema}:${owner}`]);
-        const unfinished = (await client.query(this.sql.unfinished, [owner])).rows[0];
-        if (num(unfinished!.n) >= max) return { commit: false, value: "limit" };
-      }
-      const row = (await client.query(this.sql.insert, ROWS.insertValues(record))).rows[0];
-      // An expiry that moved a task of this id to "expired" while the insert waited for it to commit
-      // is seen now (a new statement): the id is still taken, and the insert is undone unannounced.
-      if (row === undefined || (await client.query(this.sql.getExpired, [json(record.taskId)])).rows.length > 0) return { commit: false, value: undefined };
-      const made = ROWS.toRecord(row);
-      // A failure here undoes the task too.
-      if (alongside !== undefined) await alongside(made, client);
-      return { commit: true, value: made };
-    });
+    const values = ROWS.insertValues(record);
+    const row: Record<string, unknown> = {};
+    ROWS.insertColumns.forEach((column, i) => (row[column] = values[i]));
+    // The owner's creations, in every process, one at a time while the count is taken.
+    const args = [JSON.stringify(row), `${this.schema}:${json(record.owner)}`, max ?? null];
+    const create = async (q: SqlRunner): Promise<TaskRecord | undefined | "limit"> => {
+      const answer = (await q.query(this.sql.create, args)).rows[0] as { outcome: string; made: Record<string, unknown> | null } | undefined;
+      if (answer?.outcome === "limit") return "limit";
+      return answer?.outcome === "created" && answer.made !== null ? ROWS.toRecord(answer.made) : undefined;
+    };
+    let made: TaskRecord | undefined | "limit";
+    if (alongside === undefined) made = await create(this.pool);
+    else {
+      made = await inTransaction(this.pool, async (client): Promise<{ commit: boolean; value: TaskRecord | undefined | "limit" }> => {
+        const value = await create(client);
+        if (typeof value !== "object") return { commit: false, value };
+        // A failure here undoes the task too.
+        await alongside(value, client);
+        return { commit: true, value };
+      });
+    }
     if (typeof made === "object" && made.expiresAt !== null) this.deadline(made.expiresAt);
     return made;
   }

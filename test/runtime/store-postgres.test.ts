@@ -84,6 +84,7 @@ describe("PostgresTaskStore schema", () => {
     await query(`DROP INDEX "${schema}".tasks_owner_unfinished`);
     await query(`DROP TABLE "${schema}".rates`);
     await query(`ALTER TABLE "${schema}".runners DROP COLUMN instance`);
+    await query(`DROP FUNCTION "${schema}".create_task`);
     await query(`UPDATE "${schema}".store_meta SET version = 2`);
     const b = await open(schema);
     expect(await b.schemaVersion()).toBe(POSTGRES_SCHEMA_VERSION);
