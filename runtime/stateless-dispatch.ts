@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { Server as CoreServer, PROTOCOL_VERSION_META_KEY, type AuthInfo as CoreAuthInfo, type ServerContext } from "@modelcontextprotocol/server";
-import { TaskProtocolError, invalidParams } from "./errors.js";
+import { TaskProtocolError, invalidParams, isDatabaseUnavailable, unavailableError } from "./errors.js";
 import { isObject, type RuntimePlan } from "./plan.js";
 import { InputRound, verifyState } from "./stateless-input.js";
 import { checkTaskIdHeader } from "./wire.js";
@@ -219,6 +219,8 @@ async function serveWith<S extends string, W>(runtime: TaskRuntime<S, W>, secret
     return await fn(extra);
   } catch (e) {
     if (round?.pending) return round.result();
+    // The store's own "unavailable" error carries the default code: the answer is the spec's declared one.
+    if (isDatabaseUnavailable(e)) throw unavailableError((n, c, f, d) => runtime.plan.error(n, c, f, d));
     throw e;
   } finally {
     requestSignal.removeEventListener("abort", onAbort);

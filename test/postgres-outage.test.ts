@@ -16,8 +16,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import * as mcpClient from "../output-samples/mcp-2025-11-25/client.js";
+import * as extClient from "../output-samples/ext-tasks-2026-07-28/client.js";
+import { StatelessHttpClient } from "../output-samples/ext-tasks-2026-07-28/stateless-client.js";
 import { ROOT } from "./helpers/cli.js";
 import { httpChild } from "./seed-harness.js";
 
@@ -48,11 +51,11 @@ afterAll(async () => {
   if (dir !== "") await run("bash", [cluster, "stop", dir], { cwd: ROOT, timeout: 60_000 }).catch(() => undefined);
 }, 60_000);
 
-function spawnDemo(args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", demo, SPEC, "--store", `postgres:${url}`, ...args], {
+function spawnDemo(args: string[], spec = SPEC, schema = SCHEMA) {
+  const child = spawn(process.execPath, ["--import", "tsx", demo, spec, "--store", `postgres:${url}`, ...args], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ pollFrequency: 200, storeSchema: SCHEMA, queueSchema: `${SCHEMA}_q`, workerConcurrency: 8 }) },
+    env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ pollFrequency: 200, storeSchema: schema, queueSchema: `${schema}_q`, workerConcurrency: 8 }) },
   });
   children.push(child);
   return child;
@@ -231,4 +234,73 @@ describe("a PostgreSQL restart and a 15 s stop under load (2 servers, 3 workers)
     await expect(second.ready).rejects.toThrow(/exited \(1\)[\s\S]*in use/);
     expect(alive(first.child)).toBe(true);
   }, 90_000);
+
+  it("the per-request server over stateless HTTP and a server over stdio answer their spec's declared retryable error while the database is down, and serve again once it is back", async () => {
+    // ext-tasks-2026-07-28 over stateless HTTP, its work in its own process.
+    const extChild = spawnDemo(["--http", "0"], "ext-tasks-2026-07-28", "outage_ext");
+    const ext = httpChild(extChild, "ext demo server");
+    const extTasks = new extClient.TaskClient(new StatelessHttpClient({ url: await ext.url, clientInfo: { name: "outage-test", version: "0.0.0" }, capabilities: {} }), { defaultPollFrequency: 200 });
+    // mcp-2025-11-25 over stdio: the client spawns the server.
+    const stdioClient = new Client({ name: "outage-test", version: "0.0.0" }, { capabilities: {} });
+    let stdioErr = "";
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", demo, SPEC, "--store", `postgres:${url}`],
+      cwd: ROOT,
+      stderr: "pipe",
+      env: { ...(process.env as Record<string, string>), MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ pollFrequency: 200, storeSchema: "outage_stdio" }) },
+    });
+    transport.stderr?.on("data", (d: Buffer) => (stdioErr += d.toString("utf8")));
+    await stdioClient.connect(transport);
+    clients.push(stdioClient);
+    const stdioTasks = new mcpClient.TaskClient(stdioClient, { defaultPollFrequency: 200 });
+    // Each spec's declared storeUnavailable error (ext declares -31012: core 2026-07-28's SDK sends -32002 as -32602).
+    const declared: Record<string, number> = { "stateless HTTP (ext-tasks-2026-07-28)": -31012, "stdio (mcp-2025-11-25)": -32002 };
+    const startOn = {
+      "stateless HTTP (ext-tasks-2026-07-28)": () => extTasks.start({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0.1 } } }, any),
+      "stdio (mcp-2025-11-25)": () => stdioTasks.start({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0.1 } } }, any),
+    };
+    // Served before the outage.
+    for (const start of Object.values(startOn)) expect("task" in (await start())).toBe(true);
+
+    const down = run("bash", [cluster, "stop-for", dir, "6"], { cwd: ROOT, timeout: 60_000 });
+    // Down once the cluster refuses connections.
+    await eventuallyTrue(async () => {
+      const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 500 });
+      try {
+        await c.connect();
+        await c.end();
+        return false;
+      } catch {
+        return true;
+      }
+    }, 20_000);
+    for (const [where, start] of Object.entries(startOn)) {
+      const e = await start().then(
+        () => undefined,
+        (err: unknown) => err as { code?: unknown; message?: unknown; data?: unknown },
+      );
+      expect(e, `${where}: a creation while the database is down`).toBeDefined();
+      expect(e!.code, `${where}: ${JSON.stringify({ ...e, message: String(e!.message) })}`).toBe(declared[where]);
+      expect(String(e!.message), where).toMatch(/task store is unavailable for a moment/);
+      expect(String(e!.message), where).not.toMatch(/127\.0\.0\.1|ECONN|postgres|database system|:\d{4,5}/i);
+      expect(e!.data, where).toMatchObject({ retryable: true });
+    }
+    await down;
+    // Back: each serves again (a retry or two while it reconnects), the processes never left.
+    for (const [where, start] of Object.entries(startOn)) {
+      await eventuallyTrue(async () => start().then((r) => "task" in r, () => false), 30_000, where);
+    }
+    expect(alive(extChild)).toBe(true);
+    expect(stdioErr).not.toMatch(/unhandled|Uncaught/i);
+  }, 120_000);
 });
+
+async function eventuallyTrue(check: () => Promise<boolean>, withinMs: number, what = "the condition") {
+  const until = Date.now() + withinMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await sleep(200);
+  }
+  throw new Error(`${what} did not hold within ${withinMs} ms`);
+}
