@@ -1,8 +1,9 @@
-/**
- * What the SQLite store needs of a driver: the part of better-sqlite3 it uses, which node:sqlite is
- * adapted to (sqlite-node.ts). Its own file, so that the store and the adapter both import it and neither
- * imports the other for it.
- */
+// Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).
+// Do not edit a copy: it is replaced whenever the spec is regenerated.
+// What the SQLite store needs of a driver: the part of better-sqlite3 it uses, which node:sqlite is
+// adapted to (sqlite-node.ts). Its own file, so that the store and the adapter both import it and neither
+// imports the other for it.
+
 /** The part of a better-sqlite3 prepared statement the store uses. */
 export interface SqliteStatement {
   run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
