@@ -79,9 +79,19 @@ export class DatabaseUnavailableError extends Error {
   readonly code = UNAVAILABLE.code;
   readonly data = UNAVAILABLE.data;
   constructor(cause?: unknown) {
-    super(UNAVAILABLE.message, { cause });
+    super(UNAVAILABLE.message);
+    withCause(this, cause);
     this.name = "DatabaseUnavailableError";
   }
+}
+
+/**
+ * Gives `error` its `cause` as `new Error(message, { cause })` does (an own, non-enumerable property),
+ * written so that the runtime type-checks with a `lib` older than ES2022, where Error takes no options.
+ */
+export function withCause<E extends Error>(error: E, cause: unknown): E {
+  Object.defineProperty(error, "cause", { value: cause, writable: true, configurable: true });
+  return error;
 }
 
 /** Driver error codes of a connection that failed or was lost (Node's and pg's). */

@@ -96,7 +96,7 @@ async function followInputTask(
     return await peer.request({ method: plan.methods.result!, params: ref }, schema, options);
   } catch (e) {
     if (options.signal?.aborted && plan.methods.cancel !== undefined) {
-      await peer.request({ method: plan.methods.cancel, params: ref }, anyObject, { timeout: options.timeout }).catch(() => undefined);
+      await peer.request({ method: plan.methods.cancel, params: ref }, anyObject, options.timeout === undefined ? {} : { timeout: options.timeout }).catch(() => undefined);
     }
     throw e;
   }

@@ -11,15 +11,15 @@ export interface AuditEvent<S extends string = string> {
   type: "created" | "status" | "result" | "deleted" | "denied";
   /** ISO 8601. */
   at: string;
-  taskId?: string;
+  taskId?: string | undefined;
   /** The requestor key the task is bound to. */
   owner: string;
-  sessionId?: string;
-  clientId?: string;
-  method?: string;
-  from?: S;
-  to?: S;
-  reason?: string;
+  sessionId?: string | undefined;
+  clientId?: string | undefined;
+  method?: string | undefined;
+  from?: S | undefined;
+  to?: S | undefined;
+  reason?: string | undefined;
 }
 
 /** A structured log entry (illegal transitions, unexpected failures). */

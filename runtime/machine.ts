@@ -73,7 +73,7 @@ export interface TaskMachine {
   /** The name of the guard on `from -> to` when the move is refused by it. */
   guardOf?(from: string, to: string, ctx: TransitionContext): string | undefined;
   /** The state the spec names first for each event (undefined: the role's states only). */
-  readonly prefer: Readonly<Partial<Record<EventKey, string>>>;
+  readonly prefer: { readonly [K in EventKey]?: string | undefined };
   /** The roles each event leads to, in order. */
   readonly roles: Readonly<Partial<Record<EventKey, readonly StateRole[]>>>;
   /** Retention as a move to a terminal state sets it. */

@@ -158,7 +158,7 @@ export async function migrate(pool: PgPool, schema: string): Promise<void> {
     if (version > MIGRATIONS.length) {
       throw new Error(`schema ${schema} holds task store schema version ${version}, newer than this runtime's ${MIGRATIONS.length}: regenerate with a newer mcp-task-gen`);
     }
-    for (let v = version; v < MIGRATIONS.length; v++) await client.query(MIGRATIONS[v]!.replaceAll("$S", S));
+    for (let v = version; v < MIGRATIONS.length; v++) await client.query(MIGRATIONS[v]!.split("$S").join(S));
     if (version !== MIGRATIONS.length) await client.query(`UPDATE ${S}.store_meta SET version = $1 WHERE id = 1`, [MIGRATIONS.length]);
     return { commit: true, value: undefined };
   });
@@ -172,7 +172,7 @@ export function postgresStatements(schema: string, channel: string, origin: stri
   // Every change announces itself: taskId, status (absent once gone), deadline and who made it.
   const notify = (row: string, kind: string, status: string) =>
     `pg_notify('${channel}', json_build_object('taskId', ${row}.task_id, 'kind', '${kind}', 'status', ${status}, 'expiresAt', ${row}.expires_at, 'origin', $ORIGIN::text)::text)`;
-  const withNotify = (sql: string) => sql.replaceAll("$ORIGIN", `'${origin}'`);
+  const withNotify = (sql: string) => sql.split("$ORIGIN").join(`'${origin}'`);
   return {
     create: `SELECT * FROM ${S}.create_task($1::jsonb, $2, $3, '${channel}', '${origin}')`,
     get: `SELECT * FROM ${S}.tasks WHERE task_id = $1`,

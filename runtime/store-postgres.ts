@@ -29,7 +29,7 @@
 // function or trigger in the database.
 
 import { randomUUID } from "node:crypto";
-import { untilDatabaseBack } from "./errors.js";
+import { untilDatabaseBack, withCause } from "./errors.js";
 import { stderrLine, type LogEntry } from "./log.js";
 import { DEADLINES, guardedPool, inTransaction, json, loadDriver, num, numOrNull, parse, redactUrl, type PgDriver, type PgListenClient, type PgPool } from "./store-postgres-pool.js";
 import { MESSAGE_TTL, migrate, postgresStatements, ROWS, SCHEMA_NAME, SWEEP_BATCH, type PostgresStatements } from "./store-postgres-schema.js";
@@ -129,7 +129,7 @@ export class PostgresTaskStore implements TaskStore {
       });
     } catch (e) {
       await pool.end().catch(() => undefined);
-      throw new Error(`cannot open the PostgreSQL task store at ${redactUrl(url)}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw withCause(new Error(`cannot open the PostgreSQL task store at ${redactUrl(url)}: ${e instanceof Error ? e.message : String(e)}`), e);
     }
     const store = new PostgresTaskStore(pool, driver, url, schema, options);
     // The first sweep may meet the database gone again: the timer tries again.

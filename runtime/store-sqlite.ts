@@ -26,6 +26,7 @@
 // database file's own schema may not run functions (trusted_schema=OFF).
 
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { withCause } from "./errors.js";
 import { nodeSqliteDriver } from "./sqlite-node.js";
 import type { SqliteDatabase, SqliteDriver, SqliteStatement } from "./sqlite-driver.js";
 
@@ -237,7 +238,7 @@ export class SqliteTaskStore implements TaskStore {
       try {
         mode = db.pragma("journal_mode = WAL", { simple: true }) as string;
       } catch (e) {
-        if ((e as { code?: unknown }).code === "SQLITE_BUSY") throw new Error(heldMessage(file), { cause: e });
+        if ((e as { code?: unknown }).code === "SQLITE_BUSY") throw withCause(new Error(heldMessage(file)), e);
         throw e;
       }
       if (mode !== "wal" && !inMemory) throw new Error(`${file}: SQLite refused WAL mode (journal_mode is ${mode})`);

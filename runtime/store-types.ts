@@ -5,6 +5,8 @@
 // (async, records are plain JSON, so durable stores fit behind it), its
 // records and patches, and what every store shares.
 
+import { withCause } from "./errors.js";
+
 /** A JSON-RPC error object, as stored for a failed task. */
 export interface StoredError {
   code: number;
@@ -60,7 +62,7 @@ export async function loadDriverPackage(name: string, store: string, needs: stri
     mod = (await import(name)) as { default?: unknown };
   } catch (e) {
     const code = (e as { code?: unknown }).code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") throw new Error(`${store} needs ${needs}: npm install ${install}`, { cause: e });
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") throw withCause(new Error(`${store} needs ${needs}: npm install ${install}`), e);
     throw e;
   }
   return mod.default ?? mod;
@@ -158,7 +160,7 @@ export interface TaskStore {
    */
   createAlong?(record: Omit<TaskRecord, "seq">, max: number, alongside: (rec: TaskRecord, sql: SqlRunner) => Promise<void>): Promise<TaskRecord | undefined | "limit">;
   /** With `createAlong`: the database the store lives in (host, port and name; never credentials). */
-  readonly database?: string;
+  readonly database?: string | undefined;
   /**
    * For a shared store: `update`, applied only while no runner holds the task (its `runner` is unset).
    * A worker takes a task no other worker started in this one write. Absent: the runtime reads, checks

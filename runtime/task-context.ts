@@ -146,7 +146,7 @@ export interface ActiveTask {
    * The original request's progress token, where the spec keeps it valid for the task's whole life: the
    * work's progress notifications carry it even after the request was answered with the task.
    */
-  progressToken?: string | number;
+  progressToken?: string | number | undefined;
   /** Fires when the retention (counted from creation) elapses while the task runs. */
   expiry?: ReturnType<typeof setTimeout>;
 }
@@ -194,7 +194,7 @@ export interface StepOptions {
 
 /** What a step did: the interpreter's decision, the record it wrote (`rec`), the task as last seen (`current`). */
 export interface Step {
-  readonly decision?: Decision;
+  readonly decision?: Decision | undefined;
   readonly rec?: TaskRecord;
   readonly current?: TaskRecord;
 }

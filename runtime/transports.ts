@@ -257,11 +257,9 @@ class SessionTransport implements Transport {
       }
     }
     const related = options?.relatedRequestId;
-    if (related !== undefined && this.pending.has(related)) {
-      // A request answered as JSON has no stream of its own: what relates to it goes on the session's stream.
-      return this.http.send(message);
-    }
-    return this.http.send(message, options);
+    // A request answered as JSON has no stream of its own: what relates to it goes on the session's stream.
+    if (related === undefined || this.pending.has(related)) return this.http.send(message);
+    return this.http.send(message, { relatedRequestId: related });
   }
 
   /** Hands a request to the server and resolves with its answer, which never reaches the SDK transport. */

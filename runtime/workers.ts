@@ -61,7 +61,7 @@ export interface TaskQueue {
   /** Enqueues a task's work; resolves to the job's id once it is stored. */
   enqueue(work: QueuedWork, retry?: RetryPolicy): Promise<string>;
   /** The database the queue lives in (host, port and name), where it is one a task store may share. */
-  readonly database?: string;
+  readonly database?: string | undefined;
   /**
    * Enqueues through `sql`, a transaction on `database` that the task store opened to create the task:
    * the job commits with the task or not at all (TaskStore.createAlong).

@@ -112,7 +112,10 @@ function tsTypeBase(t: IRType, ref: RefName): string {
 export function tsObject(fields: readonly IRField[], open: boolean, ref: RefName = sameModule): string {
   const lines = fields.map((f) => {
     const doc = docComment(f.description, f.deprecated ? ["@deprecated"] : []);
-    return `${doc}${prop(f.name)}${f.optional ? "?" : ""}: ${tsType(f.type, ref)};`;
+    // An optional field says `| undefined`: the validator and the guard accept it present and undefined,
+    // so the type agrees with them under `exactOptionalPropertyTypes` too.
+    const type = tsType(f.type, ref);
+    return `${doc}${prop(f.name)}${f.optional ? "?" : ""}: ${f.optional && type !== "unknown" ? `${type} | undefined` : type};`;
   });
   if (open) lines.push("[key: string]: unknown;");
   return lines.length ? `{\n${lines.join("\n")}\n}` : "{}";

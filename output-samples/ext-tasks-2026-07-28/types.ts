@@ -42,7 +42,7 @@ export interface ClientCapabilities {
   /**
    * Extensions the client supports, keyed by extension id; `io.modelcontextprotocol/tasks` opts in to tasks.
    */
-  extensions?: { [key: string]: JSONObject };
+  extensions?: { [key: string]: JSONObject } | undefined;
   [key: string]: unknown;
 }
 
@@ -86,7 +86,7 @@ export interface Task {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -102,7 +102,7 @@ export interface Task {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
 }
 
 /**
@@ -127,8 +127,8 @@ export interface CreateMessageRequest {
 export interface ListRootsRequest {
   method: "roots/list";
   params?: {
-    _meta?: MetaObject;
-  };
+    _meta?: MetaObject | undefined;
+  } | undefined;
 }
 
 /**
@@ -152,7 +152,7 @@ export interface ElicitResult {
   /**
    * The submitted form data (action accept, form mode).
    */
-  content?: { [key: string]: string | number | boolean | string[] };
+  content?: { [key: string]: string | number | boolean | string[] } | undefined;
   [key: string]: unknown;
 }
 
@@ -172,8 +172,8 @@ export interface CreateMessageResult {
   /**
    * Why sampling stopped, if known.
    */
-  stopReason?: string;
-  _meta?: MetaObject;
+  stopReason?: string | undefined;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -182,8 +182,8 @@ export interface CreateMessageResult {
  */
 export interface Root {
   uri: string;
-  name?: string;
-  _meta?: MetaObject;
+  name?: string | undefined;
+  _meta?: MetaObject | undefined;
 }
 
 /**
@@ -216,7 +216,7 @@ export interface WorkingTask {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -232,7 +232,7 @@ export interface WorkingTask {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
 }
 
 /**
@@ -247,7 +247,7 @@ export interface InputRequiredTask {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -263,7 +263,7 @@ export interface InputRequiredTask {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /**
    * All outstanding server-to-client requests that must be fulfilled before the task can proceed.
    */
@@ -282,7 +282,7 @@ export interface CompletedTask {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -298,7 +298,7 @@ export interface CompletedTask {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /**
    * The final result, shaped like the original request's result (e.g. CallToolResult).
    */
@@ -317,7 +317,7 @@ export interface FailedTask {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -333,7 +333,7 @@ export interface FailedTask {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /**
    * The JSON-RPC error that made the task fail.
    */
@@ -352,7 +352,7 @@ export interface CancelledTask {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -368,7 +368,7 @@ export interface CancelledTask {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
 }
 
 /**
@@ -391,7 +391,7 @@ export interface CreateTaskResult {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -407,12 +407,12 @@ export interface CreateTaskResult {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /**
    * Distinguishes a task handle from a standard result.
    */
   resultType: "task";
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -424,7 +424,7 @@ export interface GetTaskRequestParams {
    * The task identifier to query.
    */
   taskId: string;
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
 }
 
 /**
@@ -439,7 +439,7 @@ export type GetTaskResult = {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -455,9 +455,9 @@ export type GetTaskResult = {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   resultType: "complete";
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 } | {
   /**
@@ -468,7 +468,7 @@ export type GetTaskResult = {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -484,13 +484,13 @@ export type GetTaskResult = {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /**
    * All outstanding server-to-client requests that must be fulfilled before the task can proceed.
    */
   inputRequests: InputRequests;
   resultType: "complete";
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 } | {
   /**
@@ -501,7 +501,7 @@ export type GetTaskResult = {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -517,13 +517,13 @@ export type GetTaskResult = {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /**
    * The final result, shaped like the original request's result (e.g. CallToolResult).
    */
   result: JSONObject;
   resultType: "complete";
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 } | {
   /**
@@ -534,7 +534,7 @@ export type GetTaskResult = {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -550,13 +550,13 @@ export type GetTaskResult = {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /**
    * The JSON-RPC error that made the task fail.
    */
   error: JSONRPCErrorObject;
   resultType: "complete";
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 } | {
   /**
@@ -567,7 +567,7 @@ export type GetTaskResult = {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -583,9 +583,9 @@ export type GetTaskResult = {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   resultType: "complete";
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 };
 
@@ -601,7 +601,7 @@ export interface UpdateTaskRequestParams {
    * Responses to outstanding inputRequests; each key must be a currently outstanding key.
    */
   inputResponses: InputResponses;
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
 }
 
 /**
@@ -609,7 +609,7 @@ export interface UpdateTaskRequestParams {
  */
 export interface UpdateTaskResult {
   resultType: "complete";
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -621,7 +621,7 @@ export interface CancelTaskRequestParams {
    * The task identifier to cancel.
    */
   taskId: string;
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
 }
 
 /**
@@ -629,7 +629,7 @@ export interface CancelTaskRequestParams {
  */
 export interface CancelTaskResult {
   resultType: "complete";
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -645,7 +645,7 @@ export type TaskStatusNotificationParams = {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -661,8 +661,8 @@ export type TaskStatusNotificationParams = {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
-  _meta?: MetaObject;
+  pollIntervalMs?: number | undefined;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 } | {
   /**
@@ -673,7 +673,7 @@ export type TaskStatusNotificationParams = {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -689,12 +689,12 @@ export type TaskStatusNotificationParams = {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /**
    * All outstanding server-to-client requests that must be fulfilled before the task can proceed.
    */
   inputRequests: InputRequests;
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 } | {
   /**
@@ -705,7 +705,7 @@ export type TaskStatusNotificationParams = {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -721,12 +721,12 @@ export type TaskStatusNotificationParams = {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /**
    * The final result, shaped like the original request's result (e.g. CallToolResult).
    */
   result: JSONObject;
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 } | {
   /**
@@ -737,7 +737,7 @@ export type TaskStatusNotificationParams = {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -753,12 +753,12 @@ export type TaskStatusNotificationParams = {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /**
    * The JSON-RPC error that made the task fail.
    */
   error: JSONRPCErrorObject;
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 } | {
   /**
@@ -769,7 +769,7 @@ export type TaskStatusNotificationParams = {
   /**
    * Optional message about the current state (progress, what input blocks it, why it was cancelled, a summary, failure details); may be shown to the user or model.
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -785,8 +785,8 @@ export type TaskStatusNotificationParams = {
   /**
    * Suggested polling interval in integer milliseconds; may change over the task's lifetime.
    */
-  pollIntervalMs?: number;
-  _meta?: MetaObject;
+  pollIntervalMs?: number | undefined;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 };
 
@@ -797,7 +797,7 @@ export interface TaskSubscriptionNotifications {
   /**
    * Subscribe to notifications/tasks for these task ids.
    */
-  taskIds?: string[];
+  taskIds?: string[] | undefined;
 }
 
 /**
@@ -807,7 +807,7 @@ export interface TaskSubscriptionAcknowledgedNotifications {
   /**
    * Task ids the server agreed to send status notifications for.
    */
-  taskIds?: string[];
+  taskIds?: string[] | undefined;
 }
 
 // ---------------------------------------------------------------------------

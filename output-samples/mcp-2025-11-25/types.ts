@@ -19,15 +19,15 @@ export interface TaskMetadata {
   /**
    * Requested duration in milliseconds to retain the task from creation.
    */
-  ttl?: number;
+  ttl?: number | undefined;
 }
 
 /**
  * Common params of a request that may be task-augmented (tools/call, sampling/createMessage, elicitation/create). With `task` set, the request returns a CreateTaskResult at once.
  */
 export interface TaskAugmentedRequestParams {
-  task?: TaskMetadata;
-  _meta?: MetaObject;
+  task?: TaskMetadata | undefined;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -56,7 +56,7 @@ export interface Task {
   /**
    * Optional human-readable message about the current state (reasons for cancelled, summaries for completed, diagnostics for failed).
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -72,7 +72,7 @@ export interface Task {
   /**
    * Suggested polling interval in milliseconds.
    */
-  pollInterval?: number;
+  pollInterval?: number | undefined;
 }
 
 /**
@@ -80,7 +80,7 @@ export interface Task {
  */
 export interface CreateTaskResult {
   task: Task;
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -109,7 +109,7 @@ export interface GetTaskResult {
   /**
    * Optional human-readable message about the current state (reasons for cancelled, summaries for completed, diagnostics for failed).
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -125,8 +125,8 @@ export interface GetTaskResult {
   /**
    * Suggested polling interval in milliseconds.
    */
-  pollInterval?: number;
-  _meta?: MetaObject;
+  pollInterval?: number | undefined;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -144,7 +144,7 @@ export interface GetTaskPayloadRequestParams {
  * The response to tasks/result: the result type of the original request (e.g. CallToolResult for tools/call), with related-task meta.
  */
 export interface GetTaskPayloadResult {
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -173,7 +173,7 @@ export interface CancelTaskResult {
   /**
    * Optional human-readable message about the current state (reasons for cancelled, summaries for completed, diagnostics for failed).
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -189,8 +189,8 @@ export interface CancelTaskResult {
   /**
    * Suggested polling interval in milliseconds.
    */
-  pollInterval?: number;
-  _meta?: MetaObject;
+  pollInterval?: number | undefined;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -201,8 +201,8 @@ export interface ListTasksRequestParams {
   /**
    * An opaque token for the current pagination position.
    */
-  cursor?: string;
-  _meta?: MetaObject;
+  cursor?: string | undefined;
+  _meta?: MetaObject | undefined;
 }
 
 /**
@@ -213,8 +213,8 @@ export interface ListTasksResult {
   /**
    * The pagination position after the last returned task; present when more may exist.
    */
-  nextCursor?: string;
-  _meta?: MetaObject;
+  nextCursor?: string | undefined;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -233,7 +233,7 @@ export interface TaskStatusNotificationParams {
   /**
    * Optional human-readable message about the current state (reasons for cancelled, summaries for completed, diagnostics for failed).
    */
-  statusMessage?: string;
+  statusMessage?: string | undefined;
   /**
    * ISO 8601 timestamp when the task was created.
    */
@@ -249,8 +249,8 @@ export interface TaskStatusNotificationParams {
   /**
    * Suggested polling interval in milliseconds.
    */
-  pollInterval?: number;
-  _meta?: MetaObject;
+  pollInterval?: number | undefined;
+  _meta?: MetaObject | undefined;
 }
 
 /**
@@ -260,7 +260,7 @@ export interface ToolExecution {
   /**
    * Whether the tool supports task-augmented execution: forbidden (default when absent), optional, or required.
    */
-  taskSupport?: "forbidden" | "optional" | "required";
+  taskSupport?: "forbidden" | "optional" | "required" | undefined;
 }
 
 /**
@@ -270,11 +270,11 @@ export interface ServerTasksCapability {
   /**
    * Present if the server supports tasks/list.
    */
-  list?: {};
+  list?: {} | undefined;
   /**
    * Present if the server supports tasks/cancel.
    */
-  cancel?: {};
+  cancel?: {} | undefined;
   /**
    * Which request types can be augmented with tasks (exhaustive).
    */
@@ -286,9 +286,9 @@ export interface ServerTasksCapability {
       /**
        * Present if the server supports task-augmented tools/call.
        */
-      call?: {};
-    };
-  };
+      call?: {} | undefined;
+    } | undefined;
+  } | undefined;
 }
 
 /**
@@ -298,11 +298,11 @@ export interface ClientTasksCapability {
   /**
    * Present if the client supports tasks/list.
    */
-  list?: {};
+  list?: {} | undefined;
   /**
    * Present if the client supports tasks/cancel.
    */
-  cancel?: {};
+  cancel?: {} | undefined;
   /**
    * Which request types can be augmented with tasks (exhaustive).
    */
@@ -314,8 +314,8 @@ export interface ClientTasksCapability {
       /**
        * Present if the client supports task-augmented sampling/createMessage.
        */
-      createMessage?: {};
-    };
+      createMessage?: {} | undefined;
+    } | undefined;
     /**
      * Task support for elicitation-related requests.
      */
@@ -323,9 +323,9 @@ export interface ClientTasksCapability {
       /**
        * Present if the client supports task-augmented elicitation/create.
        */
-      create?: {};
-    };
-  };
+      create?: {} | undefined;
+    } | undefined;
+  } | undefined;
 }
 
 // ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@ export interface TaskMetadata {
   /**
    * Requested time (ms) to keep the task's result after it finishes.
    */
-  keepAlive?: number;
+  keepAlive?: number | undefined;
 }
 
 /**
@@ -55,11 +55,11 @@ export interface Task {
   /**
    * Suggested time (ms) between status checks.
    */
-  pollFrequency?: number;
+  pollFrequency?: number | undefined;
   /**
    * An error message, present when the status is "failed".
    */
-  error?: string;
+  error?: string | undefined;
 }
 
 /**
@@ -70,7 +70,7 @@ export interface GetTaskRequestParams {
    * The task to query.
    */
   taskId: string;
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
 }
 
 /**
@@ -92,12 +92,12 @@ export interface GetTaskResult {
   /**
    * Suggested time (ms) between status checks.
    */
-  pollFrequency?: number;
+  pollFrequency?: number | undefined;
   /**
    * An error message, present when the status is "failed".
    */
-  error?: string;
-  _meta?: MetaObject;
+  error?: string | undefined;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -109,14 +109,14 @@ export interface GetTaskPayloadRequestParams {
    * The task whose result is wanted.
    */
   taskId: string;
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
 }
 
 /**
  * The result of `tasks/result`: exactly the result the original request would have returned without a task (e.g. a CallToolResult for tools/call).
  */
 export interface GetTaskPayloadResult {
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -127,8 +127,8 @@ export interface ListTasksRequestParams {
   /**
    * An opaque pagination cursor.
    */
-  cursor?: string;
-  _meta?: MetaObject;
+  cursor?: string | undefined;
+  _meta?: MetaObject | undefined;
 }
 
 /**
@@ -142,8 +142,8 @@ export interface ListTasksResult {
   /**
    * The cursor of the next page; absent when there are no more tasks.
    */
-  nextCursor?: string;
-  _meta?: MetaObject;
+  nextCursor?: string | undefined;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 
@@ -155,14 +155,14 @@ export interface DeleteTaskRequestParams {
    * The task to delete together with its result.
    */
   taskId: string;
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
 }
 
 /**
  * The (empty) result of `tasks/delete`; carries only related-task meta.
  */
 export interface DeleteTaskResult {
-  _meta?: MetaObject;
+  _meta?: MetaObject | undefined;
   [key: string]: unknown;
 }
 

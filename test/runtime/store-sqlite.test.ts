@@ -287,7 +287,7 @@ describe("SqliteTaskStore's file", () => {
     const project = mkdtempSync(join(tmpdir(), "mtg-no-driver-"));
     try {
       mkdirSync(join(project, "runtime"));
-      for (const f of ["store.ts", "store-types.ts", "store-memory.ts", "store-rows.ts", "store-sqlite.ts", "sqlite-driver.ts", "sqlite-node.ts"]) copyFileSync(join(ROOT, "runtime", f), join(project, "runtime", f));
+      for (const f of ["store.ts", "store-types.ts", "store-memory.ts", "store-rows.ts", "store-sqlite.ts", "sqlite-driver.ts", "sqlite-node.ts", "errors.ts"]) copyFileSync(join(ROOT, "runtime", f), join(project, "runtime", f));
       writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
       writeFileSync(
         join(project, "main.ts"),
