@@ -3,7 +3,8 @@
  * settings a user's project may have: the tsconfig `tsc --init` writes (TypeScript 5.9 and 6), a strict
  * ES-module project with every optional strictness flag of note, CommonJS by `module: node16` in a
  * package without `"type": "module"`, and classic CommonJS (`module: commonjs`, `target: es2020`,
- * `moduleResolution: node10`). Every built-in spec and every fixture spec is generated once; each
+ * `moduleResolution: node10`; TypeScript reads a folder with no package.json above it the same way). Every
+ * built-in spec and every fixture spec is generated once (output-samples/ is checked to be the same output); each
  * setting is one tsc process over all their output folders (the folders of a setting share the
  * declarations of zod and the SDK, read once). The README states these settings as the supported ones.
  */
@@ -36,7 +37,7 @@ const SETTINGS: Setting[] = [
   { name: "tsc --init of TypeScript 5.9", project: "esm", tsc: TSC5, init: true },
   { name: "tsc --init of TypeScript 6", project: "esm", tsc: TSC6, init: true },
   {
-    name: "strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, noImplicitOverride (ESM, nodenext)",
+    name: "strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, noImplicitOverride, noUnused*, noImplicitReturns (ESM, nodenext)",
     project: "esm",
     tsc: TSC5,
     options: {
@@ -47,6 +48,10 @@ const SETTINGS: Setting[] = [
       noUncheckedIndexedAccess: true,
       noImplicitOverride: true,
       noPropertyAccessFromIndexSignature: false,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      noImplicitReturns: true,
+      noFallthroughCasesInSwitch: true,
       // The declarations of zod, the SDK and Node are checked as well, under these flags.
       skipLibCheck: false,
       types: ["node"],
