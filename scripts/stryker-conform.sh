@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command StrykerJS runs for every mutant of a runtime module (stryker.config.mjs): `conform` against
-# the demo server of each built-in spec over stdio, with a fixed seed and a few runs. Exits with conform's
+# the demo server of each built-in spec over stdio, with a fixed seed and conform's
+# default 20 runs (at 5 the seed draws no wait and no cancel). Exits with conform's
 # code for the first spec it does not pass (1: a rule broken; 3: the server could not be tested, e.g. it
 # crashed, or an answer did not come within 20 s), 0 when every spec passes. The demo answers these
 # requests in milliseconds; a shorter wait than conform's default (60 s) keeps a mutant that stalls the
@@ -13,7 +14,7 @@ set -u
 cd "$(dirname "$0")/.."
 module="${1:?which runtime module? e.g. machine}"
 specs="${STRYKER_CONFORM_SPECS:-mcp-2025-11-25 sep-1686-draft ext-tasks-2026-07-28}"
-runs="${STRYKER_CONFORM_RUNS:-5}"
+runs="${STRYKER_CONFORM_RUNS:-20}"
 seed="${STRYKER_CONFORM_SEED:-20261204}"
 src="runtime/$module.ts"
 [ -f "$src" ] || { echo "stryker-conform: no $src" >&2; exit 2; }
