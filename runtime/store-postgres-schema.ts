@@ -97,7 +97,8 @@ const MIGRATIONS: readonly string[] = [
   BEGIN
     IF p_max IS NOT NULL THEN
       PERFORM pg_advisory_xact_lock(hashtextextended(p_lock, 0));
-      IF (SELECT count(*) FROM $S.tasks t WHERE t.owner = p_row->>'owner' AND t.terminal_at IS NULL) >= p_max THEN
+      -- Counted up to the limit only: a requestor far over it costs no more than one at it.
+      IF (SELECT count(*) FROM (SELECT 1 FROM $S.tasks t WHERE t.owner = p_row->>'owner' AND t.terminal_at IS NULL LIMIT p_max) u) >= p_max THEN
         RETURN QUERY SELECT 'limit'::text, NULL::jsonb;
         RETURN;
       END IF;
