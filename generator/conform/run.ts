@@ -1025,7 +1025,8 @@ class Delete extends TaskCmd {
     return `delete(#${this.pick})`;
   }
   async exec(w: World): Promise<void> {
-    const t = this.task(w);
+    // Half the draws a running task where there is one (whose delete the spec may refuse), the others any.
+    const t = this.pick % 2 === 0 ? this.openTask(w) : this.task(w);
     const del = w.model.op("delete");
     const c = w.model.ir.behaviour.cancellation;
     if (!t || !del) return;
@@ -1238,6 +1239,7 @@ async function endChecks(w: World, t: ModelTask): Promise<void> {
     const a = await w.session.request(res.method, idParams(w, t.id), 10_000);
     expectAnswer(a, "results", `${res.method} of a task that ended ${t.status}`);
     if (!(a.error && isLimitError(w.model, a.error.code))) checkEndResult(w, t, a, res.method);
+    if (a.result) checkRelated(w, t, res.method, a.result);
   }
   // Cancelling it now does what the spec says of a terminal task, and leaves it as it ended.
   const c = w.model.ir.behaviour.cancellation;
