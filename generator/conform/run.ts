@@ -678,6 +678,14 @@ class EndOfRun extends Cmd {
       if (t.gone || t.endChecked) continue;
       if (t.outcome === "long" && !t.cancelRequested) {
         await refresh(w, t);
+        // Running work the spec does not let be deleted: its delete is refused.
+        const c = w.model.ir.behaviour.cancellation;
+        const deletable = c.deletableStatuses === undefined ? w.model.terminal.has(t.status) : c.deletableStatuses.includes(t.status);
+        if (w.model.op("delete") && !deletable && !w.model.terminal.has(t.status)) {
+          count(w, "end of run: delete refused");
+          await deleteTask(w, t);
+          if (t.gone) continue;
+        }
         if (w.model.roleOf[t.status] === "paused") count(w, "end of run: let go");
         await letGo(w, t);
         continue;
@@ -1027,11 +1035,18 @@ class Delete extends TaskCmd {
   async exec(w: World): Promise<void> {
     // Half the draws a running task where there is one (whose delete the spec may refuse), the others any.
     const t = this.pick % 2 === 0 ? this.openTask(w) : this.task(w);
-    const del = w.model.op("delete");
-    const c = w.model.ir.behaviour.cancellation;
-    if (!t || !del) return;
+    if (!t || !w.model.op("delete")) return;
     count(w, "delete");
     await refresh(w, t);
+    await deleteTask(w, t);
+  }
+}
+
+/** Deletes a task: refused outside the deletable statuses, else gone from the list and from the get method. */
+async function deleteTask(w: World, t: ModelTask): Promise<void> {
+  {
+    const del = w.model.op("delete")!;
+    const c = w.model.ir.behaviour.cancellation;
     const deletable = c.deletableStatuses === undefined ? w.model.terminal.has(t.status) : c.deletableStatuses.includes(t.status);
     const a = await w.session.request(del.method, idParams(w, t.id));
     expectAnswer(a, "delete", del.method);
