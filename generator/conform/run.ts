@@ -688,6 +688,12 @@ class EndOfRun extends Cmd {
         }
         if (w.model.roleOf[t.status] === "paused") count(w, "end of run: let go");
         await letGo(w, t);
+        // Where notifications/cancelled cancels (no reply to check, so only the end shows it), the run's last
+        // cancel of running work is a checked one rather than the clean-up's.
+        if (w.model.ir.behaviour.cancellation.via === "cancelled-notification" && t.requestId !== undefined && !w.model.terminal.has(t.status)) {
+          count(w, "end of run: cancelled");
+          await cancelByNotification(w, t);
+        }
         continue;
       }
       count(w, "end of run: seen to its end");
@@ -769,21 +775,8 @@ class Cancel extends TaskCmd {
     const c = w.model.ir.behaviour.cancellation;
     const cancel = c.via === "method" && c.method !== undefined && w.offered(c.method) ? w.model.ir.methods.find((x) => x.method === c.method) : undefined;
     if (t && c.via === "cancelled-notification" && t.requestId !== undefined) {
-      // Cancelling the request that made the task cancels the task, whether or not that request was answered
-      // (an acknowledgement may have answered it); the spec sends no reply.
       count(w, "cancel");
-      await refresh(w, t);
-      const wasTerminal = w.model.terminal.has(t.status);
-      await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
-      if (!wasTerminal) t.cancelRequested = true;
-      if (w.model.op("get")) {
-        await waitTerminal(w, t, 10_000);
-        if (!w.model.terminal.has(t.status)) fail("cancellation", `task ${t.id} is still ${t.status} 10 s after notifications/cancelled`, [...w.model.endStates.cancel], t.status);
-        // Long work does not end on its own meanwhile: cancelled, it ends where the spec's cancel leads.
-        if (!wasTerminal && t.outcome === "long" && !w.model.endStates.cancel.has(t.status)) {
-          fail("cancellation", `task ${t.id} (long work) ended ${t.status} after notifications/cancelled named its request`, [...w.model.endStates.cancel], t.status);
-        }
-      }
+      await cancelByNotification(w, t);
       return;
     }
     if (!t || !cancel) return;
@@ -822,6 +815,25 @@ class Cancel extends TaskCmd {
     if (w.model.op("get")) {
       await waitTerminal(w, t, 10_000);
       if (!w.model.terminal.has(t.status)) fail("cancellation", `task ${t.id} is still ${t.status} 10 s after ${cancel.method}`, [...w.model.endStates.cancel], t.status);
+    }
+  }
+}
+
+/**
+ * Cancelling the request that made the task cancels the task, whether or not that request was answered (an
+ * acknowledgement may have answered it); the spec sends no reply.
+ */
+async function cancelByNotification(w: World, t: ModelTask): Promise<void> {
+  await refresh(w, t);
+  const wasTerminal = w.model.terminal.has(t.status);
+  await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
+  if (!wasTerminal) t.cancelRequested = true;
+  if (w.model.op("get")) {
+    await waitTerminal(w, t, 10_000);
+    if (!w.model.terminal.has(t.status)) fail("cancellation", `task ${t.id} is still ${t.status} 10 s after notifications/cancelled`, [...w.model.endStates.cancel], t.status);
+    // Long work does not end on its own meanwhile: cancelled, it ends where the spec's cancel leads.
+    if (!wasTerminal && t.outcome === "long" && !w.model.endStates.cancel.has(t.status)) {
+      fail("cancellation", `task ${t.id} (long work) ended ${t.status} after notifications/cancelled named its request`, [...w.model.endStates.cancel], t.status);
     }
   }
 }
