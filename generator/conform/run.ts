@@ -1342,9 +1342,11 @@ class Intrude extends TaskCmd {
         else if (!a.error && method.operation === "cancel") await refresh(w, t);
         if (!a.error) fail("isolation", `${method.method} from another session was served task ${subject.id} of this one`, w.model.notFound ? { code: w.model.notFound.code, message: w.model.notFound.message } : "an error", brief(a));
         if (w.model.notFound && a.error.code !== w.model.notFound.code) fail("isolation", `${method.method} from another session answered error ${a.error.code}, not the not-found error that hides the task`, { code: w.model.notFound.code }, a.error);
-        // Another error of the same code (e.g. "already ended") tells the other session that the task exists.
-        if (w.model.notFound && !w.model.notFound.pattern.test(a.error.message)) {
-          fail("isolation", `${method.method} from another session answered "${a.error.message}", not the not-found error that hides the task (${w.model.notFound.name})`, { code: w.model.notFound.code, message: w.model.notFound.message }, a.error);
+        // Another declared error of the same code (e.g. "already ended") tells the other session that the task exists.
+        const nf = w.model.notFound;
+        const told = nf && !nf.pattern.test(a.error.message) ? w.model.ir.errors.map((e) => w.model.error(e.name)).find((e) => e !== undefined && e.name !== nf.name && e.code === a.error!.code && e.pattern.test(a.error!.message)) : undefined;
+        if (nf && told) {
+          fail("isolation", `${method.method} from another session answered ${told.name} ("${a.error.message}"), which tells that the task exists, not the not-found error that hides it (${nf.name})`, { code: nf.code, message: nf.message }, a.error);
         }
       }
       // Where notifications/cancelled cancels the task its request made: sent by another session, the same
