@@ -75,6 +75,11 @@ export abstract class RuntimeCore<S extends string = string, W = Record<string, 
   /** The task each task-making request made, by requestor, session, method and request id (see replayKey). */
   protected readonly byRequest = new Map<string, string>();
   /**
+   * The task each task-making request made, by connection and request id, where the spec cancels a task with
+   * notifications/cancelled naming that request and the acknowledgement answers it (see cancelRequest).
+   */
+  protected readonly byCancellableRequest = new Map<string, string>();
+  /**
    * Where the work of a task this process made runs on a worker: how to reach its requestor with the
    * notifications the work sends (progress, status), until the task ends.
    */

@@ -193,7 +193,11 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
     // The stored key: the id, with the requestor's scope where another requestor holds the same id.
     const taskId = record.taskId;
     this.concurrency.hold(taskId);
-    if (replay !== undefined) this.rememberRequest(replay, taskId);
+    if (replay !== undefined) this.rememberRequest(this.byRequest, replay, taskId);
+    // Answered at once, the request is no longer the SDK's to cancel: the runtime keeps what it made.
+    if (plan.behaviour.cancellation.via === "cancelled-notification" && plan.creation.ackMode !== "notification") {
+      this.rememberRequest(this.byCancellableRequest, this.cancelKey(extra.sessionId, extra.requestId), taskId);
+    }
     this.audit({ ...audit, type: "created", taskId, to: plan.status.initial });
     if (options.queued !== undefined && this.options.queue !== undefined) return this.enqueue(taskId, record, params, extra, options, wanted.request, along !== undefined) as Promise<R>;
     const active = activeTask({
@@ -254,18 +258,41 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
     return undefined;
   }
 
-  /** Remembers the task a request key made; forgets the oldest keys whose tasks are gone, a few per call. */
-  protected rememberRequest(key: string, taskId: string): void {
-    this.byRequest.set(key, taskId);
+  /** Remembers in `map` the task a request key made; forgets the oldest keys whose tasks are gone, a few per call. */
+  protected rememberRequest(map: Map<string, string>, key: string, taskId: string): void {
+    map.set(key, taskId);
     let checked = 0;
-    for (const [k, id] of this.byRequest) {
+    for (const [k, id] of map) {
       if (k === key || ++checked > 2) break;
       void this.store.get(id).then(
         (found) => {
-          if (found?.state !== "live" && this.byRequest.get(k) === id) this.byRequest.delete(k);
+          if (found?.state !== "live" && map.get(k) === id) map.delete(k);
         },
         () => undefined,
       );
+    }
+  }
+
+  /** A request among those of its connection: its session, or the one connection a process without sessions has. */
+  protected cancelKey(sessionId: string | undefined, requestId: string | number): string {
+    return JSON.stringify([sessionId ?? this.connectionWithoutSession(), requestId]);
+  }
+
+  /**
+   * notifications/cancelled naming a request of this connection, where the spec cancels tasks that way: the task
+   * that request made is cancelled (through the transition table), also once the acknowledgement answered the
+   * request. A request that made no task, or whose task ended, is ignored.
+   */
+  async cancelRequest(requestId: string | number, sessionId: string | undefined): Promise<void> {
+    const plan = this.plan;
+    if (plan.behaviour.cancellation.via !== "cancelled-notification" || plan.creation.ackMode === "notification") return;
+    const taskId = this.byCancellableRequest.get(this.cancelKey(sessionId, requestId));
+    if (taskId === undefined) return;
+    try {
+      await this.cancel(taskId, "The request was cancelled");
+    } catch (e) {
+      // The table refused (a guard that does not hold): the notification has no answer to carry it.
+      this.log({ level: "info", msg: "cancel of a request's task refused", taskId, error: String(e) });
     }
   }
 }

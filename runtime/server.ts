@@ -17,10 +17,12 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolResultSchema,
+  CancelledNotificationSchema,
   ErrorCode,
   McpError,
   ListToolsRequestSchema,
   type CallToolResult,
+  type JSONRPCNotification,
   type JSONRPCRequest,
   type Result,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -147,6 +149,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     }
     this.augmentHandlers(server, peer);
     this.refuseSchemaErrors(server);
+    this.cancelOnNotification(server);
     const previous = server.fallbackRequestHandler as ((request: JSONRPCRequest, extra: ServerExtra) => Promise<unknown>) | undefined;
     // A `then`, not an async function: every request without a handler of its own passes here.
     (server as Server).fallbackRequestHandler = (request: JSONRPCRequest, extra: ServerExtra) =>
@@ -204,6 +207,22 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     for (const [method, handler] of handlers) handlers.set(method, wrap(handler));
     const set = handlers.set.bind(handlers);
     handlers.set = (method: string, handler: RequestHandler) => set(method, wrap(handler));
+  }
+
+  /**
+   * notifications/cancelled, where the spec cancels tasks with it: the SDK aborts the request it names while
+   * that request is open; the task it made is cancelled too once the acknowledgement answered it.
+   */
+  private cancelOnNotification(protocol: Server | Client): void {
+    if (this.plan.behaviour.cancellation.via !== "cancelled-notification") return;
+    const handlers = (protocol as unknown as { _notificationHandlers?: Map<string, (n: JSONRPCNotification) => Promise<void>> })._notificationHandlers;
+    if (!(handlers instanceof Map)) return;
+    const sdk = handlers.get(CancelledNotificationSchema.shape.method.value);
+    Protocol.prototype.setNotificationHandler.call(protocol, CancelledNotificationSchema, async (n) => {
+      await sdk?.(n as unknown as JSONRPCNotification);
+      const requestId = n.params.requestId;
+      if (requestId !== undefined) await this.cancelRequest(requestId, protocol.transport?.sessionId);
+    });
   }
 
   /**

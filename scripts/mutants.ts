@@ -14,7 +14,18 @@ function arg(name: string): string | undefined {
   return i === -1 ? undefined : process.argv[i + 1];
 }
 
+const USAGE = `npm run mutants [-- options]
+  --only <text>   only the mutants whose name contains <text> (e.g. lean/, jobs/resume)
+  --runs <n>      conform runs per mutant (default 20)
+  --seed <n>      conform's seed (default 20261204)
+  --json <file>   also write the results as JSON
+`;
+
 async function main(): Promise<void> {
+  if (process.argv.includes("--help") || process.argv.includes("-h")) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const only = arg("--only");
   const runs = Number(arg("--runs") ?? 20);
   const seed = Number(arg("--seed") ?? 20261204);

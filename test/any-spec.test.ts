@@ -257,6 +257,38 @@ describe("lean.yaml end to end (stdio): no retention, no polling, no input", () 
     expect(seen.at(-1)).toBe("finished");
   });
 
+  it("notifications/cancelled naming the request that made a run cancels the run, though the acknowledgement answered that request", async () => {
+    // The ids of the requests as they go out: the notification names one.
+    const sent: Array<{ id: string | number; method: string }> = [];
+    const transport = client.transport!;
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if ("id" in message && "method" in message) sent.push({ id: message.id, method: message.method });
+      return send(message, options);
+    };
+    try {
+      const other = await raw(client, "tools/call", { name: "slow_compute", arguments: { seconds: 30 }, run: {} });
+      const otherId = sent.at(-1)!.id;
+      const ack = await raw(client, "tools/call", { name: "slow_compute", arguments: { seconds: 30 }, run: {} });
+      const requestId = sent.at(-1)!.id;
+      expect(ack.status).toBe("active");
+      await client.notification({ method: "notifications/cancelled", params: { requestId, reason: "no longer needed" } });
+      const ended = await until(() => raw(client, "runs/get", { runId: ack.runId }), (r) => r.status !== "active", 5_000);
+      expect(ended.status).toBe("stopped");
+      expect(ended).not.toHaveProperty("result");
+      // Only the run of the request named: the other goes on.
+      expect((await raw(client, "runs/get", { runId: other.runId })).status).toBe("active");
+      // Named again once the run ended: ignored, as the spec says of a terminal task.
+      await client.notification({ method: "notifications/cancelled", params: { requestId, reason: "again" } });
+      await sleep(100);
+      expect((await raw(client, "runs/get", { runId: ack.runId })).status).toBe("stopped");
+      await client.notification({ method: "notifications/cancelled", params: { requestId: otherId } });
+      await until(() => raw(client, "runs/get", { runId: other.runId }), (r) => r.status !== "active", 5_000);
+    } finally {
+      transport.send = send;
+    }
+  });
+
   it("a tool that asks for input fails its run instead of waiting forever", async () => {
     const ack = await raw(client, "tools/call", { name: "confirm_delete", arguments: { path: "/tmp/x" }, run: {} });
     const ended = await until(() => raw(client, "runs/get", { runId: ack.runId }), (r) => r.status !== "active");

@@ -11,6 +11,7 @@ import { classify, conformThrough, groups, runMutant, startDemo, type Demo } fro
 /** One or two per new rule family, the quick ones. */
 const SAMPLE = [
   "mcp-2025-11-25/result-of-failed-as-success",
+  "mcp-2025-11-25/result-of-protocol-error-as-success",
   "mcp-2025-11-25/terminal-reopens",
   "mcp-2025-11-25/status-notification-contradicts",
   "mcp-2025-11-25/list-other-sessions",
@@ -23,6 +24,7 @@ const SAMPLE = [
   "sep-1686-draft/duplicate-id-accepted",
   "sep-1686-draft/delete-running",
   "jobs/custom-operation-error",
+  "lean/finished-without-result",
   "relay/result-type-missing",
   "relay/unsupported-method-wrong-error",
 ];

@@ -167,6 +167,8 @@ interface ModelTask {
   progress?: number;
   /** When the request that made it was answered. */
   answeredAt?: number;
+  /** Its end was checked (what it answers once ended). */
+  endChecked?: boolean;
 }
 
 interface World {
@@ -284,18 +286,7 @@ async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<void> {
     // Any work may ask for input (a tool that samples, one that elicits): answer it as the spec routes it.
     if (w.model.roleOf[t.status] === "input_required") await answerInputRound(w, t);
     // A task held by a transition (paused) waits for one that lets it go on: the spec's own way out.
-    if (w.model.roleOf[t.status] === "paused") {
-      const out = w.model.ops("transition").find((m) => m.to !== undefined && m.to !== t.status && w.model.direct.get(t.status)?.has(m.to) && w.model.roleOf[m.to] !== "paused");
-      if (out) {
-        const a = await w.session.request(out.method, idParams(w, t.id));
-        expectAnswer(a, "transitions", out.method);
-        const guarded = w.model.ir.transitions.some((x) => x.from === t.status && x.to === out.to && x.guard !== undefined);
-        if (a.error && !isLimitError(w.model, a.error.code) && !guarded) {
-          await refresh(w, t);
-          if (w.model.roleOf[t.status] === "paused") fail("transitions", `${out.method} of a task in ${t.status} failed, but the spec allows ${t.status} → ${out.to}`, "a result", a.error);
-        }
-      }
-    }
+    await letGo(w, t);
     await new Promise((r) => setTimeout(r, 50));
     const sent = Date.now();
     const a = await w.session.request(get.method, idParams(w, t.id));
@@ -303,6 +294,20 @@ async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<void> {
     if (a.error) fail("get", `${get.method} of a live task ${t.id} failed`, "the task", a.error);
     checkResultType(w, get.method, a.result!);
     observe(w, t, taskIn(w.model, a.result) ?? {}, get.method, sent);
+  }
+}
+
+/** A task held by a transition (paused) is let go by the spec's own way out, which the server must accept. */
+async function letGo(w: World, t: ModelTask): Promise<void> {
+  if (w.model.roleOf[t.status] !== "paused") return;
+  const out = w.model.ops("transition").find((m) => m.to !== undefined && m.to !== t.status && w.model.direct.get(t.status)?.has(m.to) && w.model.roleOf[m.to] !== "paused");
+  if (!out) return;
+  const a = await w.session.request(out.method, idParams(w, t.id));
+  expectAnswer(a, "transitions", out.method);
+  const guarded = w.model.ir.transitions.some((x) => x.from === t.status && x.to === out.to && x.guard !== undefined);
+  if (a.error && !isLimitError(w.model, a.error.code) && !guarded) {
+    await refresh(w, t);
+    if (w.model.roleOf[t.status] === "paused") fail("transitions", `${out.method} of a task in ${t.status} failed, but the spec allows ${t.status} → ${out.to}`, "a result", a.error);
   }
 }
 
@@ -376,6 +381,13 @@ abstract class TaskCmd extends Cmd {
     const live = w.tasks.filter((t) => !t.gone);
     return live.length ? live[this.pick % live.length] : undefined;
   }
+  /** A task not seen ended, where there is one (else any): what only a running task can show. */
+  openTask(w: World): ModelTask | undefined {
+    const live = w.tasks.filter((t) => !t.gone);
+    const open = live.filter((t) => !w.model.terminal.has(t.status));
+    const pool = open.length ? open : live;
+    return pool.length ? pool[this.pick % pool.length] : undefined;
+  }
 }
 
 /** A request other than tools/call that the spec lets become a task, as the server under test offers it. */
@@ -447,7 +459,9 @@ class Create extends Cmd {
     }
     // An acknowledgement comes at once, whatever the work: a server that runs the work first answers late.
     const sent = Date.now();
-    const a = await w.session.request(method, params, 10_000);
+    // The request's id: where the spec cancels a task with notifications/cancelled, it names this request.
+    let requestId: number | undefined;
+    const a = await w.session.request(method, params, 10_000, (id) => (requestId = id));
     const answeredAt = Date.now();
     expectAnswer(a, "creation", `${label} with a task request (an acknowledgement is due at once)`);
     if (a.error) {
@@ -474,7 +488,7 @@ class Create extends Cmd {
     if (task === undefined) fail("creation", "the acknowledgement holds no task", `a task with ${m.idField} and ${m.statusField}`, a.result);
     const id = task[m.idField] as string;
     if (w.tasks.some((t) => t.id === id)) fail("creation", `the server handed out task id ${id} twice`);
-    const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, answeredAt, ...made };
+    const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, answeredAt, ...made, ...(requestId === undefined ? {} : { requestId }) };
     observe(w, t, task, "the acknowledgement", sent);
     w.tasks.push(t);
     return { t, task };
@@ -633,11 +647,58 @@ class Wait extends TaskCmd {
     const t = this.task(w);
     if (!t || !w.model.op("get") || t.outcome === "long") return;
     count(w, "wait");
-    await waitTerminal(w, t, 15_000);
-    if (!w.model.terminal.has(t.status)) fail("progress", `task ${t.id} (${t.outcome}) is still ${t.status} after 15 s`, "a terminal state", t.status);
-    const expected = t.cancelRequested ? new Set([...w.model.endStates.cancel, ...w.model.terminal]) : w.model.endStates[t.outcome === "input" ? "complete" : t.outcome];
-    if (!expected.has(t.status)) fail("outcomes", `task ${t.id} of outcome ${t.outcome} ended ${t.status}`, [...expected], t.status);
-    await endChecks(w, t);
+    await seeToEnd(w, t);
+  }
+}
+
+/** Waits for a task whose work ends on its own; it ends as its outcome says and answers what its end declares. */
+async function seeToEnd(w: World, t: ModelTask): Promise<void> {
+  await waitTerminal(w, t, 15_000);
+  if (!w.model.terminal.has(t.status)) fail("progress", `task ${t.id} (${t.outcome}) is still ${t.status} after 15 s`, "a terminal state", t.status);
+  // Long work is seen to its end only once cancelled.
+  const expected = t.cancelRequested || t.outcome === "long" ? new Set([...w.model.endStates.cancel, ...w.model.terminal]) : w.model.endStates[t.outcome === "input" ? "complete" : t.outcome];
+  if (!expected.has(t.status)) fail("outcomes", `task ${t.id} of outcome ${t.outcome} ended ${t.status}`, [...expected], t.status);
+  await endChecks(w, t);
+}
+
+/**
+ * The end of a run: what the drawn commands left is checked, so that no task a run made goes unexamined however
+ * the commands fell. Every task still there whose work ends on its own (or that was cancelled) is seen to its
+ * end, as `wait` sees one; a task still held by a transition (paused) is let go by the spec's way out.
+ */
+const END_OF_RUN = "endOfRun()";
+
+class EndOfRun extends Cmd {
+  toString() {
+    return END_OF_RUN;
+  }
+  async exec(w: World): Promise<void> {
+    if (!w.model.op("get")) return;
+    for (const t of w.tasks) {
+      if (t.gone || t.endChecked) continue;
+      if (t.outcome === "long" && !t.cancelRequested) {
+        await refresh(w, t);
+        // Running work the spec does not let be deleted: its delete is refused.
+        const c = w.model.ir.behaviour.cancellation;
+        const deletable = c.deletableStatuses === undefined ? w.model.terminal.has(t.status) : c.deletableStatuses.includes(t.status);
+        if (w.model.op("delete") && !deletable && !w.model.terminal.has(t.status)) {
+          count(w, "end of run: delete refused");
+          await deleteTask(w, t);
+          if (t.gone) continue;
+        }
+        if (w.model.roleOf[t.status] === "paused") count(w, "end of run: let go");
+        await letGo(w, t);
+        // Where notifications/cancelled cancels (no reply to check, so only the end shows it), the run's last
+        // cancel of running work is a checked one rather than the clean-up's.
+        if (w.model.ir.behaviour.cancellation.via === "cancelled-notification" && t.requestId !== undefined && !w.model.terminal.has(t.status)) {
+          count(w, "end of run: cancelled");
+          await cancelByNotification(w, t);
+        }
+        continue;
+      }
+      count(w, "end of run: seen to its end");
+      await seeToEnd(w, t);
+    }
   }
 }
 
@@ -709,19 +770,13 @@ class Cancel extends TaskCmd {
     return `cancel(#${this.pick})`;
   }
   async exec(w: World): Promise<void> {
-    const t = this.task(w);
+    // A running task, where there is one: what a cancel of an ended one answers, every ended task's checks ask.
+    const t = this.openTask(w);
     const c = w.model.ir.behaviour.cancellation;
     const cancel = c.via === "method" && c.method !== undefined && w.offered(c.method) ? w.model.ir.methods.find((x) => x.method === c.method) : undefined;
     if (t && c.via === "cancelled-notification" && t.requestId !== undefined) {
-      // Cancelling the request that made the task cancels the task; the spec sends no reply.
       count(w, "cancel");
-      const wasTerminal = w.model.terminal.has(t.status);
-      await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
-      if (!wasTerminal) t.cancelRequested = true;
-      if (w.model.op("get")) {
-        await waitTerminal(w, t, 10_000);
-        if (!w.model.terminal.has(t.status)) fail("cancellation", `task ${t.id} is still ${t.status} 10 s after notifications/cancelled`, [...w.model.endStates.cancel], t.status);
-      }
+      await cancelByNotification(w, t);
       return;
     }
     if (!t || !cancel) return;
@@ -760,6 +815,25 @@ class Cancel extends TaskCmd {
     if (w.model.op("get")) {
       await waitTerminal(w, t, 10_000);
       if (!w.model.terminal.has(t.status)) fail("cancellation", `task ${t.id} is still ${t.status} 10 s after ${cancel.method}`, [...w.model.endStates.cancel], t.status);
+    }
+  }
+}
+
+/**
+ * Cancelling the request that made the task cancels the task, whether or not that request was answered (an
+ * acknowledgement may have answered it); the spec sends no reply.
+ */
+async function cancelByNotification(w: World, t: ModelTask): Promise<void> {
+  await refresh(w, t);
+  const wasTerminal = w.model.terminal.has(t.status);
+  await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
+  if (!wasTerminal) t.cancelRequested = true;
+  if (w.model.op("get")) {
+    await waitTerminal(w, t, 10_000);
+    if (!w.model.terminal.has(t.status)) fail("cancellation", `task ${t.id} is still ${t.status} 10 s after notifications/cancelled`, [...w.model.endStates.cancel], t.status);
+    // Long work does not end on its own meanwhile: cancelled, it ends where the spec's cancel leads.
+    if (!wasTerminal && t.outcome === "long" && !w.model.endStates.cancel.has(t.status)) {
+      fail("cancellation", `task ${t.id} (long work) ended ${t.status} after notifications/cancelled named its request`, [...w.model.endStates.cancel], t.status);
     }
   }
 }
@@ -971,12 +1045,20 @@ class Delete extends TaskCmd {
     return `delete(#${this.pick})`;
   }
   async exec(w: World): Promise<void> {
-    const t = this.task(w);
-    const del = w.model.op("delete");
-    const c = w.model.ir.behaviour.cancellation;
-    if (!t || !del) return;
+    // Half the draws a running task where there is one (whose delete the spec may refuse), the others any.
+    const t = this.pick % 2 === 0 ? this.openTask(w) : this.task(w);
+    if (!t || !w.model.op("delete")) return;
     count(w, "delete");
     await refresh(w, t);
+    await deleteTask(w, t);
+  }
+}
+
+/** Deletes a task: refused outside the deletable statuses, else gone from the list and from the get method. */
+async function deleteTask(w: World, t: ModelTask): Promise<void> {
+  {
+    const del = w.model.op("delete")!;
+    const c = w.model.ir.behaviour.cancellation;
     const deletable = c.deletableStatuses === undefined ? w.model.terminal.has(t.status) : c.deletableStatuses.includes(t.status);
     const a = await w.session.request(del.method, idParams(w, t.id));
     expectAnswer(a, "delete", del.method);
@@ -1030,6 +1112,19 @@ function argumentsFor(tool: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** A tool's setting of the spec's per-tool switch (the spec's default where the tool gives none). */
+function switchSetting(m: SpecModel, tool: Record<string, unknown>): string | undefined {
+  const sw = m.ir.behaviour.creation.toolSwitch;
+  if (sw === false) return undefined;
+  const v = valueAt(tool, sw.field.split("."));
+  return typeof v === "string" ? v : sw.default;
+}
+
+/** The tools whose switch forbids or requires a task. */
+function switchCandidates(m: SpecModel, tools: ReadonlyMap<string, Record<string, unknown>>): Array<Record<string, unknown>> {
+  return [...tools.values()].filter((t) => switchSetting(m, t) === "forbidden" || switchSetting(m, t) === "required");
+}
+
 /** The spec's per-tool switch: a tool that forbids tasks refuses a task request, one that requires them a plain call. */
 class Switch extends Cmd {
   constructor(readonly which: number) {
@@ -1041,11 +1136,8 @@ class Switch extends Cmd {
   async exec(w: World): Promise<void> {
     const sw = w.model.ir.behaviour.creation.toolSwitch;
     if (sw === false) return;
-    const setting = (t: Record<string, unknown>) => {
-      const v = valueAt(t, sw.field.split("."));
-      return typeof v === "string" ? v : sw.default;
-    };
-    const candidates = [...w.tools.values()].filter((t) => setting(t) === "forbidden" || setting(t) === "required");
+    const setting = (t: Record<string, unknown>) => switchSetting(w.model, t);
+    const candidates = switchCandidates(w.model, w.tools);
     if (!candidates.length) return;
     const tool = candidates[this.which % candidates.length]!;
     const forbidden = setting(tool) === "forbidden";
@@ -1105,12 +1197,17 @@ class Move extends TaskCmd {
     return `transition(#${this.pick}, ${this.which})`;
   }
   async exec(w: World): Promise<void> {
-    const t = this.task(w);
+    // A move of an ended task can only be refused.
+    const t = this.openTask(w);
     const moves = w.model.ops("transition");
     if (!t || !moves.length) return;
-    const mv = moves[this.which % moves.length]!;
     count(w, "transition");
     await refresh(w, t);
+    // Half the draws take a move the spec allows from where the task is (where one does), so that held states
+    // are reached and left; the others any move, allowed or not.
+    const legal = moves.filter((m) => m.to !== undefined && w.model.direct.get(t.status)?.has(m.to));
+    const among = legal.length && this.which % 2 === 0 ? legal : moves;
+    const mv = among[Math.floor(this.which / 2) % among.length]!;
     const from = t.status;
     const a = await w.session.request(mv.method, idParams(w, t.id));
     expectAnswer(a, "transitions", mv.method);
@@ -1161,6 +1258,7 @@ class Reread extends TaskCmd {
 
 /** What an ended task answers: its result (or error) as its end declares, and to a cancel what the spec says of a terminal task. */
 async function endChecks(w: World, t: ModelTask): Promise<void> {
+  t.endChecked = true;
   // An inline result is checked on the task itself.
   if (w.model.ir.behaviour.results.mode === "inline") await refresh(w, t);
   const res = w.model.op("result");
@@ -1168,6 +1266,7 @@ async function endChecks(w: World, t: ModelTask): Promise<void> {
     const a = await w.session.request(res.method, idParams(w, t.id), 10_000);
     expectAnswer(a, "results", `${res.method} of a task that ended ${t.status}`);
     if (!(a.error && isLimitError(w.model, a.error.code))) checkEndResult(w, t, a, res.method);
+    if (a.result) checkRelated(w, t, res.method, a.result);
   }
   // Cancelling it now does what the spec says of a terminal task, and leaves it as it ended.
   const c = w.model.ir.behaviour.cancellation;
@@ -1198,8 +1297,11 @@ class Intrude extends TaskCmd {
     return `otherSession(#${this.pick}, ${this.which})`;
   }
   async exec(w: World): Promise<void> {
-    const t = this.task(w);
-    if (!t || !w.isolation) return;
+    // The drawn task is read; a running one, where there is one, is cancelled and deleted (those of an ended
+    // task may be refused with the not-found error's code anyway, and a blocking result of it served at once).
+    const read = this.task(w);
+    const t = this.openTask(w);
+    if (!read || !t || !w.isolation) return;
     const list = w.model.op("list");
     // Every way in, each group starting from a drawn one: the reading ones first, so that where a reading is
     // served (a deviation the user may choose to ignore), no cancel or delete of another session changes the task.
@@ -1210,6 +1312,7 @@ class Intrude extends TaskCmd {
     if (!methods.length) return;
     const other = new Session(w.model, w.target);
     let touched = false;
+    let notified = false;
     try {
       const h = await other.open();
       if (h !== undefined && !h.result) return;
@@ -1228,19 +1331,38 @@ class Intrude extends TaskCmd {
           }
           continue;
         }
+        const subject = destructive(method) ? t : read;
         // A blocking result method waits for the end: asked of a live task, it could only time out.
-        if (method.operation === "result" && w.model.ir.behaviour.results.mode === "block-until-terminal" && !w.model.terminal.has(t.status)) continue;
+        if (method.operation === "result" && w.model.ir.behaviour.results.mode === "block-until-terminal" && !w.model.terminal.has(subject.status)) continue;
         touched ||= method.operation === "cancel" || method.operation === "delete";
-        const a = await other.request(method.method, validParams(w, method, t.id), 10_000);
+        const a = await other.request(method.method, validParams(w, method, subject.id), 10_000);
         expectAnswer(a, "isolation", `${method.method} of another session's task`);
         if (a.error && isLimitError(w.model, a.error.code)) continue;
         if (!a.error && method.operation === "delete") t.gone = t.deleted = true;
         else if (!a.error && method.operation === "cancel") await refresh(w, t);
-        if (!a.error) fail("isolation", `${method.method} from another session was served task ${t.id} of this one`, w.model.notFound ? { code: w.model.notFound.code, message: w.model.notFound.message } : "an error", brief(a));
+        if (!a.error) fail("isolation", `${method.method} from another session was served task ${subject.id} of this one`, w.model.notFound ? { code: w.model.notFound.code, message: w.model.notFound.message } : "an error", brief(a));
         if (w.model.notFound && a.error.code !== w.model.notFound.code) fail("isolation", `${method.method} from another session answered error ${a.error.code}, not the not-found error that hides the task`, { code: w.model.notFound.code }, a.error);
+        // Another declared error of the same code (e.g. "already ended") tells the other session that the task exists.
+        const nf = w.model.notFound;
+        const told = nf && !nf.pattern.test(a.error.message) ? w.model.ir.errors.map((e) => w.model.error(e.name)).find((e) => e !== undefined && e.name !== nf.name && e.code === a.error!.code && e.pattern.test(a.error!.message)) : undefined;
+        if (nf && told) {
+          fail("isolation", `${method.method} from another session answered ${told.name} ("${a.error.message}"), which tells that the task exists, not the not-found error that hides it (${nf.name})`, { code: nf.code, message: nf.message }, a.error);
+        }
+      }
+      // Where notifications/cancelled cancels the task its request made: sent by another session, the same
+      // request id names none of this session's requests (long work, so that an end can only be that cancel).
+      if (w.model.ir.behaviour.cancellation.via === "cancelled-notification" && t.requestId !== undefined && t.outcome === "long" && !t.cancelRequested && !w.model.terminal.has(t.status)) {
+        await other.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform: another session" });
+        notified = true;
       }
     } finally {
       await other.close();
+    }
+    if (notified) {
+      await new Promise((r) => setTimeout(r, 300));
+      await refresh(w, t);
+      if (w.model.terminal.has(t.status)) fail("isolation", `task ${t.id} ended ${t.status} after another session's notifications/cancelled named the id of the request that made it`, "the task still running", t.status);
+      return;
     }
     // The task is untouched.
     if (touched) await refresh(w, t);
@@ -1489,19 +1611,21 @@ async function conformWith(
     if (!model.op(op)) skipped.push(`${what}: the spec declares no ${op} method`);
   }
 
+  // Only the commands that can do something with this spec and server: a draw spent on one that cannot is a
+  // command the run lacks (a spec with few methods would otherwise seldom get to the checks it has).
+  const b = model.ir.behaviour;
+  const list = model.op("list");
+  const cancels = b.cancellation.via === "cancelled-notification" || (b.cancellation.method !== undefined && offered(b.cancellation.method));
   const commandArbs: Array<fc.Arbitrary<Cmd>> = [
-    fc.nat(7).map((n) => new Get(n)),
-    fc.nat(7).map((n) => new Result(n)),
-    fc.nat(7).map((n) => new Cancel(n)),
-    fc.nat(7).map((n) => new Wait(n)),
-    fc.constant(new List()),
-    fc.nat(7).map((n) => new Unknown(n)),
-    fc.nat(7).map((n) => new WrongParams(n)),
-    fc.nat(7).map((n) => new Delete(n)),
-    fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Move(p, n)),
-    fc.nat(7).map((n) => new Switch(n)),
-    fc.nat(7).map((n) => new Envelope(n)),
-    fc.nat(7).map((n) => new Reread(n)),
+    ...(model.op("get") ? [fc.nat(7).map((n): Cmd => new Get(n)), fc.nat(7).map((n): Cmd => new Wait(n)), fc.nat(7).map((n): Cmd => new Reread(n))] : []),
+    ...(model.op("result") ? [fc.nat(7).map((n): Cmd => new Result(n))] : []),
+    ...(cancels ? [fc.nat(7).map((n): Cmd => new Cancel(n))] : []),
+    ...(list && offered(list.method) ? [fc.constant<Cmd>(new List())] : []),
+    ...(addressing(model).some((m) => offered(m.method)) ? [fc.nat(7).map((n): Cmd => new Unknown(n)), fc.nat(7).map((n): Cmd => new WrongParams(n))] : []),
+    ...(model.op("delete") ? [fc.nat(7).map((n): Cmd => new Delete(n))] : []),
+    ...(model.ops("transition").length ? [fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]): Cmd => new Move(p, n))] : []),
+    ...(switchCandidates(model, tools).length ? [fc.nat(7).map((n): Cmd => new Switch(n))] : []),
+    ...(model.perRequest ? [fc.nat(7).map((n): Cmd => new Envelope(n))] : []),
   ];
   if (isolation) commandArbs.push(fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Intrude(p, n)));
   const unadvertised = Object.keys(gates).filter((m) => !offered(m)).length + (model.ir.behaviour.unsupportedMethods?.methods.length ?? 0);
@@ -1518,9 +1642,11 @@ async function conformWith(
     if (mayAugment(model, method) && !augmentable.some((a) => a.method === method)) skipped.push(`creation through ${method}: the server offers nothing to ask it of, or does not declare it as a task request`);
   }
 
+  // Nothing the spec lets the tester do here: runs of a command that does nothing, the run checks alone.
+  if (!commandArbs.length) commandArbs.push(fc.constant(new List()));
   let commands = 0;
   type Run = { transcript: TranscriptEntry[]; sequence: string[] };
-  let last: (Run & { violation: Violation }) | undefined;
+  let last: (Run & { violation: Violation; atEnd: boolean }) | undefined;
   let previous: Run | undefined;
   let runsDone = 0;
   // Once the server could not be tested, nothing more is asked of it: the runs left (and shrinking) pass at once.
@@ -1536,29 +1662,34 @@ async function conformWith(
     const session = connector.session();
     const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, notificationsSeen: 0 };
     const from = session.wire.transcript.length;
+    // The commands that ran, and the end-of-run checks once they started.
+    let atEnd = false;
+    const sequence = () => (atEnd ? [...ran(cmds), END_OF_RUN] : ran(cmds));
     try {
       const h = await session.open();
       if (h?.timedOut) throw new CannotTestError("timeout", `no answer to initialize within ${connector.timing.requestMs / 1000} s (--request-timeout)`);
       if (h !== undefined && !h.result) fail("handshake", "initialize failed", "a result", brief(h));
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
+      atEnd = true;
+      await new EndOfRun().run({}, world);
     } catch (e) {
       if (e instanceof CannotTestError) {
-        cannot = { kind: e.kind, message: e.reason, sequence: ran(cmds), transcript: session.wire.transcript.slice(from) };
+        cannot = { kind: e.kind, message: e.reason, sequence: sequence(), transcript: session.wire.transcript.slice(from) };
         return;
       }
       const violation = e instanceof ViolationError ? e.violation : { rule: "tester", message: `the tester itself failed: ${(e as Error).stack ?? String(e)}` };
       // A server that stopped answering (its process exited, its port closed) crashed: no rule can be checked.
       if (gone(violation)) {
         const served = connector.sessionsBefore > 0 ? ` (its process had served ${connector.sessionsBefore} sessions before this one)` : "";
-        cannot = { kind: "crash", message: `the server stopped answering: ${violation.message}${served}${connector.stderrTail()}`, sequence: ran(cmds), transcript: session.wire.transcript.slice(from) };
+        cannot = { kind: "crash", message: `the server stopped answering: ${violation.message}${served}${connector.stderrTail()}`, sequence: sequence(), transcript: session.wire.transcript.slice(from) };
         return;
       }
-      last = { violation, transcript: session.wire.transcript.slice(from), sequence: ran(cmds) };
+      last = { violation, transcript: session.wire.transcript.slice(from), sequence: sequence(), atEnd };
       throw e;
     } finally {
       commands += ran(cmds).length;
       for (const t of world.tasks) foreign.add(t.id);
-      previous = { transcript: session.wire.transcript.slice(from), sequence: ran(cmds) };
+      previous = { transcript: session.wire.transcript.slice(from), sequence: sequence() };
       // A server that does not answer in time would keep the cleanup waiting as long for each task.
       if (cannot === undefined) await cleanup(world);
       await session.close();
@@ -1586,7 +1717,8 @@ async function conformWith(
     durationMs: Date.now() - started,
   };
   if (result.failed && last) {
-    const sequence = result.counterexample ? ran(result.counterexample[0] as Iterable<unknown>) : last.sequence;
+    // The last failing run is the counterexample's: where its end-of-run checks failed, they end the sequence.
+    const sequence = result.counterexample ? [...ran(result.counterexample[0] as Iterable<unknown>), ...(last.atEnd ? [END_OF_RUN] : [])] : last.sequence;
     report.failure = { kind: "violation", violation: last.violation, sequence, shrunk: true, transcript: last.transcript };
   } else if (cannot !== undefined) {
     report.ok = false;

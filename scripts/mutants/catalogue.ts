@@ -69,6 +69,9 @@ function owners(n: Names, m: Msg, ctx: MutantContext, req: Msg | undefined): voi
   if (typeof asked === "string" && !ctx.state.has(`owner:${asked}`)) ctx.state.set(`owner:${asked}`, ctx.session);
 }
 
+/** Whether the session of this request made the task: a bug of the owner's path, which other sessions never reach. */
+const owned = (ctx: MutantContext, id: string): boolean => ctx.state.get(`owner:${id}`) === ctx.session;
+
 /** Serves requests naming another session's task as that session (the server forgot to check the requestor). */
 function crossSession(n: Names, methods: string[]): Pick<MutantHooks, "onRequest" | "onMessage"> {
   return {
@@ -124,11 +127,14 @@ const errorReply = (m: Msg, code: number, message: string) => ({ reply: { jsonrp
 const resultReply = (m: Msg, result: Msg) => ({ reply: { jsonrpc: "2.0", id: m.id, result } });
 
 /** Rewrites the error answers to `methods` whose code is `code`. */
-function errorCode(methods: string[], from: number, to: number, message?: string, idField = "taskId"): MutantHooks["onMessage"] {
-  return (m, req) => {
+function errorCode(n: Names, methods: string[], from: number, to: number, message?: string): MutantHooks["onMessage"] {
+  return (m, req, ctx) => {
+    lastStatus(n, m, ctx, req);
     if (!req || !methods.includes(methodOf(req) ?? "") || !isObject(m.error) || m.error.code !== from) return m;
-    // Only lookups: a request whose params are refused is another code path.
-    if (typeof paramsOf(req)[idField] !== "string") return m;
+    // Only lookups of an id the server never showed: a request whose params are refused, or a cancel of a
+    // task that ended (refused with the same code), is another code path.
+    const id = paramsOf(req)[n.id];
+    if (typeof id !== "string" || ctx.state.has(`status:${id}`)) return m;
     return { ...m, error: { ...m.error, code: to, ...(message === undefined ? {} : { message }) } };
   };
 }
@@ -493,7 +499,8 @@ const mcp20251125: Mutant[] = [
     rules: ["cancellation", "terminal"],
     bug: "tasks/cancel answers the task as cancelled but never stops it",
     onRequest: (m, ctx) => {
-      if (methodOf(m) !== "tasks/cancel") return m;
+      // Only the owning session's: a cancel from another session is refused as before (not this bug).
+      if (methodOf(m) !== "tasks/cancel" || !owned(ctx, String(paramsOf(m).taskId))) return m;
       const status = ctx.state.get(`status:${String(paramsOf(m).taskId)}`);
       if (status === undefined || TERMINAL.has(String(status))) return m;
       const task = ctx.state.get(`task:${String(paramsOf(m).taskId)}`) as Msg;
@@ -506,7 +513,7 @@ const mcp20251125: Mutant[] = [
     spec: m25,
     rules: ["unknown-id"],
     bug: "a lookup of an unknown id throws, answered -32603",
-    onMessage: errorCode(["tasks/get", "tasks/result", "tasks/cancel"], -32602, -32603, "Internal error"),
+    onMessage: errorCode(M25, ["tasks/get", "tasks/result", "tasks/cancel"], -32602, -32603, "Internal error"),
   },
   {
     name: `${m25}/not-found-message`,
@@ -525,7 +532,8 @@ const mcp20251125: Mutant[] = [
     bug: "params are validated by code that throws: a missing taskId is answered -32603",
     onRequest: (m) => {
       const method = methodOf(m);
-      if (!method?.startsWith("tasks/") || typeof paramsOf(m).taskId === "string") return m;
+      // The methods that read a taskId (tasks/list takes none).
+      if (!method?.startsWith("tasks/") || method === "tasks/list" || typeof paramsOf(m).taskId === "string") return m;
       return errorReply(m, -32603, "Cannot read properties of undefined (reading 'length')");
     },
   },
@@ -646,8 +654,8 @@ const mcp20251125: Mutant[] = [
     bug: "tasks/result answers at once with what the work has produced so far instead of waiting for the end",
     onMessage: track(M25),
     onRequest: (m, ctx) => {
-      if (methodOf(m) !== "tasks/result") return m;
       const id = String(paramsOf(m).taskId);
+      if (methodOf(m) !== "tasks/result" || !owned(ctx, id)) return m;
       if (ctx.state.get(`status:${id}`) !== "working" || ctx.state.get(`tool:${id}`) !== "slow_compute") return m;
       return resultReply(m, { content: [], _meta: { "io.modelcontextprotocol/related-task": { taskId: id } } });
     },
@@ -743,7 +751,8 @@ const sep1686: Mutant[] = [
       if (ctx.state.get(`deleted:${id}`) && ["tasks/get", "tasks/result", "tasks/delete"].includes(methodOf(m) ?? "")) {
         return errorReply(m, -32602, "Failed to retrieve task: Task not found");
       }
-      if (methodOf(m) !== "tasks/delete") return m;
+      // Only the owning session's: another session's delete is refused as before (not this bug).
+      if (methodOf(m) !== "tasks/delete" || !owned(ctx, id)) return m;
       const status = ctx.state.get(`status:${id}`);
       if (status === undefined || TERMINAL.has(String(status))) return m;
       ctx.state.set(`deleted:${id}`, true);
@@ -986,7 +995,7 @@ const extTasks: Mutant[] = [
     bug: "tasks/cancel of a terminal task answers an error, where the spec acknowledges it",
     onMessage: track(EXT),
     onRequest: (m, ctx) => {
-      if (methodOf(m) !== "tasks/cancel") return m;
+      if (methodOf(m) !== "tasks/cancel" || !owned(ctx, String(paramsOf(m).taskId))) return m;
       const s = ctx.state.get(`status:${String(paramsOf(m).taskId)}`);
       return s !== undefined && TERMINAL.has(String(s)) ? errorReply(m, -32602, "Task already terminal") : m;
     },
@@ -1019,7 +1028,7 @@ const extTasks: Mutant[] = [
     spec: ext,
     rules: ["unknown-id"],
     bug: "an unknown task id is answered -32601",
-    onMessage: errorCode(["tasks/get", "tasks/update", "tasks/cancel"], -32602, -32601, "Method not found"),
+    onMessage: errorCode(EXT, ["tasks/get", "tasks/update", "tasks/cancel"], -32602, -32601, "Method not found"),
   },
 ];
 
@@ -1219,7 +1228,7 @@ const relayMutants: Mutant[] = [
     rules: ["cancellation"],
     bug: "relays/stop acknowledges but never stops the relay",
     onMessage: track(RELAY),
-    onRequest: (m, ctx) => (methodOf(m) === "relays/stop" && ctx.state.has(`status:${String(paramsOf(m).relayId)}`) ? resultReply(m, { resultType: "complete" }) : m),
+    onRequest: (m, ctx) => (methodOf(m) === "relays/stop" && owned(ctx, String(paramsOf(m).relayId)) && ctx.state.has(`status:${String(paramsOf(m).relayId)}`) ? resultReply(m, { resultType: "complete" }) : m),
   },
 ];
 
