@@ -63,6 +63,14 @@ describe("could not test: exit 3, never a violation", () => {
     expect(report.failure.violation.message).toContain("--request-timeout");
   }, 120_000);
 
+  it("a server whose work never ends, while it answers everything else, broke a rule (progress), not untestable", async () => {
+    const r = await conformCli(["--stdio", `${FLAKY} never-ends 0 -- ${DEMO} ${SPEC}`, "--json"]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.verdict).toBe("violation");
+    expect(report.failure.violation.rule).toBe("progress");
+  }, 240_000);
+
   it("a server that crashes: a crash, with the sequence it crashed in", async () => {
     const r = await conformCli(["--stdio", `${FLAKY} crash 14 -- ${DEMO} ${SPEC}`]);
     expect(r.code, r.stderr).toBe(3);

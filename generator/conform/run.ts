@@ -724,6 +724,15 @@ class Result extends TaskCmd {
     if (r.mode === "block-until-terminal" && !w.model.terminal.has(t.status) && (t.outcome === "long" || t.outcome === "input")) return;
     count(w, "result");
     const a = await w.session.request(res.method, idParams(w, t.id), 20_000);
+    if (a.timedOut && r.mode === "block-until-terminal" && (t.outcome === "complete" || t.outcome === "fail")) {
+      // No answer while the server still answers the rest: the quick work never ended (a broken rule), not a
+      // server out of reach (which the get below reports as such).
+      const get = w.model.op("get");
+      const g = get ? await w.session.request(get.method, idParams(w, t.id)) : undefined;
+      const task = g?.result ? taskIn(w.model, g.result) : undefined;
+      if (task) observe(w, t, task, get!.method);
+      if (task && !w.model.terminal.has(t.status)) fail("progress", `task ${t.id} (${t.outcome}) is still ${t.status} after 20 s: ${res.method} never answered`, "a terminal state", t.status);
+    }
     expectAnswer(a, "results", res.method);
     if (r.mode === "error-until-completed") {
       if (a.error && isLimitError(w.model, a.error.code)) return;
