@@ -285,7 +285,7 @@ describe("the scaffold README's next steps, run as written", () => {
     const r = must(await npm(seed, ["run", "--silent", "client"]), "npm run client");
     const lines = r.stdout.trim().split("\n");
     // The example's own call first, then the new tool's: statuses, progress at each step, the result.
-    expect(lines).toEqual(expect.arrayContaining(["progress 0/3: 3 to go", "progress 1/3: 2 to go", "progress 2/3: 1 to go", "status working", "status completed"]));
+    expect(lines).toEqual(expect.arrayContaining(["progress 1/3: 2 to go", "progress 2/3: 1 to go", "progress 3/3: 0 to go", "status working", "status completed"]));
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ content: [{ type: "text", text: "counted down from 3" }] });
     // The Inspector's CLI lists it.
     const [node22, inspector] = inspectorCli();
