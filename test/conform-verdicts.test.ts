@@ -64,12 +64,13 @@ describe("could not test: exit 3, never a violation", () => {
   }, 120_000);
 
   it("a server whose work never ends, while it answers everything else, broke a rule (progress), not untestable", async () => {
-    const r = await conformCli(["--stdio", `${FLAKY} never-ends 0 -- ${DEMO} ${SPEC}`, "--json"]);
+    // Every failing replay while shrinking waits out conform's 15 s for quick work: a minute on a quiet machine.
+    const r = await conformCli(["--stdio", `${FLAKY} never-ends 0 -- ${DEMO} ${SPEC}`, "--json"], 420_000);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const report = JSON.parse(r.stdout);
     expect(report.verdict).toBe("violation");
     expect(report.failure.violation.rule).toBe("progress");
-  }, 240_000);
+  }, 450_000);
 
   it("a server that crashes: a crash, with the sequence it crashed in", async () => {
     const r = await conformCli(["--stdio", `${FLAKY} crash 14 -- ${DEMO} ${SPEC}`]);

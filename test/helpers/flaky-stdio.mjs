@@ -3,8 +3,9 @@
 // mode crash: passes messages both ways, and exits (code 1) once the client has sent n requests;
 // mode stall: passes messages both ways, and from the client's n-th request on answers nothing more;
 // mode count: passes everything, and appends a line to the file <n> as it starts (to count starts);
-// mode never-ends: a server whose work never ends (n unused): tasks/result is never answered, and every task it
-//   shows is still working (a status notification of an end is dropped), while everything else is answered.
+// mode never-ends: a server whose work never ends unless cancelled (n unused): every task it shows is still working
+//   (a status notification of an end is dropped) and tasks/result of such a task is never answered, while everything
+//   else is answered: an unknown id's error, a cancel and what follows it (the cancelled task, its result).
 import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 
@@ -22,6 +23,12 @@ process.on("SIGTERM", () => {
 });
 let requests = 0;
 let buffer = "";
+// never-ends: the requests in flight by id, the tasks the server made, those it cancelled, and the answers to
+// tasks/result held back (by task) until the task is cancelled.
+const asked = new Map();
+const known = new Set();
+const cancelled = new Set();
+const held = new Map();
 process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk) => {
   buffer += chunk;
@@ -39,8 +46,7 @@ process.stdin.on("data", (chunk) => {
       child.kill("SIGKILL");
       process.exit(1);
     }
-    // Never answered: the client's request is not passed on.
-    if (mode === "never-ends" && message?.method === "tasks/result") continue;
+    if (mode === "never-ends" && message?.id !== undefined && typeof message.method === "string") asked.set(message.id, message);
     child.stdin.write(`${line}\n`);
   }
 });
@@ -62,10 +68,30 @@ child.stdout.on("data", (chunk) => {
       process.stdout.write(`${line}\n`);
       continue;
     }
-    if (message.method === "notifications/tasks/status" && ENDED.has(message.params?.status)) continue;
+    const request = message.id !== undefined ? asked.get(message.id) : undefined;
+    if (request) asked.delete(message.id);
     const r = message.result;
-    const tasks = r ? [r, r.task, ...(Array.isArray(r.tasks) ? r.tasks : [])] : [];
-    for (const t of tasks) if (t && typeof t === "object" && ENDED.has(t.status)) t.status = "working";
+    const tasks = r ? [r, r.task, ...(Array.isArray(r.tasks) ? r.tasks : [])].filter((t) => t && typeof t === "object" && typeof t.taskId === "string") : [];
+    for (const t of tasks) known.add(t.taskId);
+    if (request?.method === "tasks/cancel" && tasks.some((t) => t.status === "cancelled")) release(request.params?.taskId);
+    if (message.method === "notifications/tasks/status") {
+      if (message.params?.status === "cancelled") release(message.params.taskId);
+      else if (ENDED.has(message.params?.status)) continue;
+    }
+    if (request?.method === "tasks/result") {
+      const id = request.params?.taskId;
+      if (known.has(id) && !cancelled.has(id)) {
+        held.set(id, [...(held.get(id) ?? []), message]);
+        continue;
+      }
+    }
+    for (const t of tasks) if (ENDED.has(t.status) && !cancelled.has(t.taskId)) t.status = "working";
     process.stdout.write(`${JSON.stringify(message)}\n`);
   }
 });
+function release(id) {
+  if (typeof id !== "string" || cancelled.has(id)) return;
+  cancelled.add(id);
+  for (const m of held.get(id) ?? []) process.stdout.write(`${JSON.stringify(m)}\n`);
+  held.delete(id);
+}
