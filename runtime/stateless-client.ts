@@ -324,11 +324,14 @@ export class StatelessHttpClient {
     const keys = this.envelopeKeys;
     const givenMeta = isObject(params._meta) ? params._meta : {};
     const givenCaps = givenMeta[keys.clientCapabilities];
+    const capabilities = mergeCapabilities(this.options.capabilities ?? {}, isObject(givenCaps) ? givenCaps : {});
     const meta: Record<string, unknown> = {
       [keys.protocolVersion]: this.protocolVersion,
       [keys.clientInfo]: this.options.clientInfo ?? { name: "mcp-task-gen-client", version: "0.0.0" },
+      // The core's envelope always carries them; a spec that names its own entry gets them there too.
+      [DEFAULT_CLIENT_CAPABILITIES_KEY]: capabilities,
       ...givenMeta,
-      [keys.clientCapabilities]: mergeCapabilities(this.options.capabilities ?? {}, isObject(givenCaps) ? givenCaps : {}),
+      [keys.clientCapabilities]: capabilities,
     };
     const body = { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } };
     const headers: Record<string, string> = {

@@ -29,3 +29,17 @@ describe("composed specs pass their own conform, or are refused with located err
     }, 240_000);
   });
 });
+
+describe("draws that once broke a promise, replayed at their own seed", () => {
+  // Per-request specs whose meta keys are renamed: the client's capabilities travel under the spec's own entry
+  // (the runtime reads them there) besides the core's.
+  const fixed = draws(53, 20261204);
+  for (const n of [28, 52]) {
+    const d = fixed[n]!;
+    it(`composed spec ${n} of seed 20261204 (${d.base}: ${d.kinds.join(", ")})`, async () => {
+      const o = await runDraw(d, join(work, `fixed-${n}`), join(work, "tsc"), 8, 20261204);
+      expect(o.kind, o.what).toBe("conform");
+      if (o.kind === "conform") expect(o.report.verdict, `${o.what}\n${explain(o.report)}`).toBe("held");
+    }, 240_000);
+  }
+});

@@ -1181,7 +1181,8 @@ class Envelope extends Cmd {
       const method = w.model.ir.methods.find((m) => m.method === name);
       if (method === undefined) return;
       count(w, "missing capability");
-      const params = { ...validParams(w, method, `conform-unknown-envelope-${this.which}`), _meta: { [CLIENT_CAPABILITIES_KEY]: {} } };
+      const declared = w.model.metaKey(w.model.ir.behaviour.creation.capabilityMeta);
+      const params = { ...validParams(w, method, `conform-unknown-envelope-${this.which}`), _meta: { [CLIENT_CAPABILITIES_KEY]: {}, ...(declared === undefined ? {} : { [declared]: {} }) } };
       const a = await w.session.request(name, params);
       expectError(a, w.model.error(cap.missingError), "capabilities", `${name} without the client capability ${cap.path.join(".")}`);
       return;

@@ -146,7 +146,10 @@ export function envelope(model: SpecModel, method: string, params: Record<string
   if (!model.perRequest) return { params, headers: {} };
   const version = model.ir.spec.protocol.protocolVersion ?? "";
   const given = isObject(params._meta) ? params._meta : {};
-  const meta = { [PROTOCOL_VERSION_KEY]: version, [CLIENT_INFO_KEY]: CLIENT_INFO, [CLIENT_CAPABILITIES_KEY]: capabilities, ...given };
+  // The core's envelope; where the spec names another meta entry for the client's capabilities, they travel there
+  // too (as a generated client sends them: the core's by its SDK, the spec's by the runtime).
+  const declared = model.metaKey(model.ir.behaviour.creation.capabilityMeta);
+  const meta = { [PROTOCOL_VERSION_KEY]: version, [CLIENT_INFO_KEY]: CLIENT_INFO, [CLIENT_CAPABILITIES_KEY]: capabilities, ...(declared === undefined ? {} : { [declared]: capabilities }), ...given };
   const headers: Record<string, string> = { "mcp-method": method, "mcp-protocol-version": version };
   const http = model.ir.behaviour.http;
   const field = NAME_FIELDS[method] ?? (http !== false && http.methods.includes(method) ? model.idField : undefined);
