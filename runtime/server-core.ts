@@ -29,6 +29,7 @@ import { isObject, makePlan, type RuntimePlan } from "./plan.js";
 import { machineOf, transition, type Decision, type Notice, type TaskEvent, type TaskMachine } from "./machine.js";
 import {
   InMemoryTaskStore,
+  type RateTake,
   type SqlRunner,
   type StoredError,
   type TaskLookup,
@@ -349,16 +350,24 @@ export abstract class RuntimeCore<S extends string = string, W = Record<string, 
       if (decision.kind === "stay") {
         if (o.patch === undefined) return { decision, rec, current: rec };
         const updated = await this.store.update(taskId, rec.status, { ...o.patch, updatedAt: Date.now() });
-        if (updated !== undefined) return { decision, rec: updated, current: updated };
+        if (updated !== undefined) return { decision, rec: this.wrote(updated), current: updated };
         continue; // the status changed meanwhile: decide again
       }
       const updated = await this.store.update(taskId, decision.from, decision.patch);
       if (!updated) continue; // the status changed meanwhile: decide again
       if (decision.forced) this.log({ level: "error", msg: "the transition table allows no such move; applied the declared state", taskId, from: decision.from, to: decision.to });
+      this.wrote(updated);
       this.moved(decision.from as S, updated, decision.notices);
       return { decision, rec: updated, current: updated };
     }
     return { decision };
+  }
+
+  /** Keeps what this process wrote of a task whose work runs here, for its acknowledgement. */
+  protected wrote(rec: TaskRecord): TaskRecord {
+    const running = this.active.get(rec.taskId);
+    if (running !== undefined) running.latest = rec;
+    return rec;
   }
 
   /** What follows a task's move from `from` to the status `rec` now has, as the interpreter listed it: limits, audit, waiters, the requestor. */
@@ -448,6 +457,19 @@ export abstract class RuntimeCore<S extends string = string, W = Record<string, 
     );
   }
 
+  /**
+   * The creation rate to take in the create itself, where the store can (one round trip fewer): a shared store
+   * that counts rates and takes them with a bounded create, for an id this process draws (a requestor's own id
+   * may be tried twice).
+   */
+  protected rateWithCreate(key: string, perMinute: number, along: boolean): RateTake | undefined {
+    const store = this.store;
+    if (store.shared !== true || store.takeRate === undefined || store.createTakesRate !== true || !Number.isFinite(perMinute)) return undefined;
+    if (this.plan.creation.idFromRequestor) return undefined;
+    if (!(along ? store.createAlong !== undefined : store.createBounded !== undefined)) return undefined;
+    return { key, perMinute };
+  }
+
   /** A per-minute budget: counted in the store where it is shared (over every process), else in this process. */
   protected takeRate(key: string, perMinute: number): Promise<boolean> | boolean {
     const store = this.store;
@@ -469,13 +491,13 @@ export abstract class RuntimeCore<S extends string = string, W = Record<string, 
    * (createBounded), the count covers every process; otherwise this process's own count, taken
    * before, is the only one.
    */
-  protected async createRecord(record: Omit<TaskRecord, "seq">, max: number, along?: (rec: TaskRecord, sql: SqlRunner) => Promise<void>): Promise<TaskRecord | undefined | "limit"> {
+  protected async createRecord(record: Omit<TaskRecord, "seq">, max: number, along?: (rec: TaskRecord, sql: SqlRunner) => Promise<void>, rate?: RateTake): Promise<TaskRecord | undefined | "limit" | "rate"> {
     const store = this.store;
     const create =
       along !== undefined && store.createAlong !== undefined
-        ? (r: Omit<TaskRecord, "seq">) => store.createAlong!(r, max, along)
-        : store.shared === true && store.createBounded !== undefined && Number.isFinite(max)
-          ? (r: Omit<TaskRecord, "seq">) => store.createBounded!(r, max)
+        ? (r: Omit<TaskRecord, "seq">) => store.createAlong!(r, max, along, rate)
+        : store.shared === true && store.createBounded !== undefined && (Number.isFinite(max) || rate !== undefined)
+          ? (r: Omit<TaskRecord, "seq">) => store.createBounded!(r, max, rate)
           : (r: Omit<TaskRecord, "seq">) => store.create(r);
     if (!this.plan.creation.idFromRequestor) return create(record);
     const scoped = scopedTaskId(record.taskId, record.owner);

@@ -133,10 +133,16 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
     // Input asked before the task exists is resolved with the request itself.
     if (options.before) await options.before(this.context(extra, undefined, extra.signal, undefined));
     const audit = { ...requestor(owner, extra), method };
-    if (!(await this.takeRate(`create|${owner}`, this.limits.createPerMinute))) {
+    const rateDenied = () => {
       this.audit({ ...audit, type: "denied", reason: "task creation rate limit" });
-      throw this.rateLimited("task creation");
-    }
+      return this.rateLimited("task creation");
+    };
+    // Work for a worker: where the queue lives in the store's database, the job commits with the task, so a
+    // crash between the two leaves neither a task no worker will run nor a job without its task.
+    const along = this.enqueueAlong(params, extra, options, wanted.request);
+    // Where the store takes the creation's rate in the create itself, no round trip of its own before it.
+    const rate = this.rateWithCreate(`create|${owner}`, this.limits.createPerMinute, along !== undefined);
+    if (rate === undefined && !(await this.takeRate(`create|${owner}`, this.limits.createPerMinute))) throw rateDenied();
     const limit = this.limits.maxConcurrentPerRequestor;
     const overLimit = () => {
       this.audit({ ...audit, type: "denied", reason: "concurrent task limit" });
@@ -152,9 +158,6 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
     const fromTerminal = plan.retention.countedFrom === "terminal";
     // Where expiry is an event with a state of its own, the runtime applies it (the store must not drop the task first).
     const expiryEvent = plan.status.onExpiry !== undefined;
-    // Work for a worker: where the queue lives in the store's database, the job commits with the task, so a
-    // crash between the two leaves neither a task no worker will run nor a job without its task.
-    const along = this.enqueueAlong(params, extra, options, wanted.request);
     const record = await this.createRecord(
       {
         taskId: wantedId,
@@ -175,15 +178,16 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
       },
       limit,
       along,
+      rate,
     ).catch((e: unknown) => {
       // Nothing was created (the store, or the job written with the task, failed): the slot is free again.
       this.concurrency.release(owner);
       this.log({ level: "error", msg: "could not create a task", method, error: String((e as { cause?: unknown }).cause ?? e) });
       throw isDatabaseUnavailable(e) ? this.unavailable() : internalError(plan);
     });
-    if (record === "limit") {
+    if (record === "limit" || record === "rate") {
       this.concurrency.release(owner);
-      throw overLimit();
+      throw record === "limit" ? overLimit() : rateDenied();
     }
     if (!record) {
       this.concurrency.release(owner);
@@ -231,9 +235,9 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
       return this.execute(taskId, active, method, extra, work, cleanup, wanted.request);
     }
     // The request is answered at once with the task; the work goes on in the background.
+    // The acknowledgement shows the task as this process last wrote it: no read of the store on the request's path.
     void this.execute(taskId, active, method, extra, work, cleanup, wanted.request, { known: record }).catch(() => undefined);
-    const created = await this.store.get(taskId);
-    return this.acknowledgement(created?.state === "live" ? created.record : record) as R;
+    return this.acknowledgement(active.latest ?? record) as R;
   }
 
   /**

@@ -254,6 +254,7 @@ export abstract class RuntimeExecution<S extends string = string, W = Record<str
       if (!checked.success) throw new TypeError(`Invalid task fields: ${describeIssues(checked.error)}`);
       const updated = await this.store.update(taskId, rec.status, { fields: next, updatedAt: Date.now() });
       if (updated === undefined) continue; // the status changed meanwhile: look again
+      this.wrote(updated);
       this.wake(taskId);
       this.pushStatus(updated);
       return;

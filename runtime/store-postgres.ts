@@ -33,7 +33,7 @@ import { untilDatabaseBack, withCause } from "./errors.js";
 import { stderrLine, type LogEntry } from "./log.js";
 import { DEADLINES, guardedPool, inTransaction, json, loadDriver, num, numOrNull, parse, redactUrl, type PgDriver, type PgListenClient, type PgPool } from "./store-postgres-pool.js";
 import { MESSAGE_TTL, migrate, postgresStatements, ROWS, SCHEMA_NAME, SWEEP_BATCH, type PostgresStatements } from "./store-postgres-schema.js";
-import { databaseOf, DeadlineTimer, type SqlRunner, type TaskChange, type TaskChangeListener, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
+import { databaseOf, DeadlineTimer, type RateTake, type SqlRunner, type TaskChange, type TaskChangeListener, type TaskLookup, type TaskPatch, type TaskRecord, type TaskStore } from "./store.js";
 
 // Where users import them from: the connection's types and helpers, and the schema's version and batch.
 export { DEADLINES, postgresUrl, redactUrl, type PgClient, type PgDriver, type PgListenClient, type PgPool, type PgPoolClient, type PgResult } from "./store-postgres-pool.js";
@@ -185,15 +185,18 @@ export class PostgresTaskStore implements TaskStore {
 
   async create(record: Omit<TaskRecord, "seq">): Promise<TaskRecord | undefined> {
     const made = await this.insert(record, undefined);
-    return made === "limit" ? undefined : made;
+    return typeof made === "object" ? made : undefined;
   }
 
-  async createBounded(record: Omit<TaskRecord, "seq">, max: number): Promise<TaskRecord | undefined | "limit"> {
-    return this.insert(record, max);
+  /** The creation rate is taken in the create's own statement (createBounded and createAlong take `rate`). */
+  readonly createTakesRate = true;
+
+  async createBounded(record: Omit<TaskRecord, "seq">, max: number, rate?: RateTake): Promise<TaskRecord | undefined | "limit" | "rate"> {
+    return this.insert(record, Number.isFinite(max) ? max : undefined, undefined, rate);
   }
 
-  async createAlong(record: Omit<TaskRecord, "seq">, max: number, alongside: (rec: TaskRecord, sql: SqlRunner) => Promise<void>): Promise<TaskRecord | undefined | "limit"> {
-    return this.insert(record, Number.isFinite(max) ? max : undefined, alongside);
+  async createAlong(record: Omit<TaskRecord, "seq">, max: number, alongside: (rec: TaskRecord, sql: SqlRunner) => Promise<void>, rate?: RateTake): Promise<TaskRecord | undefined | "limit" | "rate"> {
+    return this.insert(record, Number.isFinite(max) ? max : undefined, alongside, rate);
   }
 
 
@@ -202,21 +205,22 @@ export class PostgresTaskStore implements TaskStore {
    * none while the owner has `max` unfinished tasks. One statement (the schema's `create_task`) where nothing
    * goes along; with `alongside`, that statement and what goes along in one transaction.
    */
-  private async insert(record: Omit<TaskRecord, "seq">, max: number | undefined, alongside?: (rec: TaskRecord, sql: SqlRunner) => Promise<void>): Promise<TaskRecord | undefined | "limit"> {
+  private async insert(record: Omit<TaskRecord, "seq">, max: number | undefined, alongside?: (rec: TaskRecord, sql: SqlRunner) => Promise<void>, rate?: RateTake): Promise<TaskRecord | undefined | "limit" | "rate"> {
     const values = ROWS.insertValues(record);
     const row: Record<string, unknown> = {};
     ROWS.insertColumns.forEach((column, i) => (row[column] = values[i]));
     // The owner's creations, in every process, one at a time while the count is taken.
-    const args = [JSON.stringify(row), `${this.schema}:${json(record.owner)}`, max ?? null];
-    const create = async (q: SqlRunner): Promise<TaskRecord | undefined | "limit"> => {
+    const taken = rate !== undefined && Number.isFinite(rate.perMinute) ? rate : undefined;
+    const args = [JSON.stringify(row), `${this.schema}:${json(record.owner)}`, max ?? null, taken?.key ?? null, taken?.perMinute ?? null, this.now()];
+    const create = async (q: SqlRunner): Promise<TaskRecord | undefined | "limit" | "rate"> => {
       const answer = (await q.query(this.sql.create, args)).rows[0] as { outcome: string; made: Record<string, unknown> | null } | undefined;
-      if (answer?.outcome === "limit") return "limit";
+      if (answer?.outcome === "limit" || answer?.outcome === "rate") return answer.outcome;
       return answer?.outcome === "created" && answer.made !== null ? ROWS.toRecord(answer.made) : undefined;
     };
-    let made: TaskRecord | undefined | "limit";
+    let made: TaskRecord | undefined | "limit" | "rate";
     if (alongside === undefined) made = await create(this.pool);
     else {
-      made = await inTransaction(this.pool, async (client): Promise<{ commit: boolean; value: TaskRecord | undefined | "limit" }> => {
+      made = await inTransaction(this.pool, async (client): Promise<{ commit: boolean; value: TaskRecord | undefined | "limit" | "rate" }> => {
         const value = await create(client);
         if (typeof value !== "object") return { commit: false, value };
         // A failure here undoes the task too.

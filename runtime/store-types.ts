@@ -68,6 +68,12 @@ export async function loadDriverPackage(name: string, store: string, needs: stri
   return mod.default ?? mod;
 }
 
+/** One request taken from a per-minute budget (TaskStore.takeRate), with a create where the store can. */
+export interface RateTake {
+  readonly key: string;
+  readonly perMinute: number;
+}
+
 /** Runs SQL in a transaction a store opened (TaskStore.createAlong). */
 export interface SqlRunner {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
@@ -104,7 +110,13 @@ export interface TaskStore {
    * step, so that two processes creating at once cannot both take the last slot. "limit" when the
    * owner has `max`. Absent: the runtime counts unfinished tasks per process.
    */
-  createBounded?(record: Omit<TaskRecord, "seq">, max: number): Promise<TaskRecord | undefined | "limit">;
+  createBounded?(record: Omit<TaskRecord, "seq">, max: number, rate?: RateTake): Promise<TaskRecord | undefined | "limit" | "rate">;
+  /**
+   * The store takes a creation's rate (`takeRate`'s bucket) in the create itself: `createBounded` and
+   * `createAlong` then accept `rate` and answer "rate", creating nothing, where its bucket is empty.
+   * Absent: the runtime calls `takeRate` before the create.
+   */
+  readonly createTakesRate?: boolean;
   get(taskId: string): Promise<TaskLookup>;
   /**
    * Applies `patch` only if the task is still in status `expected` (compare and
@@ -158,7 +170,7 @@ export interface TaskStore {
    * `alongside` run in the same transaction on the new task, so that what it writes in that database (the
    * task's job on a queue there) commits with the task or not at all. `database` says which database.
    */
-  createAlong?(record: Omit<TaskRecord, "seq">, max: number, alongside: (rec: TaskRecord, sql: SqlRunner) => Promise<void>): Promise<TaskRecord | undefined | "limit">;
+  createAlong?(record: Omit<TaskRecord, "seq">, max: number, alongside: (rec: TaskRecord, sql: SqlRunner) => Promise<void>, rate?: RateTake): Promise<TaskRecord | undefined | "limit" | "rate">;
   /** With `createAlong`: the database the store lives in (host, port and name; never credentials). */
   readonly database?: string | undefined;
   /**

@@ -149,6 +149,8 @@ export interface ActiveTask {
   progressToken?: string | number | undefined;
   /** Fires when the retention (counted from creation) elapses while the task runs. */
   expiry?: ReturnType<typeof setTimeout>;
+  /** The task as this process last wrote it: what its acknowledgement shows, with no read of the store. */
+  latest?: TaskRecord;
 }
 
 /** The state of a task whose work starts here now: nothing asked, nothing cancelled, no input pending. */

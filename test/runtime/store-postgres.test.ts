@@ -84,7 +84,8 @@ describe("PostgresTaskStore schema", () => {
     await query(`DROP INDEX "${schema}".tasks_owner_unfinished`);
     await query(`DROP TABLE "${schema}".rates`);
     await query(`ALTER TABLE "${schema}".runners DROP COLUMN instance`);
-    await query(`DROP FUNCTION "${schema}".create_task`);
+    await query(`DROP FUNCTION "${schema}".create_task(jsonb, text, bigint, text, text, text, float8, bigint)`);
+    await query(`DROP FUNCTION "${schema}".create_task(jsonb, text, bigint, text, text)`);
     await query(`UPDATE "${schema}".store_meta SET version = 2`);
     const b = await open(schema);
     expect(await b.schemaVersion()).toBe(POSTGRES_SCHEMA_VERSION);

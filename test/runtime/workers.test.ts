@@ -121,6 +121,44 @@ describe("rate limits over every process (PostgresTaskStore.takeRate)", () => {
     expect(await a.takeRate("poll|o", 1)).toBe(true);
     expect(await b.takeRate("poll|o", 1)).toBe(false);
   });
+
+  it("a create takes its rate in its own statement, from the same budget: an empty bucket creates nothing", async () => {
+    const a = await openStore("rc");
+    const b = await openStore("rc", a.schema);
+    const rate = { key: "create|o", perMinute: 2 };
+    expect(a.createTakesRate).toBe(true);
+    expect(await a.createBounded(task("r1", "o"), Infinity, rate)).toMatchObject({ taskId: "r1" });
+    expect(await b.createBounded(task("r2", "o"), 5, rate)).toMatchObject({ taskId: "r2" });
+    expect(await a.createBounded(task("r3", "o"), Infinity, rate)).toBe("rate");
+    expect(await a.get("r3")).toBeUndefined();
+    expect(await b.takeRate("create|o", 2)).toBe(false);
+    // The concurrency count is read after the rate: at the limit, the token is spent and "limit" answered.
+    expect(await a.createBounded(task("p1", "p"), 1, { key: "create|p", perMinute: 60 })).toMatchObject({ taskId: "p1" });
+    expect(await a.createBounded(task("p2", "p"), 1, { key: "create|p", perMinute: 60 })).toBe("limit");
+    // Without a rate, nothing is taken.
+    expect(await a.createBounded(task("r4", "o"), Infinity)).toMatchObject({ taskId: "r4" });
+  });
+
+  it("two servers on one schema answer the declared error past the shared creation rate, and make no task for it", async () => {
+    const a = await openStore("rs");
+    const b = await openStore("rs", a.schema);
+    // One requestor, as an authenticated one would be, calling through both servers.
+    const options = { limits: { createPerMinute: 3 }, ownerOf: () => "auth:alice" };
+    const one = await linkedServer("mcp-2025-11-25", { store: a, ...options });
+    const two = await linkedServer("mcp-2025-11-25", { store: b, ...options });
+    const Ack = z.looseObject({ task: z.looseObject({ taskId: z.string() }) });
+    const call = (c: Client) => c.request({ method: "tools/call", params: { name: "t", arguments: {}, task: {} } }, Ack);
+    const answers = await Promise.allSettled([call(one.client), call(two.client), call(one.client), call(two.client)]);
+    expect(answers.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    const denied = answers.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(denied.reason).toMatchObject({ code: -32010, message: expect.stringContaining("Rate limit exceeded: task creation") });
+    const all = await a.listByStatus((await descriptorOf("mcp-2025-11-25")).states.all, 0, 100);
+    expect(all.records).toHaveLength(3);
+    for (const s of [one, two]) {
+      await s.client.close();
+      await s.runtime.close();
+    }
+  });
 });
 
 describe("PgBossTaskQueue", () => {
