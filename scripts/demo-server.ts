@@ -27,9 +27,9 @@
  * http: the HTTP limits (headersTimeoutMs, requestTimeoutMs, maxBodyBytes; see HttpLimits in runtime/http-listen.ts;
  * maxParamsKeys for a per-request lifecycle).
  * --auth <token>: a static bearer token that becomes the requestor's auth context
- * (tasks are bound to it). Over HTTP every request must carry
- * `Authorization: Bearer <token>` (anything else is answered 401); over stdio
- * the token is the process's auth context.
+ * (tasks are bound to it); repeatable, one requestor per token. Over HTTP every request
+ * must carry `Authorization: Bearer <token>` of one of them (anything else is answered
+ * 401); over stdio the first token is the process's auth context.
  *
  * Tools: greet, slow_compute, failing_job, protocol_error_job, confirm_delete
  * (the acceptance contract), plus multi_input (two elicitations at once),
@@ -87,7 +87,7 @@ function parseArgs(argv: string[]) {
   let http: number | undefined;
   let options: string | undefined = process.env.MCP_TASK_GEN_DEMO_OPTIONS;
   let mcp = false;
-  let auth: string | undefined;
+  const auth: string[] = [];
   let queue = false;
   let localWorker = true;
   let workerOnly = false;
@@ -105,7 +105,7 @@ function parseArgs(argv: string[]) {
     } else if (a === "--store") store = parseStore(argv[++i]);
     else if (a.startsWith("--store=")) store = parseStore(a.slice("--store=".length));
     else if (a === "--mcp-server") mcp = true;
-    else if (a === "--auth" || a.startsWith("--auth=")) auth = parseAuth(a === "--auth" ? argv[++i] : a.slice("--auth=".length));
+    else if (a === "--auth" || a.startsWith("--auth=")) auth.push(parseAuth(a === "--auth" ? argv[++i] : a.slice("--auth=".length)));
     else if (a === "--queue") queue = true;
     else if (a === "--no-local-worker") localWorker = false;
     else if (a === "--worker") workerOnly = queue = true;
@@ -335,9 +335,9 @@ async function main() {
     ...(queue === undefined ? {} : { queue }),
     ...(runnerId === undefined ? {} : { runnerId }),
   });
-  if (auth !== undefined) {
-    // --auth: a request without an auth context of its own (stdio) carries the token's.
-    const tokenContext = tokenAuth(auth);
+  if (auth.length > 0) {
+    // --auth: a request without an auth context of its own (stdio) carries the first token's.
+    const tokenContext = tokenAuth(auth[0]!);
     const ownerOf = runtime.ownerOf.bind(runtime);
     runtime.ownerOf = (extra) => ownerOf(extra.authInfo === undefined ? { ...extra, authInfo: tokenContext } : extra);
   }
@@ -577,8 +577,9 @@ async function main() {
       return;
     }
     const authenticate = (request: Request) => {
-      if (!bearerMatches(request.headers.get("authorization"), auth!)) throw new Error("missing or wrong bearer token");
-      return tokenAuth(auth!);
+      const token = auth.find((t) => bearerMatches(request.headers.get("authorization"), t));
+      if (token === undefined) throw new Error("missing or wrong bearer token");
+      return tokenAuth(token);
     };
     const served = await stateless.serveStatelessHttp(runtime as never, {
       ...httpLimits,
@@ -586,7 +587,7 @@ async function main() {
       host: "127.0.0.1",
       serverInfo,
       instructions,
-      ...(auth === undefined ? {} : { authenticate }),
+      ...(auth.length === 0 ? {} : { authenticate }),
     });
     log("listening", { spec, url: served.url });
     stopOnSignals(served, runtime);
@@ -604,7 +605,7 @@ async function main() {
     log("serving on stdio", { spec });
   } else {
     const served = await gen.serveStreamableHttp(createServer, { ...httpLimits, port: http, host: "127.0.0.1" });
-    if (auth !== undefined) requireBearer(served.server, auth);
+    if (auth.length > 0) requireBearer(served.server, auth);
     log("listening", { spec, url: served.url });
     stopOnSignals(served, runtime);
   }
@@ -616,21 +617,21 @@ main().catch((e: unknown) => {
 });
 
 /**
- * --auth over Streamable HTTP: a request without the bearer token is answered 401; one with it
- * reaches the SDK transport with the token's auth context (the SDK reads `req.auth`).
+ * --auth over Streamable HTTP: a request without one of the bearer tokens is answered 401; one with it
+ * reaches the SDK transport with that token's auth context (the SDK reads `req.auth`).
  */
-function requireBearer(server: HttpServer, token: string): void {
-  const context = tokenAuth(token);
+function requireBearer(server: HttpServer, tokens: string[]): void {
   const handlers = server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners("request");
   server.on("request", (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse) => {
-    if (!bearerMatches(req.headers.authorization, token)) {
+    const token = tokens.find((t) => bearerMatches(req.headers.authorization, t));
+    if (token === undefined) {
       res
         .writeHead(401, { "content-type": "application/json", "www-authenticate": 'Bearer realm="mcp-task-gen-demo"' })
         .end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Unauthorized" } }));
       return;
     }
-    req.auth = context;
+    req.auth = tokenAuth(token);
     for (const h of handlers) h.call(server, req, res);
   });
 }

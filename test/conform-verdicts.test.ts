@@ -83,6 +83,9 @@ describe("could not test: exit 3, never a violation", () => {
   it("usage errors of the new options exit 2", async () => {
     expect((await conformCli(["--stdio", "true", "--request-timeout", "0"])).code).toBe(2);
     expect((await conformCli(["--url", "http://127.0.0.1:1/mcp", "--fresh-process"])).code).toBe(2);
+    const other = await conformCli(["--stdio", "true", "--other-header", "Authorization: Bearer b"]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("--other-header needs --url");
   }, 60_000);
 });
 

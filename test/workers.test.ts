@@ -364,15 +364,26 @@ describe("conform against a server whose work runs on separate worker processes"
     it(spec, async () => {
       const db = setup("wc");
       const pool = [startWorker(spec, db, `${spec}-c1`), startWorker(spec, db, `${spec}-c2`)];
-      const server = startServer(spec, db);
+      // Two requestors, one bearer token each.
+      const server = startServer(spec, db, {}, ["--no-local-worker", "--auth", "token-a", "--auth", "token-b"]);
       try {
         await Promise.all(pool.map((w) => w.ready));
         // With a PostgreSQL store the demo binds tasks to the auth context alone, so that any process serves them
-        // (README, "Binding"); without auth every requestor shares them: the one deviation from a session-bound spec.
-        const r = await conform({ ir: irOf(spec), target: { url: await server.url }, runs: 25, seed: SEED, ignore: ["isolation"] });
+        // (README, "Binding"): another principal's sessions must not reach them; another session of the same
+        // principal does, the one deviation from a session-bound spec (ext-tasks-2026-07-28 binds to auth).
+        const url = await server.url;
+        const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+        const byAuth = irOf(spec).behaviour.sessionBinding === "auth";
+        const r = await conform({ ir: irOf(spec), target: { url, headers: as("token-a"), otherHeaders: as("token-b") }, runs: 25, seed: SEED, ...(byAuth ? {} : { ignore: ["isolation"] }) });
         expect(r.ok, explain(r)).toBe(true);
-        expect(Object.keys(r.deviations).every((d) => d === "isolation")).toBe(true);
+        expect(Object.keys(r.deviations).every((d) => !byAuth && d === "isolation")).toBe(true);
         expect(r.exercised.create ?? 0).toBeGreaterThan(0);
+        expect(r.exercised["other session"] ?? 0).toBeGreaterThan(0);
+        if (byAuth) {
+          // The check has teeth: the same principal under another session reaches the tasks.
+          const same = await conform({ ir: irOf(spec), target: { url, headers: as("token-a"), otherHeaders: as("token-a") }, runs: 25, seed: SEED });
+          expect(same.failure?.violation.rule, explain(same)).toBe("isolation");
+        }
         // The tasks it made ran on the workers.
         const ran = await query(`SELECT count(*)::int AS n FROM "${db.storeSchema}".tasks WHERE runner IS NOT NULL`);
         expect(ran.rows[0].n).toBeGreaterThan(0);

@@ -21,6 +21,8 @@ export interface ConformArgs {
   json?: boolean;
   outcomes?: string;
   header?: string[];
+  /** The headers of another requestor (another principal), for the isolation checks of tasks bound to the auth context. */
+  otherHeader?: string[];
   maxCommands?: number;
   timeLimit?: number;
   ignore?: string[];
@@ -88,7 +90,10 @@ export function readOutcomes(value: string | undefined, cwd: string): Outcomes {
 
 function target(a: ConformArgs): Target {
   if ((a.stdio === undefined) === (a.url === undefined)) throw new ConformUsageError("conform needs exactly one of --stdio \"<command>\" or --url <http-url>");
-  if (a.stdio !== undefined) return { stdio: a.stdio };
+  if (a.stdio !== undefined) {
+    if (a.otherHeader !== undefined) throw new ConformUsageError("--other-header needs --url: over stdio the process is one requestor");
+    return { stdio: a.stdio };
+  }
   let url: URL;
   try {
     url = new URL(a.url!);
@@ -96,13 +101,17 @@ function target(a: ConformArgs): Target {
     throw new ConformUsageError(`--url: not a URL: ${a.url}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConformUsageError(`--url: expected http: or https:, got ${url.protocol}`);
-  const headers: Record<string, string> = {};
-  for (const h of a.header ?? []) {
-    const i = h.indexOf(":");
-    if (i <= 0) throw new ConformUsageError(`--header: expected "Name: value", got ${JSON.stringify(h)}`);
-    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
-  }
-  return { url: url.href, headers };
+  const parse = (option: string, given: string[]): Record<string, string> => {
+    const headers: Record<string, string> = {};
+    for (const h of given) {
+      const i = h.indexOf(":");
+      if (i <= 0) throw new ConformUsageError(`${option}: expected "Name: value", got ${JSON.stringify(h)}`);
+      headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+    }
+    return headers;
+  };
+  const headers = parse("--header", a.header ?? []);
+  return { url: url.href, headers, ...(a.otherHeader === undefined ? {} : { otherHeaders: parse("--other-header", a.otherHeader) }) };
 }
 
 export function formatReport(r: ConformReport): string {

@@ -1320,7 +1320,7 @@ class Intrude extends TaskCmd {
     const all: Array<IRMethod | "list"> = [...addressing(w.model).filter((m) => w.offered(m.method)), ...(list && w.offered(list.method) ? (["list"] as const) : [])];
     const methods = [...rotate(all.filter((m) => !destructive(m))), ...rotate(all.filter(destructive))];
     if (!methods.length) return;
-    const other = new Session(w.model, w.target);
+    const other = new Session(w.model, "url" in w.target && w.target.otherHeaders !== undefined ? { ...w.target, headers: { ...w.target.headers, ...w.target.otherHeaders } } : w.target);
     let touched = false;
     let notified = false;
     try {
@@ -1604,10 +1604,18 @@ async function conformWith(
     return gate === undefined || hello === undefined || caps === false || valueAt(probe.serverCapabilities, [...caps.path, ...gate]) !== undefined;
   };
   const augmented = (method: string): boolean => hello === undefined || augmentDeclared(model, probe.serverCapabilities, method);
-  // Tasks bound to the session can be kept from another session over HTTP; the tester has one principal.
+  // Tasks bound to the session can be kept from another session over HTTP; those bound to the auth context, from
+  // another principal where the tester is given one (--other-header).
   const binding = model.ir.behaviour.sessionBinding;
-  const isolation = "url" in opts.target && !model.perRequest && (binding === "session" || binding === "session-and-auth");
-  if (!isolation) skipped.push(`isolation: ${"url" in opts.target ? `tasks are bound to ${binding === "none" ? "nothing" : "the auth context"}, and the tester has one principal` : "over stdio every run is its own connection"}`);
+  const other = "url" in opts.target ? opts.target.otherHeaders : undefined;
+  const bySession = !model.perRequest && (binding === "session" || binding === "session-and-auth");
+  const byAuth = other !== undefined && (binding === "auth" || binding === "session-and-auth");
+  const isolation = "url" in opts.target && (bySession || byAuth);
+  if (!isolation) {
+    skipped.push(
+      `isolation: ${"url" in opts.target ? `tasks are bound to ${binding === "none" ? "nothing" : "the auth context"}, and the tester has one principal (--other-header gives it another)` : "over stdio every run is its own connection"}`,
+    );
+  }
   const foreign = new Set<string>();
   for (const method of Object.keys(gates)) if (!offered(method)) skipped.push(`${method}: the server does not declare it (capability ${caps === false ? "" : [...caps.path, ...gates[method]!].join(".")})`);
   const available: OutcomeName[] = [];

@@ -37,7 +37,8 @@ export function valueAt(value: unknown, path: readonly string[]): unknown {
 }
 
 /** Where the server under test runs. */
-export type Target = { stdio: string; env?: NodeJS.ProcessEnv } | { url: string; headers?: Record<string, string> };
+/** Over HTTP, `otherHeaders` are another requestor's (another principal): the isolation checks' second session uses them. */
+export type Target = { stdio: string; env?: NodeJS.ProcessEnv } | { url: string; headers?: Record<string, string>; otherHeaders?: Record<string, string> };
 
 /**
  * How long the tester waits. `startupMs`: for a stdio server's first answer (its start-up);
