@@ -674,7 +674,8 @@ function commandsOf(parser: unknown): string[] {
 const WORDS = [
   ...COMMANDS,
   ...["spec", "out", "handlers", "dry-run", "watch", "force", "quiet", "warn-as-error", "json", "fail-on", "transport", "name", "allow-nonempty"],
-  ...["stdio", "url", "runs", "seed", "outcomes", "header", "max-commands", "time-limit", "ignore"],
+  ...["stdio", "url", "runs", "seed", "outcomes", "header", "other-header", "other-stdio", "max-commands", "time-limit", "ignore"],
+  ...["startup-timeout", "request-timeout", "fresh-process"],
 ];
 
 /** yargs' "Unknown argument: x" with a close guess, as the spec checks give one. */
@@ -915,6 +916,11 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
               describe: 'The tools that make work of each outcome: a JSON file or inline JSON, e.g. {"complete":{"name":"echo","arguments":{}},"long":null}',
             },
             header: { type: "string", array: true, requiresArg: true, describe: 'An HTTP header on every request, "Name: value" (repeatable)' },
+            "other-stdio": {
+              type: "string",
+              requiresArg: true,
+              describe: "With --stdio: the command of another server process on the same task store, serving another requestor: its sessions must not reach the first one's tasks",
+            },
             "other-header": {
               type: "string",
               array: true,
@@ -947,6 +953,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
                 ...(a.outcomes === undefined ? {} : { outcomes: a.outcomes }),
                 ...(a.header === undefined ? {} : { header: a.header.map(String) }),
                 ...(a["other-header"] === undefined ? {} : { otherHeader: a["other-header"].map(String) }),
+                ...(a["other-stdio"] === undefined ? {} : { otherStdio: a["other-stdio"] }),
                 ...(a.ignore === undefined ? {} : { ignore: a.ignore.map(String) }),
                 ...(a["startup-timeout"] === undefined ? {} : { startupTimeout: a["startup-timeout"] }),
                 ...(a["request-timeout"] === undefined ? {} : { requestTimeout: a["request-timeout"] }),

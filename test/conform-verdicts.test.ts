@@ -86,6 +86,9 @@ describe("could not test: exit 3, never a violation", () => {
     const other = await conformCli(["--stdio", "true", "--other-header", "Authorization: Bearer b"]);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain("--other-header needs --url");
+    const stdio = await conformCli(["--url", "http://127.0.0.1:1/mcp", "--other-stdio", "true"]);
+    expect(stdio.code).toBe(2);
+    expect(stdio.stderr).toContain("--other-stdio needs --stdio");
   }, 60_000);
 });
 

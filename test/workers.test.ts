@@ -400,6 +400,24 @@ describe("conform against a server whose work runs on separate worker processes"
   }
 });
 
+describe("isolation over stdio: two server processes on one PostgreSQL store, one requestor each", () => {
+  for (const spec of ["ext-tasks-2026-07-28", "mcp-2025-11-25"] as const) {
+    it(spec, async () => {
+      const db = setup("wi");
+      const command = (token: string) => `${process.execPath} --import tsx ${demo} ${spec} --store postgres:${pgUrl()} --auth ${token}`;
+      const env = { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ pollFrequency: 50, ...db }) };
+      // Each process is its token's requestor (the demo binds tasks to the auth context on PostgreSQL).
+      const r = await conform({ ir: irOf(spec), target: { stdio: command("token-a"), env, other: command("token-b") }, runs: 12, seed: SEED });
+      expect(r.ok, explain(r)).toBe(true);
+      expect(r.exercised["other session"] ?? 0).toBeGreaterThan(0);
+      expect(r.skipped.some((x) => x.startsWith("isolation"))).toBe(false);
+      // The other process under the same token is the same requestor: it reaches the tasks, and conform says so.
+      const same = await conform({ ir: irOf(spec), target: { stdio: command("token-a"), env, other: command("token-a") }, runs: 12, seed: SEED });
+      expect(same.failure?.violation.rule, explain(same)).toBe("isolation");
+    }, 240_000);
+  }
+});
+
 describe("pg-boss 12 on Node 22 (the newest pg-boss; it needs Node 22.12 or later)", () => {
   it("a worker killed -9 has its task retried on another, and a server with two workers passes conform", async () => {
     const node = node22();

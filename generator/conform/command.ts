@@ -23,6 +23,8 @@ export interface ConformArgs {
   header?: string[];
   /** The headers of another requestor (another principal), for the isolation checks of tasks bound to the auth context. */
   otherHeader?: string[];
+  /** Over stdio: the command of another server process on the same task store, serving another requestor. */
+  otherStdio?: string;
   maxCommands?: number;
   timeLimit?: number;
   ignore?: string[];
@@ -91,9 +93,10 @@ export function readOutcomes(value: string | undefined, cwd: string): Outcomes {
 function target(a: ConformArgs): Target {
   if ((a.stdio === undefined) === (a.url === undefined)) throw new ConformUsageError("conform needs exactly one of --stdio \"<command>\" or --url <http-url>");
   if (a.stdio !== undefined) {
-    if (a.otherHeader !== undefined) throw new ConformUsageError("--other-header needs --url: over stdio the process is one requestor");
-    return { stdio: a.stdio };
+    if (a.otherHeader !== undefined) throw new ConformUsageError("--other-header needs --url: over stdio the process is one requestor (--other-stdio names another)");
+    return { stdio: a.stdio, ...(a.otherStdio === undefined ? {} : { other: a.otherStdio }) };
   }
+  if (a.otherStdio !== undefined) throw new ConformUsageError("--other-stdio needs --stdio (over HTTP, --other-header gives another requestor)");
   let url: URL;
   try {
     url = new URL(a.url!);

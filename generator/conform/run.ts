@@ -191,6 +191,8 @@ interface World {
   isolation: boolean;
   /** Ids of tasks made in earlier runs, by other sessions. */
   foreign: Set<string>;
+  /** A session of another requestor, for the isolation checks. */
+  otherSession: () => Session;
 }
 
 const count = (w: World, what: string) => (w.exercised[what] = (w.exercised[what] ?? 0) + 1);
@@ -1320,7 +1322,7 @@ class Intrude extends TaskCmd {
     const all: Array<IRMethod | "list"> = [...addressing(w.model).filter((m) => w.offered(m.method)), ...(list && w.offered(list.method) ? (["list"] as const) : [])];
     const methods = [...rotate(all.filter((m) => !destructive(m))), ...rotate(all.filter(destructive))];
     if (!methods.length) return;
-    const other = new Session(w.model, "url" in w.target && w.target.otherHeaders !== undefined ? { ...w.target, headers: { ...w.target.headers, ...w.target.otherHeaders } } : w.target);
+    const other = w.otherSession();
     let touched = false;
     let notified = false;
     try {
@@ -1605,15 +1607,21 @@ async function conformWith(
   };
   const augmented = (method: string): boolean => hello === undefined || augmentDeclared(model, probe.serverCapabilities, method);
   // Tasks bound to the session can be kept from another session over HTTP; those bound to the auth context, from
-  // another principal where the tester is given one (--other-header).
+  // another principal where the tester is given one (--other-header). Over stdio a process is one requestor: the
+  // other is another server process on the same store (--other-stdio), which the user starts as another requestor.
   const binding = model.ir.behaviour.sessionBinding;
-  const other = "url" in opts.target ? opts.target.otherHeaders : undefined;
   const bySession = !model.perRequest && (binding === "session" || binding === "session-and-auth");
-  const byAuth = other !== undefined && (binding === "auth" || binding === "session-and-auth");
-  const isolation = "url" in opts.target && (bySession || byAuth);
+  const byAuth = binding === "auth" || binding === "session-and-auth";
+  const isolation = "url" in opts.target ? bySession || (byAuth && opts.target.otherHeaders !== undefined) : opts.target.other !== undefined && binding !== "none";
   if (!isolation) {
     skipped.push(
-      `isolation: ${"url" in opts.target ? `tasks are bound to ${binding === "none" ? "nothing" : "the auth context"}, and the tester has one principal (--other-header gives it another)` : "over stdio every run is its own connection"}`,
+      `isolation: ${
+        binding === "none"
+          ? "tasks are bound to nothing"
+          : "url" in opts.target
+            ? "tasks are bound to the auth context, and the tester has one principal (--other-header gives it another)"
+            : "over stdio the server process is one requestor (--other-stdio names another process on the same store)"
+      }`,
     );
   }
   const foreign = new Set<string>();
@@ -1678,7 +1686,7 @@ async function conformWith(
       return;
     }
     const session = connector.session();
-    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, notificationsSeen: 0 };
+    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, notificationsSeen: 0, otherSession: () => connector.otherSession() };
     const from = session.wire.transcript.length;
     // The commands that ran, and the end-of-run checks once they started.
     let atEnd = false;
@@ -1706,7 +1714,8 @@ async function conformWith(
       throw e;
     } finally {
       commands += ran(cmds).length;
-      for (const t of world.tasks) foreign.add(t.id);
+      // Over stdio every run speaks on the one connection of its process: its tasks are not another requestor's.
+      if ("url" in opts.target) for (const t of world.tasks) foreign.add(t.id);
       previous = { transcript: session.wire.transcript.slice(from), sequence: sequence() };
       // A server that does not answer in time would keep the cleanup waiting as long for each task.
       if (cannot === undefined) await cleanup(world);

@@ -37,8 +37,11 @@ export function valueAt(value: unknown, path: readonly string[]): unknown {
 }
 
 /** Where the server under test runs. */
-/** Over HTTP, `otherHeaders` are another requestor's (another principal): the isolation checks' second session uses them. */
-export type Target = { stdio: string; env?: NodeJS.ProcessEnv } | { url: string; headers?: Record<string, string>; otherHeaders?: Record<string, string> };
+/**
+ * Another requestor for the isolation checks' second session: over HTTP, its headers (`otherHeaders`: another
+ * principal); over stdio, the command of another server process on the same task store (`other`).
+ */
+export type Target = { stdio: string; env?: NodeJS.ProcessEnv; other?: string } | { url: string; headers?: Record<string, string>; otherHeaders?: Record<string, string> };
 
 /**
  * How long the tester waits. `startupMs`: for a stdio server's first answer (its start-up);
@@ -97,6 +100,23 @@ export class Connector {
   }
   private reported: StdioProcess | undefined;
 
+  /**
+   * A session of another requestor: over HTTP a new one (with the other principal's headers where given); over
+   * stdio one on the other server process (`other`), started once and kept for every run.
+   */
+  otherSession(): Session {
+    const t = this.target;
+    if ("url" in t) return new Session(this.model, t.otherHeaders === undefined ? t : { ...t, headers: { ...t.headers, ...t.otherHeaders } }, { timing: this.timing });
+    if (t.other === undefined) throw new Error("conform: over stdio another requestor needs the command of another server process");
+    if (this.otherProcess === undefined || this.otherProcess.exitReason !== undefined) {
+      void this.otherProcess?.close();
+      this.otherProcess = new StdioProcess(t.other, t.env);
+      this.starts++;
+    }
+    return new Session(this.model, { stdio: t.other, ...(t.env === undefined ? {} : { env: t.env }) }, { timing: this.timing, process: this.otherProcess });
+  }
+  private otherProcess: StdioProcess | undefined;
+
   /** The last lines the shared server process wrote to stderr. */
   stderrTail(): string {
     const err = this.process?.stderr.join("").trim() ?? "";
@@ -106,6 +126,8 @@ export class Connector {
   async close(): Promise<void> {
     await this.process?.close();
     this.process = undefined;
+    await this.otherProcess?.close();
+    this.otherProcess = undefined;
   }
 }
 
