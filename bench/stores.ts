@@ -282,7 +282,8 @@ function section(cands: Candidate[], ops: OpFigures, calls: Map<string, number[]
       rows: callRows,
       note:
         "SDK Client and Server linked in one process (InMemoryTransport), the generated runtime (mcp-2025-11-25) on each store; one call at a time. " +
-        "The acknowledgement waits for the create to be committed (with FULL, fsynced); the no-op work's two status writes follow in the background and share the disk with the next call.",
+        "The acknowledgement waits for the create to be committed (with FULL, fsynced); the no-op work's two status writes follow in the background and share the disk with the next call. " +
+        "On PostgreSQL the create is one round trip, the creation rate's token taken in the same statement; the acknowledgement shows the task as the process last wrote it, with no read back.",
     },
   ];
   const pgTargets: TargetResult[] = [];
