@@ -679,6 +679,12 @@ class EndOfRun extends Cmd {
     for (const t of w.tasks) {
       if (t.gone || t.endChecked) continue;
       if (t.outcome === "long" && !t.cancelRequested) {
+        // A blocking result asked of running work, once in a whole test where no drawn command asked one: that it
+        // does not answer early is then checked whatever the draws.
+        if (w.model.ir.behaviour.results.mode === "block-until-terminal" && (w.exercised["result before the end"] ?? 0) === 0) {
+          const live = w.tasks.filter((x) => !x.gone);
+          await new Result(live.indexOf(t)).exec(w);
+        }
         await refresh(w, t);
         // Running work the spec does not let be deleted: its delete is refused.
         const c = w.model.ir.behaviour.cancellation;
