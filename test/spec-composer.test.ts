@@ -31,10 +31,11 @@ describe("composed specs pass their own conform, or are refused with located err
 });
 
 describe("draws that once broke a promise, replayed at their own seed", () => {
-  // Per-request specs whose meta keys are renamed: the client's capabilities travel under the spec's own entry
-  // (the runtime reads them there) besides the core's.
-  const fixed = draws(53, 20261204);
-  for (const n of [28, 52]) {
+  // 28, 52: per-request specs whose meta keys are renamed: the client's capabilities travel under the spec's own
+  // entry (the runtime reads them there) besides the core's. 352: a transition operation into a cancelled-role
+  // state ends a task whose work would have completed: the move, not the outcome, says how it ends.
+  const fixed = draws(353, 20261204);
+  for (const n of [28, 52, 352]) {
     const d = fixed[n]!;
     it(`composed spec ${n} of seed 20261204 (${d.base}: ${d.kinds.join(", ")})`, async () => {
       const o = await runDraw(d, join(work, `fixed-${n}`), join(work, "tsc"), 8, 20261204);
