@@ -56,7 +56,7 @@ export const CODES = {
   MTG053: "an error reuses a JSON-RPC standard code with another meaning (-32700 for anything, -32601 for anything but a method not served)",
   MTG060: "a behaviour is incomplete: a property its mode needs is missing",
   MTG061: "a behaviour names a property that does not exist on the type it points at",
-  MTG062: "a discriminated union whose variants lack the discriminator",
+  MTG062: "a discriminated union whose variants lack the discriminator, or, over the task's states, leave out a state of a role they cover",
   MTG063: "a recursive type with no way to end",
   MTG064: "a method is declared but no behaviour or example uses it",
   MTG065: "a type defined by itself: a cycle of references and union variants with no object, array or record in between",

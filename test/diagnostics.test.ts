@@ -85,6 +85,7 @@ const EXPECTED: Record<string, Expected> = {
   "MTG061-no-such-field": E("MTG061", 53, 12, "ttll", /^the task type 'Task' has no field 'ttll', did you mean 'ttl'\?$/),
   "MTG061-related-task-id": E("MTG061", 42, 11, "RelatedRun", /^the related-task meta 'related' names its task in a field 'taskId', which its type has not; give the type a 'taskId: string' field$/),
   "MTG062-union-without-discriminator": E("MTG062", 20, 22, "Pending", /^variant 2 needs a required field 'kind' of literal or enum type to be told apart$/),
+  "MTG062-union-misses-a-state": E("MTG062", 22, 5, "type: union", /^this union has a variant for each state it covers by 'status', but none for 'withdrawn' \(role cancelled, as 'cancelled' has\): a task in it would not fit; add a variant for it$/),
   "MTG063-endless-recursion": E("MTG063", 7, 3, "Chain:", /^type 'Chain' requires itself \(Chain → Chain\); make a field on the cycle optional or nullable, or use an array$/),
   "MTG064-unused-method": W("MTG064", 31, 3, "notifications/tasks/poke:", /^method 'notifications\/tasks\/poke' is declared but no behaviour uses it; reference it under `behaviour` or remove it$/),
   "MTG067-no-operation": E("MTG067", 31, 3, "tasks/pause:", /^request 'tasks\/pause' declares no operation and no behaviour names it, so no server could answer it; .*add `operation: custom` under it \(nothing in its name or shape says more/),

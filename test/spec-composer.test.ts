@@ -34,7 +34,7 @@ describe("draws that once broke a promise, replayed at their own seed", () => {
   // 28, 52: per-request specs whose meta keys are renamed: the client's capabilities travel under the spec's own
   // entry (the runtime reads them there) besides the core's. 352: a transition operation into a cancelled-role
   // state ends a task whose work would have completed: the move, not the outcome, says how it ends.
-  const fixed = draws(353, 20261204);
+  const fixed = draws(420, 20261204);
   for (const n of [28, 52, 352]) {
     const d = fixed[n]!;
     it(`composed spec ${n} of seed 20261204 (${d.base}: ${d.kinds.join(", ")})`, async () => {
@@ -43,4 +43,14 @@ describe("draws that once broke a promise, replayed at their own seed", () => {
       if (o.kind === "conform") expect(o.report.verdict, `${o.what}\n${explain(o.report)}`).toBe("held");
     }, 240_000);
   }
+  // 419: a state of the cancelled role added beside 'cancelled' while the per-state unions (DetailedTask, ...) have
+  // no variant for it: refused where each union is, not served with results that break their own type.
+  it("composed spec 419 of seed 20261204 is refused at each union that leaves its new state out", async () => {
+    const o = await runDraw(fixed[419]!, join(work, "fixed-419"), join(work, "tsc"), 8, 20261204);
+    expect(o.kind, o.what).toBe("refused");
+    if (o.kind === "refused") {
+      expect(o.codes).toEqual(["MTG062"]);
+      expect(o.located).toBe(true);
+    }
+  });
 });

@@ -178,10 +178,40 @@ export function checkTypes(ctx: Ctx): boolean {
     }
   }
 
+  // A union over the task's states (discriminated by its status field, every tag a state): where it has a variant
+  // for one state of a role, it has one for every state of that role, or a task in the missing one would not fit.
+  const statusField = (spec.behaviour as { statusField?: string } | undefined)?.statusField ?? "status";
+  const states = (spec.states ?? {}) as Record<string, { role?: string }>;
+  const stateCover = (t: Extract<Exclude<TypeExpr, string>, { type: "union" }>, path: Path): void => {
+    const tags = new Set<string>();
+    for (const v of t.variants) {
+      const f = fieldsOf(spec, v)?.[statusField];
+      const tag = f === undefined ? undefined : resolveShallow(spec, f);
+      if (!tag || typeof tag === "string") return;
+      const values = tag.type === "literal" ? [tag.value] : tag.type === "enum" ? tag.values : undefined;
+      if (values === undefined) return;
+      for (const x of values) {
+        if (typeof x !== "string" || !Object.prototype.hasOwnProperty.call(states, x)) return;
+        tags.add(x);
+      }
+    }
+    const roles = new Set([...tags].map((x) => states[x]?.role));
+    const missing = Object.keys(states).filter((x) => !tags.has(x) && roles.has(states[x]?.role));
+    if (missing.length) {
+      report(
+        "MTG062",
+        "error",
+        `this union has a variant for each state it covers by '${statusField}', but none for ${missing.map((x) => `'${x}'`).join(", ")} (role ${[...new Set(missing.map((x) => states[x]?.role))].join(", ")}, as ${[...tags].filter((x) => missing.some((m) => states[m]?.role === states[x]?.role)).map((x) => `'${x}'`).join(", ")} has): a task in it would not fit; add a variant for it`,
+        path,
+      );
+    }
+  };
+
   // Discriminated unions: every variant is an object with the discriminator.
   const checkUnions = (t: TypeExpr, path: Path): void => {
     if (typeof t === "string") return;
     if (t.type === "union") {
+      if (t.discriminator === statusField) stateCover(t, path);
       if (t.discriminator) {
         t.variants.forEach((v, i) => {
           const fields = fieldsOf(spec, v);
