@@ -167,6 +167,9 @@ export function followStoreChanges(host: StoreEventsHost): () => void {
       if (m.inputAnswer !== null && typeof m.inputAnswer === "object") answered(change.taskId, m.inputAnswer as Record<string, unknown>);
       return;
     }
+    // A task's creation is no news to the process already running its work (the announcement may come after the
+    // claim): nothing to read again.
+    if (change.kind === "created" && host.running.has(change.taskId)) return;
     const ids = change.kind === "resync" ? [...host.running.keys()] : [change.taskId];
     const ends = change.kind === "deleted" || change.kind === "expired" || (change.status !== undefined && change.status !== null && isTerminal(change.status));
     for (const id of ids) {
