@@ -17,7 +17,7 @@ import { MANIFEST_FILE, sha256 as sha256Of } from "./manifest.js";
 import { apply, conflictMessage, drift, forceable, plan } from "./fsout.js";
 import type { CompileResult } from "./pipeline.js";
 import { builtinSpecs, DEFAULT_OUT, DEFAULT_SPEC, INIT_DEFAULT_SPEC, resolveSpec } from "./specs.js";
-import { GENERATOR_VERSION } from "./version.js";
+import { GENERATOR_VERSION, RUNTIME_PACKAGE, RUNTIME_VERSION } from "./version.js";
 
 export { DEFAULT_OUT };
 
@@ -313,7 +313,10 @@ async function generate(io: Io, o: GenerateOpts): Promise<number> {
       deleted > 0 ? `, ${deleted} deleted` : ""
     } (${result!.files.length} files)`,
   );
-  if (done.length > 0) await warnMissingDependencies(io, outDir, result!.files);
+  if (done.length > 0) {
+    await warnMissingDependencies(io, outDir, result!.files);
+    checkInstalledRuntime(io, outDir);
+  }
   rememberSpec(io.cwd, result!.files.find((f) => f.path === MANIFEST_FILE)!.contents, source);
   if (done.length > 0 && previous !== undefined && previous.text !== source.text) await printRegenNotes(io, previous, result!);
   else if (done.length > 0 && previous === undefined && generatedFrom !== undefined && generatedFrom.sha256 !== sha256Of(source.text)) {
@@ -352,6 +355,32 @@ async function printRegenNotes(io: Io, previous: SourceFile, result: CompileResu
   const notes = regenNotes(old, result.ir);
   for (const n of notes) io.out(`  ${n.kind.padEnd(9)} ${n.change}: ${n.todo}`);
   if (notes.length > 0) io.out(`mcp-task-gen: ${notes.length} change${notes.length === 1 ? "" : "s"} for the handlers (all changes: npx mcp-task-gen diff <old spec> <new spec>)`);
+}
+
+/**
+ * The runtime package the generated code imports, as Node would find it from the output folder: a warning
+ * with the command to run when it is missing or of another version than the code was generated for (the
+ * runtime refuses to start with such code, saying the same).
+ */
+function checkInstalledRuntime(io: Io, outDir: string): void {
+  const install = `npm install ${RUNTIME_PACKAGE}@${RUNTIME_VERSION}`;
+  for (let dir = resolve(outDir); ; dir = dirname(dir)) {
+    const file = join(dir, "node_modules", ...RUNTIME_PACKAGE.split("/"), "package.json");
+    if (existsSync(file)) {
+      let version: unknown;
+      try {
+        version = (JSON.parse(readFileSync(file, "utf8")) as { version?: unknown }).version;
+      } catch {
+        version = undefined;
+      }
+      if (version !== RUNTIME_VERSION) {
+        io.err(`mcp-task-gen: warning: the generated code is for ${RUNTIME_PACKAGE} ${RUNTIME_VERSION}, but ${relative(io.cwd, file) || file} is version ${String(version)}; run: ${install}`);
+      }
+      return;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  io.err(`mcp-task-gen: warning: the generated code imports the task runtime, ${RUNTIME_PACKAGE}, which is not installed where it can find it; run: ${install}`);
 }
 
 /**

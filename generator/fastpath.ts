@@ -169,7 +169,7 @@ let fingerprintMemo: string | undefined;
 
 /**
  * Everything the output depends on besides the spec: this generator build (every
- * file of it, the precompiled templates included), its templates, the runtime it copies, its package.json
+ * file of it, the precompiled templates included), its templates, its package.json (the runtime version included)
  * and the package.json (the version) of each of its dependencies, as installed.
  * Computed once per process unless `fresh`.
  */
@@ -186,7 +186,7 @@ export function fingerprint(fresh = false): string {
   h.update(pkgText);
   // Every file that runs (declarations, dist/**/*.d.ts, do not), in listFiles' stable order.
   const sources = (dir: string) => listFiles(dir).filter((p) => !p.endsWith(".d.ts")).map((p) => join(dir, p));
-  for (const file of [...sources(here), ...sources(join(root, "templates")), ...sources(join(root, "runtime"))]) {
+  for (const file of [...sources(here), ...sources(join(root, "templates"))]) {
     h.update(`\0${relative(root, file)}\0`).update(readFileSync(file));
   }
   const deps = Object.keys((JSON.parse(pkgText) as { dependencies?: Record<string, string> }).dependencies ?? {}).sort();

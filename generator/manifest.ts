@@ -11,6 +11,8 @@ export interface Manifest {
   generator: string;
   version: string;
   spec: { name: string; sha256: string };
+  /** The runtime package the generated code imports, and the version it was generated for. */
+  runtime?: { package: string; version: string };
   files: Record<string, string>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The folders this package ships beside its code (spec/, templates/, runtime/): found by walking up from
+ * The folders this package ships beside its code (spec/, templates/): found by walking up from
  * the running module, so the same lookup works from generator/ (tsx), dist/generator/ and an installed copy.
  */
 import { existsSync } from "node:fs";

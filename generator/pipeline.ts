@@ -10,7 +10,7 @@ import { tidyMarkdown, tidyStatements } from "./formatter.js";
 import { lower, type IR } from "./ir.js";
 import { load, type SourceFile } from "./load.js";
 import { MANIFEST_FILE, sha256, type Manifest } from "./manifest.js";
-import { GENERATOR_NAME, GENERATOR_VERSION } from "./version.js";
+import { GENERATOR_NAME, GENERATOR_VERSION, RUNTIME_PACKAGE, RUNTIME_VERSION } from "./version.js";
 
 export type { VirtualFile } from "./emit/index.js";
 export { MANIFEST_FILE, sha256, type Manifest } from "./manifest.js";
@@ -66,7 +66,7 @@ export async function emit(ir: IR, opts: CompileOptions = {}): Promise<VirtualFi
   // TypeScript is printed one statement or entry per line by the emitters and templates and indented here
   // by brace depth; the README is printed by the generator: a generate runs no prettier at all.
   const lay = (f: VirtualFile): VirtualFile =>
-    f.verbatim || opts.format === false
+    opts.format === false
       ? { path: f.path, contents: f.contents }
       : { path: f.path, contents: f.path.endsWith(".md") ? tidyMarkdown(f.contents) : f.path.endsWith(".ts") ? tidyStatements(f.contents) : f.contents };
   const formatted = selected.flatMap((e) => e.emit(ir, env)).map(lay);
@@ -77,6 +77,7 @@ export async function emit(ir: IR, opts: CompileOptions = {}): Promise<VirtualFi
     generator: ir.generator.name,
     version: ir.generator.version,
     spec: { name: ir.spec.name, sha256: ir.spec.hash },
+    runtime: { package: RUNTIME_PACKAGE, version: RUNTIME_VERSION },
     files: Object.fromEntries(files.map((f) => [f.path, sha256(f.contents)])),
   };
   files.push({ path: MANIFEST_FILE, contents: JSON.stringify(manifest, null, 2) + "\n" });

@@ -47,7 +47,7 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
-import { postgresUrl } from "../runtime/store-postgres.js";
+import { postgresUrl } from "@mcp-task-gen/runtime/store-postgres";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
@@ -61,13 +61,13 @@ import {
 
 type ServerModule = typeof import("../output-samples/sep-1686-draft/server.js");
 type StoreModule = typeof import("../output-samples/sep-1686-draft/store.js");
-type SqliteStoreModule = typeof import("../output-samples/sep-1686-draft/runtime/store-sqlite.js");
-type PostgresStoreModule = typeof import("../output-samples/sep-1686-draft/runtime/store-postgres.js");
-type WorkersModule = typeof import("../output-samples/sep-1686-draft/runtime/workers.js");
+type SqliteStoreModule = typeof import("@mcp-task-gen/runtime/store-sqlite");
+type PostgresStoreModule = typeof import("@mcp-task-gen/runtime/store-postgres");
+type WorkersModule = typeof import("@mcp-task-gen/runtime/workers");
 type ProtocolModule = typeof import("../output-samples/sep-1686-draft/protocol.js");
 // The core binding emitted for a per-request lifecycle (protocol.lifecycle per-request).
 type StatelessModule = typeof import("../output-samples/ext-tasks-2026-07-28/stateless-server.js");
-type StatelessRuntimeModule = typeof import("../runtime/stateless-server.js");
+type StatelessRuntimeModule = typeof import("@mcp-task-gen/runtime/stateless-server");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -285,7 +285,7 @@ async function main() {
     | Awaited<ReturnType<SqliteStoreModule["SqliteTaskStore"]["open"]>>
     | Awaited<ReturnType<PostgresStoreModule["PostgresTaskStore"]["open"]>>;
   if (storeChoice.kind === "postgres") {
-    const postgres = (await import(pathToFileURL(join(dir, "runtime", "store-postgres.ts")).href)) as PostgresStoreModule;
+    const postgres = (await import("@mcp-task-gen/runtime/store-postgres")) as PostgresStoreModule;
     try {
       store = await postgres.PostgresTaskStore.open(storeChoice.url, {
         ...storeOptions,
@@ -301,7 +301,7 @@ async function main() {
     (serverOptions as { ownerOf?: unknown }).ownerOf = (extra: { authInfo?: { clientId: string; extra?: Record<string, unknown> } }) =>
       extra.authInfo ? `auth:${extra.authInfo.clientId}:${typeof extra.authInfo.extra?.sub === "string" ? extra.authInfo.extra.sub : ""}` : "auth:anonymous";
   } else if (storeChoice.kind === "sqlite") {
-    const sqlite = (await import(pathToFileURL(join(dir, "runtime", "store-sqlite.ts")).href)) as SqliteStoreModule;
+    const sqlite = (await import("@mcp-task-gen/runtime/store-sqlite")) as SqliteStoreModule;
     try {
       store = await sqlite.SqliteTaskStore.open(storeChoice.file, storeOptions);
     } catch (e) {
@@ -312,7 +312,7 @@ async function main() {
   } else store = new storeMod.InMemoryTaskStore(storeOptions);
   let queue: Awaited<ReturnType<WorkersModule["PgBossTaskQueue"]["open"]>> | undefined;
   if (useQueue && storeChoice.kind === "postgres") {
-    const workers = (await import(pathToFileURL(join(dir, "runtime", "workers.ts")).href)) as WorkersModule;
+    const workers = (await import("@mcp-task-gen/runtime/workers")) as WorkersModule;
     try {
       // Another pg-boss than the one installed here (the tests run pg-boss 12 on Node 22 this way).
       const driver = pgBossModule === undefined ? undefined : ((await import(pathToFileURL(resolve(pgBossModule)).href)) as { PgBoss: unknown }).PgBoss;
@@ -570,7 +570,7 @@ async function main() {
     const instructions = `Demo of the generated ${spec} task support.`;
     if (http === undefined) {
       // On the runtime's stdio transport, which answers malformed lines (-32700, -32600) instead of dropping them.
-      const { serveStatelessStdio } = (await import(pathToFileURL(join(dir, "runtime", "stateless-server.ts")).href)) as StatelessRuntimeModule;
+      const { serveStatelessStdio } = (await import("@mcp-task-gen/runtime/stateless-server")) as StatelessRuntimeModule;
       // SIGTERM/SIGINT close it: open task subscriptions get their closing response first.
       stopOnSignals(await serveStatelessStdio(runtime as never, { serverInfo, instructions }), runtime);
       log("serving on stdio", { spec });

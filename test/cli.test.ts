@@ -98,9 +98,9 @@ describe("no arguments", () => {
       expect(text.includes("\r"), `${f} has CR`).toBe(false);
       expect(text.endsWith("\n") && !text.endsWith("\n\n"), `${f} ends with one LF`).toBe(true);
       if (f === MANIFEST_FILE) continue;
-      // The runtime is copied verbatim: its files say so instead of naming a spec.
-      if (f.startsWith("runtime/")) expect(text.split("\n")[0]).toBe("// Part of the mcp-task-gen runtime, copied verbatim into generated output (runtime/).");
-      else if (f.endsWith(".ts")) expect(text.split("\n")[0]).toBe(`// ${header}`);
+      // The runtime is imported from its package, never copied.
+      expect(f.startsWith("runtime/"), f).toBe(false);
+      if (f.endsWith(".ts")) expect(text.split("\n")[0]).toBe(`// ${header}`);
       else expect(text.split("\n")[0]).toContain(header);
       // The manifest lists the file with its hash.
       expect(manifest.files[f]).toBe(sha256(text));
@@ -330,13 +330,32 @@ describe("generate", () => {
     const dir = dirs.make();
     const r = ok(await cli(["generate", "--spec", MINIMAL, "--out", "gen", "--handlers", "src/handlers"], dir));
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe("mcp-task-gen: warning: src/handlers/ does not exist: no handler files to update\n");
+    expect(r.stderr).toContain("mcp-task-gen: warning: src/handlers/ does not exist: no handler files to update\n");
     expect(r.stdout).not.toContain("in step with");
     // A folder of a close name beside it is named, as a likely misspelling; check fails on it.
     mkdirSync(join(dir, "src/handler"), { recursive: true });
     const guessed = ok(await cli(["check", "--spec", MINIMAL, "--out", "gen", "--handlers", "src/handlers"], dir));
     expect(guessed.code).toBe(1);
     expect(guessed.stderr).toContain("mcp-task-gen: error: src/handlers/ does not exist: no handler files to update; did you mean src/handler/?");
+  });
+
+  it("says what to install when the runtime package the output imports is missing or of another version, and nothing when it fits", async () => {
+    const dir = dirs.make();
+    const version = (JSON.parse(readFileSync(join(ROOT, "runtime", "package.json"), "utf8")) as { version: string }).version;
+    const install = `run: npm install @mcp-task-gen/runtime@${version}`;
+    const missing = ok(await cli(["generate", "--out", "gen"], dir));
+    expect(missing.code).toBe(0);
+    expect(missing.stderr).toContain(`the generated code imports the task runtime, @mcp-task-gen/runtime, which is not installed where it can find it; ${install}\n`);
+    const installed = join(dir, "node_modules", "@mcp-task-gen", "runtime");
+    mkdirSync(installed, { recursive: true });
+    writeFileSync(join(installed, "package.json"), JSON.stringify({ name: "@mcp-task-gen/runtime", version: "0.0.1" }));
+    rmSync(join(dir, "gen"), { recursive: true });
+    const other = ok(await cli(["generate", "--out", "gen"], dir));
+    expect(other.stderr).toContain(`the generated code is for @mcp-task-gen/runtime ${version}, but node_modules/@mcp-task-gen/runtime/package.json is version 0.0.1; ${install}\n`);
+    writeFileSync(join(installed, "package.json"), JSON.stringify({ name: "@mcp-task-gen/runtime", version }));
+    rmSync(join(dir, "gen"), { recursive: true });
+    const fits = ok(await cli(["generate", "--out", "gen"], dir));
+    expect(fits.stderr).not.toContain("@mcp-task-gen/runtime");
   });
 
   it("--dry-run lists what it would write and writes nothing", async () => {

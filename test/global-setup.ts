@@ -1,7 +1,7 @@
 /**
- * Vitest global setup: the CLI (bin/mcp-task-gen.js) runs dist/, so build it
- * once, before any worker starts, when a source under generator/ is newer
- * than its output (or the precompiled templates are missing). Building here (not in each test file) keeps two workers
+ * Vitest global setup: the CLI (bin/mcp-task-gen.js) runs dist/, and output generated outside this
+ * checkout imports the runtime package's build (runtime/dist/), so build both once, before any worker
+ * starts, when a source is newer than its output (or the precompiled templates are missing). Building here (not in each test file) keeps two workers
  * from rewriting dist/ under each other's feet.
  */
 import { execFileSync } from "node:child_process";
@@ -57,6 +57,8 @@ export default function setup(): (() => void) | undefined {
 }
 
 function build(): void {
+  // The runtime package's build (runtime/dist/): what generated code outside this checkout imports.
+  execFileSync(process.execPath, [join(root, "scripts", "build-runtime.mjs"), "--if-stale"], { cwd: root, stdio: "inherit" });
   const precompiled = join(root, "dist", "generator", "emit", "templates.precompiled.cjs");
   if (!distIsStale() && existsSync(precompiled)) return;
   // What `npm run build` does: tsc, then the templates precompiled (a template edited since is compiled at run time).

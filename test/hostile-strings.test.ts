@@ -29,8 +29,8 @@
  *
  * Bindings still under construction: an emitter that cannot render the unmutated spec
  * and a generated module that cannot be imported for the unmutated spec are left out
- * (and named on stderr); every other generated .ts file is checked. runtime/ is copied
- * verbatim from this package (no spec text) and only imported, not checked.
+ * (and named on stderr); every other generated .ts file is checked. The runtime is the package
+ * @mcp-task-gen/runtime (no spec text): imported from its build, not checked.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -42,7 +42,6 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { EMITTERS, type VirtualFile } from "../generator/emit/index.js";
-import { RUNTIME_DIR } from "../generator/emit/runtime.js";
 import { compile, emit } from "../generator/pipeline.js";
 import { resolveSpec } from "../generator/specs.js";
 import { ROOT } from "./helpers/cli.js";
@@ -182,7 +181,7 @@ function transpile(path: string, text: string): string {
   return js;
 }
 
-const isChecked = (f: VirtualFile) => f.path.endsWith(".ts") && !f.path.startsWith(`${RUNTIME_DIR}/`);
+const isChecked = (f: VirtualFile) => f.path.endsWith(".ts");
 
 /** The child that imports modules natively, one group after the other, and reports __pwned and failures. */
 const IMPORTER = `
@@ -224,10 +223,12 @@ function runImporter(groups: { id: number; urls: string[] }[]): { id: number; pw
   return JSON.parse(r.stdout) as { id: number; pwned: string[]; failed: string[] }[];
 }
 
-/** Writes a mutant's generated modules as .js under `dir` (runtime/ linked to the shared copy); returns their paths. */
-function writeModules(dir: string, files: readonly VirtualFile[], runtimeJs: string): string[] {
+/**
+ * Writes a mutant's generated modules as .js under `dir` (inside this checkout: they import the runtime
+ * package's build from its node_modules); returns their paths.
+ */
+function writeModules(dir: string, files: readonly VirtualFile[]): string[] {
   mkdirSync(dir, { recursive: true });
-  symlinkSync(runtimeJs, join(dir, RUNTIME_DIR), "dir");
   const paths: string[] = [];
   for (const f of files.filter(isChecked)) {
     let js: string;
@@ -277,22 +278,11 @@ describe(`hostile strings in every place of ${SPEC} (and ${SECOND_SPEC})`, () =>
       };
     }
 
-    // The runtime, transpiled once and shared by every mutant (runtime/ is the same for all).
-    const runtimeJs = join(work, "runtime-js");
-    const runtimeTs = join(work, "runtime-ts");
-    for (const f of Object.values(base).flatMap((b) => b.files.filter((x) => x.path.startsWith(`${RUNTIME_DIR}/`)))) {
-      const rel = f.path.slice(RUNTIME_DIR.length + 1);
-      mkdirSync(dirname(join(runtimeJs, rel)), { recursive: true });
-      mkdirSync(dirname(join(runtimeTs, rel)), { recursive: true });
-      writeFileSync(join(runtimeJs, rel.replace(/\.ts$/, ".js")), transpile(f.path, f.contents));
-      writeFileSync(join(runtimeTs, rel), f.contents);
-    }
-
     // Modules of the unmutated output that import cleanly: those are imported for every mutant.
     const importable: Record<string, Set<string>> = {};
     {
       const groups = Object.entries(base).map(([name, b], i) => {
-        const paths = writeModules(join(work, `base-${i}`), b.files, runtimeJs);
+        const paths = writeModules(join(work, `base-${i}`), b.files);
         return { id: i, name, paths, urls: paths.map((p) => pathToFileURL(join(work, `base-${i}`, p.replace(/\.ts$/, ".js"))).href) };
       });
       const results = runImporter(groups.map((g) => ({ id: g.id, urls: g.urls })));
@@ -379,7 +369,7 @@ describe(`hostile strings in every place of ${SPEC} (and ${SECOND_SPEC})`, () =>
       const dir = join(work, `m${m.id}`);
       const same = new Set(base[m.spec].files.map((f) => `${f.path}\0${f.contents}`));
       const changed = new Set(files.filter((f) => !same.has(`${f.path}\0${f.contents}`)).map((f) => f.path));
-      const paths = writeModules(dir, files, runtimeJs).filter((p) => importable[m.spec].has(p) && changed.has(p));
+      const paths = writeModules(dir, files).filter((p) => importable[m.spec].has(p) && changed.has(p));
       return { id: m.id, urls: paths.map((p) => pathToFileURL(join(dir, p.replace(/\.ts$/, ".js"))).href) };
     });
     const imported = runImporter(groups);
@@ -410,7 +400,6 @@ describe(`hostile strings in every place of ${SPEC} (and ${SECOND_SPEC})`, () =>
     const writeTs = (dirName: string, files: readonly VirtualFile[], m: Mutant | undefined) => {
       const dir = join(tscDir, dirName);
       mkdirSync(dir, { recursive: true });
-      symlinkSync(runtimeTs, join(dir, RUNTIME_DIR), "dir");
       const same = m ? baseTs[m.spec] : undefined;
       for (const f of files.filter(isChecked)) {
         const out = join(dir, f.path);

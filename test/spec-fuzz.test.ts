@@ -14,7 +14,7 @@
  * type-checks) under a per-mutant time bound. A refused mutant must carry at
  * least one error, every error located at file:line:col. A compiled mutant is
  * written out (modules identical to the unmutated output as links to it, so tsc
- * reads each text once; runtime/ shared), and the compiled mutants are
+ * reads each text once; the runtime imported from its package), and the compiled mutants are
  * type-checked in batches, one `tsc --noEmit --strict` run per batch with the
  * options of output-samples/tsconfig.json.
  *
@@ -28,7 +28,6 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse as parseYaml } from "yaml";
 import type { VirtualFile } from "../generator/emit/index.js";
-import { RUNTIME_DIR } from "../generator/emit/runtime.js";
 import { compile } from "../generator/pipeline.js";
 import { builtinSpecs, resolveSpec } from "../generator/specs.js";
 import { ROOT } from "./helpers/cli.js";
@@ -65,14 +64,13 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-const isChecked = (f: VirtualFile) => f.path.endsWith(".ts") && !f.path.startsWith(`${RUNTIME_DIR}/`);
+const isChecked = (f: VirtualFile) => f.path.endsWith(".ts");
 
 describe("spec fuzzing: mutants of the built-in specs", () => {
   it(`are refused with located diagnostics or generate code that passes tsc --strict (${RUNS} random mutants, seed ${SEED})`, async () => {
     const t0 = Date.now();
     const specs = builtinSpecs();
     const base: Record<string, { doc: Doc; hash: string; files: Map<string, string>; dir: string }> = {};
-    const runtimeDir = join(work, "runtime");
     const tscDir = join(work, "tsc");
     mkdirSync(tscDir, { recursive: true });
     for (const [i, name] of specs.entries()) {
@@ -80,11 +78,6 @@ describe("spec fuzzing: mutants of the built-in specs", () => {
       if (!r.ok) throw new Error(r.message);
       const c = await compile(r.source, { format: false });
       expect(c.files, name).toBeDefined();
-      for (const f of c.files!.filter((x) => x.path.startsWith(`${RUNTIME_DIR}/`))) {
-        const out = join(runtimeDir, f.path.slice(RUNTIME_DIR.length + 1));
-        mkdirSync(dirname(out), { recursive: true });
-        writeFileSync(out, f.contents);
-      }
       base[name] = { doc: parseYaml(r.source.text) as Doc, hash: c.ir!.spec.hash, files: new Map(c.files!.map((f) => [f.path, f.contents])), dir: `base${i}` };
     }
 
@@ -159,9 +152,8 @@ describe("spec fuzzing: mutants of the built-in specs", () => {
     const writeOutput = (dirName: string, files: Iterable<[string, string]>, same: { dir: string; files: Map<string, string> } | undefined, roots: string[]) => {
       const dir = join(tscDir, dirName);
       mkdirSync(dir, { recursive: true });
-      symlinkSync(runtimeDir, join(dir, RUNTIME_DIR), "dir");
       for (const [path, contents] of files) {
-        if (!path.endsWith(".ts") || path.startsWith(`${RUNTIME_DIR}/`)) continue;
+        if (!path.endsWith(".ts")) continue;
         const out = join(dir, path);
         mkdirSync(dirname(out), { recursive: true });
         if (same && same.files.get(path) === contents) symlinkSync(join(tscDir, same.dir, path), out);
@@ -177,7 +169,7 @@ describe("spec fuzzing: mutants of the built-in specs", () => {
     let tscRuns = 0;
     for (let i = 0; i < compiled.length; i += TSC_BATCH) {
       const batch = compiled.slice(i, i + TSC_BATCH);
-      const roots = Object.values(base).flatMap((b) => [...b.files.keys()].filter((p) => p.endsWith(".ts") && !p.startsWith(`${RUNTIME_DIR}/`)).map((p) => `${b.dir}/${p}`));
+      const roots = Object.values(base).flatMap((b) => [...b.files.keys()].filter((p) => p.endsWith(".ts")).map((p) => `${b.dir}/${p}`));
       for (const { m, files } of batch) writeOutput(`m${m.id}`, files.map((f) => [f.path, f.contents]), base[m.spec], roots);
       const project = join(tscDir, `tsconfig.${tscRuns}.json`);
       writeFileSync(project, JSON.stringify({ compilerOptions: options.compilerOptions, files: roots }, null, 2));

@@ -8,8 +8,6 @@ import type { IR } from "../ir.js";
 export interface VirtualFile {
   path: string;
   contents: string;
-  /** Copied as it is: neither formatted nor rendered (the runtime's own sources). */
-  verbatim?: boolean;
 }
 
 export interface Emitter {

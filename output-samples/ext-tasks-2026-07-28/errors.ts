@@ -3,7 +3,7 @@
 // The error catalog: every protocol error with its JSON-RPC code and message.
 import type * as T from "./types.js";
 
-import { TaskProtocolError } from "./runtime/errors.js";
+import { TaskProtocolError } from "@mcp-task-gen/runtime/errors";
 
 /** A JSON-RPC error of the task protocol (one class, shared with the runtime). */
 export { TaskProtocolError };

@@ -33,7 +33,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { TaskProtocolError } from "./errors.js";
 import type { OperationContext, TaskContext, TaskRuntime, TaskTool } from "./server.js";
-import type { RetryPolicy } from "./runtime/workers.js";
+import type { RetryPolicy } from "@mcp-task-gen/runtime/workers";
 
 // The SDK types handler code needs, under stable names whatever the spec.
 export type {

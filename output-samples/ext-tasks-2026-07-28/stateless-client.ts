@@ -2,14 +2,14 @@
 // Do not edit: changes are lost when the spec is regenerated.
 /// <reference types="node" />
 // The client side of the per-request lifecycle: the StatelessHttpClient of the
-// runtime (runtime/stateless-client.ts) bound to this spec's descriptor. Every
+// runtime (@mcp-task-gen/runtime/stateless-client) bound to this spec's descriptor. Every
 // request is one POST with the `_meta` envelope and the routing headers; an
 // input_required answer is resolved with `onInputRequest` and the request retried.
 import { DESCRIPTOR } from "./descriptor.js";
-import * as R from "./runtime/stateless-client.js";
+import * as R from "@mcp-task-gen/runtime/stateless-client";
 
-export type { InputHandler, InputRequest, StatelessClientOptions, StatelessRequestOptions } from "./runtime/stateless-client.js";
-export { encodeHeaderValue, mergeCapabilities } from "./runtime/stateless-client.js";
+export type { InputHandler, InputRequest, StatelessClientOptions, StatelessRequestOptions } from "@mcp-task-gen/runtime/stateless-client";
+export { encodeHeaderValue, mergeCapabilities } from "@mcp-task-gen/runtime/stateless-client";
 
 /** The core protocol version this connection speaks. */
 export const PROTOCOL_VERSION: string = R.protocolVersionOf(DESCRIPTOR);

@@ -3,11 +3,11 @@
 // The core binding of this spec's per-request lifecycle: the TaskRuntime
 // (server.ts) served over stateless Streamable HTTP on
 // @modelcontextprotocol/server 2.x, by the runtime's stateless server
-// (runtime/stateless-server.ts), which reads everything about the spec from
+// (@mcp-task-gen/runtime/stateless-server), which reads everything about the spec from
 // the descriptor.
 import { DESCRIPTOR } from "./descriptor.js";
-import { makePlan } from "./runtime/plan.js";
-import { protocolVersionOf, serverCapabilities, taskRequestMethods } from "./runtime/stateless-server.js";
+import { makePlan } from "@mcp-task-gen/runtime/plan";
+import { protocolVersionOf, serverCapabilities, taskRequestMethods } from "@mcp-task-gen/runtime/stateless-server";
 
 export {
   createStatelessHandler,
@@ -18,7 +18,7 @@ export {
   type StatelessHttpOptions,
   type StatelessHttpServer,
   type StatelessServerOptions,
-} from "./runtime/stateless-server.js";
+} from "@mcp-task-gen/runtime/stateless-server";
 
 const plan = makePlan(DESCRIPTOR);
 

@@ -9,4 +9,4 @@ export {
   type TaskPatch,
   type TaskRecord,
   type TaskStore,
-} from "./runtime/store.js";
+} from "@mcp-task-gen/runtime/store";

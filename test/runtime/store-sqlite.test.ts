@@ -8,7 +8,7 @@
  * Node 22 and later, better-sqlite3 on Node 20); CI runs the file on each.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -283,17 +283,19 @@ describe("SqliteTaskStore's file", () => {
   });
 
   it("needs no package on a Node with node:sqlite (and prints no warning), else better-sqlite3 only when a store is opened, and says how to install it when it is missing", async () => {
-    // A project without the driver: the runtime's store files alone in a folder with no node_modules above it.
+    // A project without the driver: the runtime package (its build) alone in node_modules.
     const project = mkdtempSync(join(tmpdir(), "mtg-no-driver-"));
     try {
-      mkdirSync(join(project, "runtime"));
-      for (const f of ["store.ts", "store-types.ts", "store-memory.ts", "store-rows.ts", "store-sqlite.ts", "sqlite-driver.ts", "sqlite-node.ts", "errors.ts"]) copyFileSync(join(ROOT, "runtime", f), join(project, "runtime", f));
+      const installed = join(project, "node_modules", "@mcp-task-gen", "runtime");
+      mkdirSync(installed, { recursive: true });
+      copyFileSync(join(ROOT, "runtime", "package.json"), join(installed, "package.json"));
+      cpSync(join(ROOT, "runtime", "dist"), join(installed, "dist"), { recursive: true });
       writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
       writeFileSync(
         join(project, "main.ts"),
         [
-          'import { SqliteTaskStore } from "./runtime/store-sqlite.js";',
-          'import { InMemoryTaskStore } from "./runtime/store.js";',
+          'import { SqliteTaskStore } from "@mcp-task-gen/runtime/store-sqlite";',
+          'import { InMemoryTaskStore } from "@mcp-task-gen/runtime/store";',
           "await new InMemoryTaskStore().close();",
           'process.stdout.write("imported\\n");',
           'await SqliteTaskStore.open("tasks.db").then(',

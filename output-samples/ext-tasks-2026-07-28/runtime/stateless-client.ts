@@ -1,1 +1,0 @@
-../../../runtime/stateless-client.ts

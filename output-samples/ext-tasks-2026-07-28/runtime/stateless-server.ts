@@ -1,1 +1,0 @@
-../../../runtime/stateless-server.ts

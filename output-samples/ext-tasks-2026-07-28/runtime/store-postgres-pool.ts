@@ -1,1 +1,0 @@
-../../../runtime/store-postgres-pool.ts

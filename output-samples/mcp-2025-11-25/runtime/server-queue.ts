@@ -1,1 +1,0 @@
-../../../runtime/server-queue.ts

@@ -1,1 +1,0 @@
-../../../runtime/sqlite-driver.ts

@@ -1,1 +1,0 @@
-../../../runtime/sqlite-node.ts

@@ -1,0 +1,35 @@
+// Builds the runtime package (runtime/dist/): ES modules with declarations by tsc, then the same modules as
+// CommonJS by esbuild, one file for one file (no bundle), so that a CommonJS project imports the runtime
+// with `require` and the same declarations. esbuild keeps a dynamic `import()` as it is: the stores load
+// their drivers that way, and an ES-module-only driver must still load from the CommonJS build.
+// `--if-stale` (the package's prepack) builds only when a source is newer than its build: tests pack the
+// package while others import its build, which a rebuild would remove under their feet.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const pkg = join(root, "runtime");
+const esm = join(pkg, "dist", "esm");
+const cjs = join(pkg, "dist", "cjs");
+const sources = readdirSync(pkg).filter((n) => n.endsWith(".ts") && !n.endsWith(".d.ts"));
+const built = (n) => join(cjs, n.replace(/\.ts$/, ".js"));
+if (process.argv.includes("--if-stale") && sources.every((n) => existsSync(built(n)) && statSync(built(n)).mtimeMs >= statSync(join(pkg, n)).mtimeMs)) {
+  process.exit(0);
+}
+const { transformSync } = await import("esbuild").catch(() => {
+  process.stderr.write("@mcp-task-gen/runtime: building it needs the repository's dev dependencies: run `npm ci` at its root first\n");
+  process.exit(1);
+});
+rmSync(join(pkg, "dist"), { recursive: true, force: true });
+execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(pkg, "tsconfig.build.json")], { stdio: "inherit" });
+mkdirSync(cjs, { recursive: true });
+for (const name of readdirSync(esm).sort()) {
+  if (name.endsWith(".d.ts")) copyFileSync(join(esm, name), join(cjs, name));
+  else if (name.endsWith(".js")) {
+    const out = transformSync(readFileSync(join(esm, name), "utf8"), { format: "cjs", platform: "node", target: "node20", sourcefile: name });
+    writeFileSync(join(cjs, name), out.code);
+  }
+}
+writeFileSync(join(cjs, "package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
