@@ -12,7 +12,8 @@
  *   test/server.test.ts   user-owned test: drives the server through the generated client
  *   spec/<file>           a copy of the spec, when it is a file rather than a built-in name
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Diagnostic } from "./diagnostics.js";
@@ -21,7 +22,7 @@ import { renderTemplate } from "./emit/index.js";
 import { tidyMarkdown, tidyStatements } from "./formatter.js";
 import type { SourceFile } from "./load.js";
 import { compile } from "./pipeline.js";
-import { GENERATOR_NAME, GENERATOR_VERSION } from "./version.js";
+import { GENERATOR_NAME, GENERATOR_VERSION, RUNTIME_PACKAGE, RUNTIME_VERSION } from "./version.js";
 
 export type Transport = "stdio" | "http";
 
@@ -54,6 +55,12 @@ export interface InitOptions {
    * rather than from a registry install (see generatorSpecifier).
    */
   generatorSource?: string;
+  /**
+   * How the scaffold's package.json names the runtime package (a dependency: the generated code imports
+   * it). Default: the version this generator depends on; `file:vendor/<tarball>` when no registry has it
+   * (see runtimeSource).
+   */
+  runtimeSource?: string;
   /** The project's absolute path, for the desktop client entry of its README (default: a placeholder). */
   directory?: string;
 }
@@ -120,35 +127,65 @@ export function generatorRoot(): string {
 }
 
 /**
- * How a new project gets this generator (a dev dependency: it only generates):
- * - link: it runs from a checkout; a `file:` link to it, relative to the project;
+ * How a new project gets one of this generator's packages (the generator, a dev dependency: it only
+ * generates; the runtime, a dependency: the generated code imports it):
+ * - link: it runs from a checkout; a `file:` link to it, relative to the project (the generator only: a
+ *   linked runtime would load the checkout's MCP SDK beside the project's);
  * - range: it was installed from a registry; its version range;
- * - vendor: it was installed from a tarball or a folder (npx ./mcp-task-gen-x.tgz, npm install <file>),
- *   so no registry has this version: the package is copied into the project's vendor/ folder, as the
- *   tarball it came from or packed again from the installed files, and named by a `file:` path there.
+ * - vendor: it was installed from a tarball or a folder (npx ./mcp-task-gen-x.tgz, npm install <file>), or
+ *   it is the runtime of a checkout, so no registry has this version: the package is copied into the
+ *   project's vendor/ folder, as the tarball it came from or packed again from its files, and named by a
+ *   `file:` path there.
  */
 export type GeneratorSource =
   | { kind: "link" | "range"; specifier: string }
-  | { kind: "vendor"; specifier: string; file: string; tarball: string | undefined; root: string };
+  | { kind: "vendor"; specifier: string; file: string; tarball: string | undefined; root: string; name: string; fromCheckout: boolean };
 
-/** Where the vendored tarball goes in a new project. */
+/** Where the vendored tarballs go in a new project. */
 export const VENDOR_DIR = "vendor";
 
-export function generatorSource(projectDir: string, root = generatorRoot(), version = GENERATOR_VERSION): GeneratorSource {
+/** The tarball name npm pack gives a package (`@scope/name` → `scope-name-<version>.tgz`). */
+function tarballName(name: string, version: string): string {
+  return `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
+}
+
+function sourceOf(projectDir: string, name: string, root: string, version: string, linkable: boolean): GeneratorSource {
   const parts = root.split(/[\\/]/);
   const at = parts.lastIndexOf("node_modules");
+  const file = `${VENDOR_DIR}/${tarballName(name, version)}`;
   if (at === -1) {
     const rel = relative(projectDir, root).split(sep).join("/");
-    return { kind: "link", specifier: `file:${rel === "" ? "." : rel}` };
+    if (linkable) return { kind: "link", specifier: `file:${rel === "" ? "." : rel}` };
+    return { kind: "vendor", specifier: `file:${file}`, file, tarball: undefined, root, name, fromCheckout: true };
   }
   const resolved = installedFrom(parts.slice(0, at).join(sep) || sep, parts.slice(at).join("/"));
-  if (resolved !== undefined && /^https?:/.test(resolved.value)) return { kind: "range", specifier: `^${version}` };
-  const file = `${VENDOR_DIR}/${GENERATOR_NAME}-${version}.tgz`;
+  if (resolved !== undefined && /^https?:/.test(resolved.value)) return { kind: "range", specifier: linkable ? `^${version}` : version };
   const tarball =
     resolved !== undefined && resolved.value.startsWith("file:") && /\.t(ar\.)?gz$/.test(resolved.value)
       ? join(resolved.base, resolved.value.slice("file:".length))
       : undefined;
-  return { kind: "vendor", specifier: `file:${file}`, file, tarball, root };
+  return { kind: "vendor", specifier: `file:${file}`, file, tarball, root, name, fromCheckout: false };
+}
+
+export function generatorSource(projectDir: string, root = generatorRoot(), version = GENERATOR_VERSION): GeneratorSource {
+  return sourceOf(projectDir, GENERATOR_NAME, root, version, true);
+}
+
+/**
+ * How a new project gets the runtime package, found from the generator: in a checkout, its runtime/
+ * folder (packed into vendor/); installed, the package beside the generator. Undefined when it is not
+ * there (the generator was installed without its dependencies).
+ */
+export function runtimeSource(projectDir: string, root = generatorRoot(), version = RUNTIME_VERSION): GeneratorSource | undefined {
+  const checkout = join(root, "runtime");
+  if (!root.split(/[\\/]/).includes("node_modules") && existsSync(join(checkout, "package.json"))) return sourceOf(projectDir, RUNTIME_PACKAGE, checkout, version, false);
+  let dir: string;
+  try {
+    dir = dirname(realpathSync(createRequire(join(root, "package.json")).resolve(`${RUNTIME_PACKAGE}/package.json`)));
+  } catch {
+    return undefined;
+  }
+  return sourceOf(projectDir, RUNTIME_PACKAGE, dir, version, false);
 }
 
 /**
@@ -243,7 +280,7 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
     [...runtimeDeps]
       .filter((d) => !NODE_BUILTINS.has(d) && !OPTIONAL_DRIVERS.has(d))
       .sort()
-      .map((d) => [d, version(d, "*")]),
+      .map((d) => [d, d === RUNTIME_PACKAGE ? (o.runtimeSource ?? version(d, RUNTIME_VERSION)) : version(d, "*")]),
   );
   const devDependencies = {
     "@types/node": version("@types/node", "^20.0.0"),

@@ -12,10 +12,11 @@ import { formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
 import { CONTRACT_FILE, contractOf } from "./emit/contract.js";
 import { handlerFiles, recordHandlers } from "./fastpath.js";
 import { apply, atomicWrite, conflictMessage, plan } from "./fsout.js";
-import { generatorSource, InitUsageError, LAYOUT, packageName, scaffold, type GeneratorSource, type Scaffold, type Transport } from "./init.js";
+import { generatorSource, InitUsageError, LAYOUT, packageName, runtimeSource, scaffold, type GeneratorSource, type Scaffold, type Transport } from "./init.js";
 import { analyze } from "./pipeline.js";
 import { resolveSpec } from "./specs.js";
 import { planUserFileUpdates } from "./update-user-files.js";
+import { RUNTIME_PACKAGE, RUNTIME_VERSION } from "./version.js";
 
 /** The CLI's output channels (structurally the same as cli.ts's Io). */
 export interface ProjectIo {
@@ -75,6 +76,7 @@ export async function initCommand(io: ProjectIo, a: InitArgs): Promise<number> {
     throw new ProjectUsageError(`--name ${JSON.stringify(name)} is not a valid npm package name (lowercase letters, digits, - . _ ~, optionally @scope/); choose another`);
   }
   const source = generatorSource(dir);
+  const runtime = runtimeSource(dir);
   let s: Scaffold;
   try {
     s = await scaffold({
@@ -82,6 +84,7 @@ export async function initCommand(io: ProjectIo, a: InitArgs): Promise<number> {
       source: r.source,
       builtin: r.builtin ? a.spec : undefined,
       generatorSource: source.specifier,
+      ...(runtime ? { runtimeSource: runtime.specifier } : {}),
       directory: dir,
       ...(a.transport ? { transport: a.transport } : {}),
     });
@@ -117,11 +120,15 @@ export async function initCommand(io: ProjectIo, a: InitArgs): Promise<number> {
     created.push(f.path);
   }
   const done = apply(p);
-  if (source.kind === "vendor") {
-    const vendored = vendorGenerator(dir, source);
-    if (vendored === "written") created.push(source.file);
-    else if (vendored === "kept") kept.push(source.file);
+  for (const vendor of [source, runtime]) {
+    if (vendor?.kind !== "vendor") continue;
+    const vendored = vendorPackage(dir, vendor);
+    if (vendored === "written") created.push(vendor.file);
+    else if (vendored === "kept") kept.push(vendor.file);
     else io.err(`mcp-task-gen: warning: ${vendored}`);
+  }
+  if (runtime === undefined) {
+    io.err(`mcp-task-gen: warning: ${RUNTIME_PACKAGE}, the runtime the generated code imports, is not installed beside this generator; package.json names version ${RUNTIME_VERSION}, which npm install takes from the registry`);
   }
   const transport = s.transport === "http" ? "Streamable HTTP" : "stdio";
   io.out(`mcp-task-gen: ${shown}/: a ${transport} MCP server for spec ${s.specRef}`);
@@ -246,10 +253,11 @@ async function planHandlers(io: ProjectIo, t: HandlersTarget) {
 }
 
 /**
- * Puts this generator's package into the new project (vendor/), where its package.json names it: the
- * tarball it was installed from, else the installed files packed again (npm pack).
+ * Puts one of this generator's packages into the new project (vendor/), where its package.json names it:
+ * the tarball it was installed from, else its files packed (npm pack; a checkout's runtime builds first,
+ * by its prepack script, when its build is older than its sources).
  */
-function vendorGenerator(dir: string, source: Extract<GeneratorSource, { kind: "vendor" }>): "written" | "kept" | string {
+function vendorPackage(dir: string, source: Extract<GeneratorSource, { kind: "vendor" }>): "written" | "kept" | string {
   const target = join(dir, source.file);
   if (existsSync(target)) return "kept";
   mkdirSync(dirname(target), { recursive: true });
@@ -258,7 +266,7 @@ function vendorGenerator(dir: string, source: Extract<GeneratorSource, { kind: "
     return "written";
   }
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const packed = spawnSync(npm, ["pack", source.root, "--ignore-scripts", "--json", "--pack-destination", dirname(target)], {
+  const packed = spawnSync(npm, ["pack", source.root, ...(source.fromCheckout ? [] : ["--ignore-scripts"]), "--json", "--pack-destination", dirname(target)], {
     encoding: "utf8",
     shell: process.platform === "win32",
   });
@@ -267,6 +275,6 @@ function vendorGenerator(dir: string, source: Extract<GeneratorSource, { kind: "
     if (join(dirname(target), name) !== target) renameSync(join(dirname(target), name), target);
     return "written";
   } catch {
-    return `could not pack ${source.root} into ${source.file} (${(packed.stderr || String(packed.error ?? "")).trim().split("\n")[0]}); copy a tarball of mcp-task-gen there before npm install`;
+    return `could not pack ${source.root} into ${source.file} (${(packed.stderr || String(packed.error ?? "")).trim().split("\n")[0]}); copy a tarball of ${source.name} there before npm install`;
   }
 }

@@ -58,6 +58,7 @@ function summary(out: string): { pass: number; fail: number; skipped: number } {
   return { pass: n("pass"), fail: n("fail"), skipped: n("skipped") };
 }
 
+const runtimeVersion = (JSON.parse(readFileSync(join(ROOT, "runtime", "package.json"), "utf8")) as { version: string }).version;
 let tmp: string;
 let seed: string;
 let initRun: Run;
@@ -117,7 +118,7 @@ describe("mcp-task-gen init (the default spec, stdio)", () => {
     expect(pkg.scripts.worker).toBe("node dist/src/worker.js");
     // No store driver (SQLite is built into Node 22+; better-sqlite3, pg and pg-boss are installed when
     // needed, as the README says) and no ts-morph (installed once the spec changes): nothing to compile.
-    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "zod"]);
+    expect(Object.keys(pkg.dependencies)).toEqual(["@mcp-task-gen/runtime", "@modelcontextprotocol/sdk", "zod"]);
     expect(Object.keys(pkg.devDependencies).sort()).toEqual(["@types/node", "mcp-task-gen", "typescript"]);
     // This checkout, linked: the package is on no registry. The generated code needs nothing of it at run time.
     expect(pkg.devDependencies["mcp-task-gen"]).toBe(`file:${relative(seed, ROOT).split(sep).join("/")}`);
@@ -125,7 +126,16 @@ describe("mcp-task-gen init (the default spec, stdio)", () => {
     // names the link by its path from node_modules/, and lists the checkout's own esbuild with it).
     const link = pkg.devDependencies["mcp-task-gen"]!.slice("file:".length);
     expect(pkg.allowScripts).toEqual({ "better-sqlite3": true, [`file:../${link}`]: true, esbuild: true });
-    expect(existsSync(join(seed, "src/tasks/runtime/server.ts"))).toBe(true);
+    // The runtime is a dependency the generated code imports: this checkout's runtime package, packed
+    // into vendor/ (a link would load the checkout's SDK beside the project's), installed as a package
+    // (its build: JavaScript with declarations), and never copied into the output.
+    expect(pkg.dependencies["@mcp-task-gen/runtime"]).toBe(`file:vendor/mcp-task-gen-runtime-${runtimeVersion}.tgz`);
+    expect(initRun.stdout).toContain(`vendor/mcp-task-gen-runtime-${runtimeVersion}.tgz`);
+    expect(existsSync(join(seed, "src/tasks/runtime"))).toBe(false);
+    const installed = json(join(seed, "node_modules/@mcp-task-gen/runtime/package.json")) as unknown as { version: string };
+    expect(installed.version).toBe(runtimeVersion);
+    expect(existsSync(join(seed, "node_modules/@mcp-task-gen/runtime/dist/esm/server.js"))).toBe(true);
+    expect(existsSync(join(seed, "node_modules/@mcp-task-gen/runtime/server.ts"))).toBe(false);
     expect(json(join(seed, "tsconfig.json")).compilerOptions).toMatchObject({ strict: true });
     // User-owned files are not in the generated manifest.
     expect(Object.keys(json(join(seed, "src/tasks/mcp-task-gen.manifest.json")).files)).not.toContain("../handlers/index.ts");

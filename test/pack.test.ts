@@ -6,8 +6,10 @@
  * One pack and one install (offline-friendly: --prefer-offline, from the npm
  * cache that installed this repository), shared by every assertion.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listFiles } from "../generator/fsout.js";
 import { compile, MANIFEST_FILE } from "../generator/pipeline.js";
@@ -20,6 +22,7 @@ const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };
+const runtimeVersion = (JSON.parse(readFileSync(join(ROOT, "runtime", "package.json"), "utf8")) as { version: string }).version;
 const installedVersion = (name: string) =>
   (JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
 
@@ -44,6 +47,8 @@ function must(r: Run, what: string): Run {
 let tmp: string;
 let tarball: string;
 let packedFiles: string[];
+let runtimeTarball: string;
+let runtimeFiles: string[];
 let project: string;
 let generated: Run;
 
@@ -60,6 +65,15 @@ beforeAll(async () => {
   const info = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   tarball = join(tmp, info[0].filename);
   packedFiles = info[0].files.map((f) => f.path);
+  // The runtime package, which the CLI depends on and generated code imports (its build is made by the
+  // global setup too).
+  const packedRuntime = must(
+    await run(NPM, ["pack", "./runtime", "--ignore-scripts", "--json", "--pack-destination", tmp], { cwd: ROOT, env, timeoutMs: 120_000 }),
+    "npm pack ./runtime",
+  );
+  const runtimeInfo = JSON.parse(packedRuntime.stdout) as { filename: string; files: { path: string }[] }[];
+  runtimeTarball = join(tmp, runtimeInfo[0].filename);
+  runtimeFiles = runtimeInfo[0].files.map((f) => f.path);
 
   project = join(tmp, "consumer");
   mkdirSync(project);
@@ -74,6 +88,8 @@ beforeAll(async () => {
         "--no-fund",
         "--no-package-lock",
         "--loglevel=error",
+        // Both packages: no registry has either (the CLI depends on the runtime's version).
+        runtimeTarball,
         tarball,
         // What the generated code imports (generate names them when package.json lacks them).
         `@modelcontextprotocol/sdk@${installedVersion("@modelcontextprotocol/sdk")}`,
@@ -88,7 +104,7 @@ beforeAll(async () => {
 }, 300_000);
 
 describe("the packed package", () => {
-  it("contains the CLI, the compiled generator, the templates and the built-in specs, and no tests", () => {
+  it("contains the CLI, the compiled generator, the templates and the built-in specs, and no tests nor runtime", () => {
     expect(packedFiles).toEqual(
       expect.arrayContaining([
         "package.json",
@@ -101,12 +117,36 @@ describe("the packed package", () => {
         `spec/${DEFAULT_SPEC}.yaml`,
         "spec/mcp-task-spec.schema.json",
         "templates/types.ts.hbs",
-        // The runtime, copied verbatim into every output.
-        "runtime/server.ts",
-        "runtime/store.ts",
       ]),
     );
-    expect(packedFiles.filter((f) => /^(test|generator|node_modules|output-samples)\//.test(f))).toEqual([]);
+    expect(packedFiles.filter((f) => /^(test|generator|node_modules|output-samples|runtime)\//.test(f))).toEqual([]);
+    expect((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["@mcp-task-gen/runtime"]).toBe(runtimeVersion);
+  });
+
+  it("the runtime package holds its build (ES modules, CommonJS, declarations) and no sources", () => {
+    expect(runtimeTarball.endsWith(`mcp-task-gen-runtime-${runtimeVersion}.tgz`)).toBe(true);
+    expect(runtimeFiles).toEqual(
+      expect.arrayContaining(["package.json", "README.md", "dist/esm/server.js", "dist/esm/server.d.ts", "dist/cjs/server.js", "dist/cjs/server.d.ts", "dist/cjs/package.json"]),
+    );
+    expect(runtimeFiles.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+    expect(runtimeFiles.filter((f) => !/^(package\.json|README\.md|dist\/(esm|cjs)\/[a-z-]+\.(js|d\.ts)|dist\/cjs\/package\.json)$/.test(f))).toEqual([]);
+  });
+
+  it("the installed runtime loads as CommonJS (require) and as ES modules (import), one module for one file", async () => {
+    // (The per-request modules need @modelcontextprotocol/server, which this project does not install.)
+    const modules = ["server", "client", "store", "store-sqlite", "store-postgres", "workers", "descriptor", "machine"];
+    const cjs = must(
+      await run(process.execPath, ["-e", `for (const m of ${JSON.stringify(modules)}) { const x = require("@mcp-task-gen/runtime/" + m); if (Object.keys(x).length === 0) throw new Error(m); console.log(m, require.resolve("@mcp-task-gen/runtime/" + m)); }`], { cwd: project, env }),
+      "require",
+    );
+    expect(cjs.stdout.trim().split("\n").map((l) => l.split(" ")[1]!.split(sep).join("/"))).toEqual(modules.map((m) => expect.stringMatching(new RegExp(`node_modules/@mcp-task-gen/runtime/dist/cjs/${m}\\.js$`))));
+    const esm = must(
+      await run(process.execPath, ["--input-type=module", "-e", `for (const m of ${JSON.stringify(modules)}) { const x = await import("@mcp-task-gen/runtime/" + m); if (Object.keys(x).length === 0) throw new Error(m); console.log(m, import.meta.resolve("@mcp-task-gen/runtime/" + m)); }`], { cwd: project, env }),
+      "import",
+    );
+    expect(esm.stdout.trim().split("\n").map((l) => l.split(" ")[1])).toEqual(modules.map((m) => expect.stringMatching(new RegExp(`node_modules/@mcp-task-gen/runtime/dist/esm/${m}\\.js$`))));
+    const { TaskRuntime } = (await import(pathToFileURL(join(project, "node_modules/@mcp-task-gen/runtime/dist/esm/server.js")).href)) as { TaskRuntime: unknown };
+    expect(typeof TaskRuntime).toBe("function");
   });
 
   it("installs into an empty project, with its bin linked, and asks to run no install script", () => {
@@ -180,16 +220,16 @@ describe("the tarball, used outside the checkout", () => {
     mkdirSync(outside);
   });
 
-  it("`npm install <tarball>` in an empty project brings in at most 30 MB", async () => {
+  it("`npm install <runtime tarball> <tarball>` in an empty project brings in at most 30 MB", async () => {
     const bare = join(outside, "bare");
     mkdirSync(bare);
     writeFileSync(join(bare, "package.json"), JSON.stringify({ name: "bare", version: "1.0.0", private: true }, null, 2));
     must(
-      await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", tarball], { cwd: bare, env, timeoutMs: 240_000 }),
-      "npm install <tarball>",
+      await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", runtimeTarball, tarball], { cwd: bare, env, timeoutMs: 240_000 }),
+      "npm install <runtime tarball> <tarball>",
     );
     const { bytes, packages } = footprint(join(bare, "node_modules"));
-    console.log(`npm install <tarball>: ${(bytes / 1e6).toFixed(1)} MB in ${packages} packages`);
+    console.log(`npm install <runtime tarball> <tarball>: ${(bytes / 1e6).toFixed(1)} MB in ${packages} packages`);
     expect(bytes).toBeLessThanOrEqual(30e6);
     // The generator needs neither MCP SDK, nor prettier, nor ts-morph (an optional peer) to run.
     for (const absent of ["@modelcontextprotocol/sdk", "@modelcontextprotocol/server", "prettier", "ts-morph", "typescript"]) {
@@ -213,21 +253,25 @@ describe("the tarball, used outside the checkout", () => {
     expect(check.stderr).toContain("src/handlers/: handler files not checked against the contract");
   });
 
-  it("`npx <tarball> init srv`: the scaffold carries the tarball, installs from the registry alone, and passes its tests and check", async () => {
-    // npx installs the tarball in its own cache, as a newcomer's first command does (npx ./<file>.tgz: a
-    // path, not a command).
-    const local = `./${relative(outside, tarball).split(sep).join("/")}`.replace(/^\.\/\.\.\//, "../");
+  it("`npx -p <runtime tarball> -p <tarball> mcp-task-gen init srv`: the scaffold carries both tarballs, installs from the registry alone, passes its tests and check, and its production install holds no compiler", async () => {
+    // npx installs the tarballs in its own cache, as a newcomer's first command does.
+    const local = (file: string) => `./${relative(outside, file).split(sep).join("/")}`.replace(/^\.\/\.\.\//, "../");
     const npxEnv = { ...env, npm_config_prefer_offline: "true", DATABASE_URL: process.env.MCP_TASK_GEN_PG_URL ?? "" };
-    const help = must(await run(NPX, ["--yes", local, "--help"], { cwd: outside, env: npxEnv, timeoutMs: 240_000 }), "npx <tarball> --help");
+    const both = ["-p", local(runtimeTarball), "-p", local(tarball), "mcp-task-gen"];
+    const help = must(await run(NPX, ["--yes", ...both, "--help"], { cwd: outside, env: npxEnv, timeoutMs: 240_000 }), "npx <tarballs> --help");
     expect(help.stdout).toContain("Commands:");
-    const init = must(await run(NPX, ["--yes", local, "init", "srv"], { cwd: outside, env: npxEnv, timeoutMs: 240_000 }), "npx <tarball> init srv");
+    const init = must(await run(NPX, ["--yes", ...both, "init", "srv"], { cwd: outside, env: npxEnv, timeoutMs: 240_000 }), "npx <tarballs> init srv");
     expect(init.stdout).toContain("a stdio MCP server for spec mcp-2025-11-25");
     const srv = join(outside, "srv");
-    const scaffoldPkg = JSON.parse(readFileSync(join(srv, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
-    // No registry has this version: the scaffold depends on a copy of the tarball it was made with.
+    const scaffoldPkg = JSON.parse(readFileSync(join(srv, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    // No registry has these versions: the scaffold depends on copies of the tarballs it was made with, the
+    // generator for development, the runtime for production.
     const vendored = `vendor/${pkg.name}-${pkg.version}.tgz`;
     expect(scaffoldPkg.devDependencies[pkg.name]).toBe(`file:${vendored}`);
     expect(readFileSync(join(srv, vendored)).equals(readFileSync(tarball))).toBe(true);
+    const vendoredRuntime = `vendor/mcp-task-gen-runtime-${runtimeVersion}.tgz`;
+    expect(scaffoldPkg.dependencies["@mcp-task-gen/runtime"]).toBe(`file:${vendoredRuntime}`);
+    expect(readFileSync(join(srv, vendoredRuntime)).equals(readFileSync(runtimeTarball))).toBe(true);
     const installed = must(await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: srv, env: npxEnv, timeoutMs: 480_000 }), "npm install");
     // Nothing to review or compile: no install script in the whole tree, no native module.
     expect(installed.stdout + installed.stderr).not.toContain("install-scripts");
@@ -240,9 +284,10 @@ describe("the tarball, used outside the checkout", () => {
     // Nothing of this checkout is linked in behind the user's back.
     expect(readFileSync(join(srv, "package-lock.json"), "utf8")).not.toContain(ROOT);
     // What the scaffold says to install: the SQLite driver on a Node without one built in (init's "Next:"),
-    // pg and pg-boss for the PostgreSQL store (README, Scaling out), ts-morph for check (Changing the spec).
+    // pg and pg-boss for the PostgreSQL store (README, Scaling out), ts-morph for check (Changing the spec, a
+    // dev dependency, as the README says).
     const readme = readFileSync(join(srv, "README.md"), "utf8");
-    const extras = [/^ {2}npm install (better-sqlite3@12) /m.exec(init.stdout)?.[1], /`npm install (pg@8 pg-boss@10)`/.exec(readme)?.[1], /^npm install --save-dev (ts-morph@\S+)/m.exec(readme)?.[1]];
+    const extras = [/^ {2}npm install (better-sqlite3@12) /m.exec(init.stdout)?.[1], /`npm install (pg@8 pg-boss@10)`/.exec(readme)?.[1], /^npm install (--save-dev ts-morph@\S+)/m.exec(readme)?.[1]];
     expect(extras.slice(1)).not.toContain(undefined);
     for (const extra of extras.filter((e) => e !== undefined)) {
       must(await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...extra.split(" ")], { cwd: srv, env: npxEnv, timeoutMs: 480_000 }), `npm install ${extra}`);
@@ -254,5 +299,37 @@ describe("the tarball, used outside the checkout", () => {
     const check = must(await run(NPX, ["--no", "mcp-task-gen", "check"], { cwd: srv, env: npxEnv, timeoutMs: 120_000 }), "mcp-task-gen check");
     expect(check.stdout).toContain("src/tasks/ is up to date with mcp-2025-11-25");
     expect(check.stdout).toContain("src/handlers/ is in step with the contract of spec mcp-2025-11-25");
+
+    // The production install (npm ci --omit=dev) of the built server: the runtime, the SDK, zod, and
+    // neither the compiler nor its dependencies nor TypeScript; and the server answers there.
+    const prod = join(outside, "srv-production");
+    mkdirSync(prod);
+    for (const f of ["package.json", "package-lock.json", "vendor", "dist"]) cpSync(join(srv, f), join(prod, f), { recursive: true });
+    const ci = must(await run(NPM, ["ci", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: prod, env: npxEnv, timeoutMs: 480_000 }), "npm ci --omit=dev");
+    const prodLock = JSON.parse(readFileSync(join(prod, "package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+    const why = (name: string) => `${name}: ${JSON.stringify(prodLock.packages[`node_modules/${name}`])} ${ci.stdout} ${ci.stderr}`;
+    const top = readdirSync(join(prod, "node_modules")).flatMap((n) => (n.startsWith("@") ? readdirSync(join(prod, "node_modules", n)).map((m) => `${n}/${m}`) : [n]));
+    expect(top).toEqual(expect.arrayContaining(["@mcp-task-gen/runtime", "@modelcontextprotocol/sdk", "zod"]));
+    for (const absent of [pkg.name, "yargs", "handlebars", "fast-check", "yaml", "typescript", "ts-morph", "@types/node"]) expect(top, why(absent)).not.toContain(absent);
+    const server = spawn(process.execPath, ["dist/src/server.js"], { cwd: prod, env: { ...npxEnv, TASK_STORE: "memory" }, stdio: ["pipe", "pipe", "pipe"] });
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        let err = "";
+        const timer = setTimeout(() => reject(new Error(`no answer from the production server in 30 s: ${err}`)), 30_000);
+        server.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+        server.stdout.setEncoding("utf8").on("data", (d: string) => {
+          out += d;
+          if (out.includes("\n")) (clearTimeout(timer), resolve(out.split("\n")[0]!));
+        });
+        server.on("exit", (code) => (clearTimeout(timer), reject(new Error(`the production server exited (${code}): ${err}`))));
+        server.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "pack-test", version: "1.0.0" } } })}\n`);
+      });
+      const reply = JSON.parse(answer) as { id: number; result?: { capabilities?: { tasks?: unknown } } };
+      expect(reply.id).toBe(1);
+      expect(reply.result?.capabilities?.tasks).toBeDefined();
+    } finally {
+      server.kill();
+    }
   }, 900_000);
 });
