@@ -213,7 +213,19 @@ export function packageName(dir: string): string {
   return n.length > 0 && n.length <= 214 ? n : "mcp-server";
 }
 
-/** External packages imported by the generated code (e.g. zod, @modelcontextprotocol/sdk). */
+/**
+ * The peers a module of the runtime package needs beside it (its optional peers, which the project lists):
+ * every module the SDK and zod, the per-request ones the SDK 2.x server as well. The stores' drivers are
+ * not here: the runtime loads each only when that store is opened, and says what to install.
+ */
+function runtimePeers(module: string): string[] {
+  return ["@modelcontextprotocol/sdk", "zod", ...(module.startsWith("stateless-") ? ["@modelcontextprotocol/server"] : [])];
+}
+
+/**
+ * External packages the generated code needs installed beside it: what it imports (e.g. zod,
+ * @modelcontextprotocol/sdk, the runtime package) and the peers of the runtime modules it imports.
+ */
 export function importedPackages(files: readonly { path: string; contents: string }[]): string[] {
   const found = new Set<string>();
   for (const f of files) {
@@ -223,6 +235,7 @@ export function importedPackages(files: readonly { path: string; contents: strin
       if (spec.startsWith("node:")) continue;
       const parts = spec.split("/");
       found.add(spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]);
+      if (spec.startsWith(`${RUNTIME_PACKAGE}/`)) for (const peer of runtimePeers(spec.slice(RUNTIME_PACKAGE.length + 1))) found.add(peer);
     }
   }
   return [...found].sort();

@@ -11,7 +11,7 @@
  * other scaffolds (sep-1686-draft over Streamable HTTP, ext-tasks-2026-07-28
  * over stateless HTTP) link its node_modules or install their own, and build
  * and test the same way. The scaffold's tests run a task on each task store:
- * PostgreSQL is the cluster the test setup started (DATABASE_URL). The
+ * PostgreSQL is a database of its own on the cluster the test setup started (DATABASE_URL). The
  * README's "Connect a client" commands are run as written: the Inspector's CLI
  * (on the Node 22 of the conformance folder), the desktop client entry, the
  * client example.
@@ -21,7 +21,7 @@ import { delimiter, dirname, join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cli, ROOT, STACK_TRACE, run, tempDirs, type Run } from "./helpers/cli.js";
 import { inspectorCli } from "./helpers/inspector.js";
-import { pgUrl, query } from "./runtime/store-postgres-db.js";
+import { freshDatabase, query } from "./runtime/store-postgres-db.js";
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 600_000 });
 
@@ -35,12 +35,20 @@ const env: NodeJS.ProcessEnv = {
   npm_config_update_notifier: "false",
   npm_config_fund: "false",
   npm_config_audit: "false",
-  // The scaffold's own tests run a task on a PostgreSQL store when DATABASE_URL names one.
-  ...(process.env.MCP_TASK_GEN_PG_URL ? { DATABASE_URL: process.env.MCP_TASK_GEN_PG_URL } : {}),
 };
 
 const dirs = tempDirs("mcp-task-gen-init-");
-afterAll(() => dirs.cleanup());
+// The scaffold's own tests run a task on a PostgreSQL store when DATABASE_URL names one: a database of this
+// file's own, whose job queue no other test file's servers share.
+let database: Awaited<ReturnType<typeof freshDatabase>> | undefined;
+beforeAll(async () => {
+  database = await freshDatabase("init");
+  env.DATABASE_URL = database.url;
+});
+afterAll(async () => {
+  dirs.cleanup();
+  await database?.drop();
+});
 
 function must(r: Run, what: string): Run {
   expect(r.stderr, what).not.toMatch(STACK_TRACE);
@@ -208,10 +216,10 @@ describe("the scaffold README's \"Connect a client\", run as written", () => {
   });
 
   it("`npm run client` hands the server it starts the settings the shell gives (TASK_STORE): the task is in PostgreSQL", async () => {
-    const r = must(await run(NPM, ["run", "--silent", "client"], { cwd: seed, env: { ...env, TASK_STORE: `postgres:${pgUrl()}` }, timeoutMs: 240_000 }), "npm run client");
+    const r = must(await run(NPM, ["run", "--silent", "client"], { cwd: seed, env: { ...env, TASK_STORE: `postgres:${database!.url}` }, timeoutMs: 240_000 }), "npm run client");
     const out = JSON.parse(r.stdout) as { _meta: Record<string, { taskId: string }> };
     const taskId = out._meta["io.modelcontextprotocol/related-task"]!.taskId;
-    const rows = await query(`SELECT status FROM mcp_tasks.tasks WHERE task_id = $1`, [JSON.stringify(taskId)]);
+    const rows = await query(`SELECT status FROM mcp_tasks.tasks WHERE task_id = $1`, [JSON.stringify(taskId)], database!.url);
     expect(rows.rows).toEqual([{ status: JSON.stringify("completed") }]);
   });
 });

@@ -10,12 +10,13 @@ import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { listFiles } from "../generator/fsout.js";
 import { compile, MANIFEST_FILE } from "../generator/pipeline.js";
 import { DEFAULT_SPEC, resolveSpec } from "../generator/specs.js";
 import { ROOT, run, STACK_TRACE, tempDirs, type Run } from "./helpers/cli.js";
 import { footprint } from "../scripts/footprint.mjs";
+import { freshDatabase } from "./runtime/store-postgres-db.js";
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
@@ -256,7 +257,10 @@ describe("the tarball, used outside the checkout", () => {
   it("`npx -p <runtime tarball> -p <tarball> mcp-task-gen init srv`: the scaffold carries both tarballs, installs from the registry alone, passes its tests and check, and its production install holds no compiler", async () => {
     // npx installs the tarballs in its own cache, as a newcomer's first command does.
     const local = (file: string) => `./${relative(outside, file).split(sep).join("/")}`.replace(/^\.\/\.\.\//, "../");
-    const npxEnv = { ...env, npm_config_prefer_offline: "true", DATABASE_URL: process.env.MCP_TASK_GEN_PG_URL ?? "" };
+    // A database of this test's own: the scaffold's servers share one job queue per database.
+    const database = await freshDatabase("pack");
+    onTestFinished(() => database.drop());
+    const npxEnv = { ...env, npm_config_prefer_offline: "true", DATABASE_URL: database.url };
     const both = ["-p", local(runtimeTarball), "-p", local(tarball), "mcp-task-gen"];
     const help = must(await run(NPX, ["--yes", ...both, "--help"], { cwd: outside, env: npxEnv, timeoutMs: 240_000 }), "npx <tarballs> --help");
     expect(help.stdout).toContain("Commands:");

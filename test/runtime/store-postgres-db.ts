@@ -33,9 +33,22 @@ export async function dropSchemas(schemas: readonly string[]): Promise<void> {
   }
 }
 
-/** Runs one query on a connection of its own. */
-export async function query(text: string, values?: unknown[]): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: pgUrl() });
+/**
+ * A fresh database on the test cluster, for a test file whose processes use the default schemas (a
+ * scaffold's servers and workers share one job queue per database: two test files on one database would
+ * run each other's jobs); its URL, and what drops it.
+ */
+export async function freshDatabase(prefix = "db"): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = freshSchema(prefix);
+  await query(`CREATE DATABASE "${name}"`);
+  const url = new URL(pgUrl());
+  url.pathname = `/${name}`;
+  return { url: url.href, drop: () => query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).then(() => undefined) };
+}
+
+/** Runs one query on a connection of its own (to the test database, or to `url`). */
+export async function query(text: string, values?: unknown[], url = pgUrl()): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await client.query(text, values);
