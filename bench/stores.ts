@@ -22,9 +22,9 @@ import { z } from "zod";
 import { fmtNum, fmtRatio, measureAsync, median, perRound, ratioOf, type Settings } from "./harness.js";
 import type { Section, Table, TargetResult } from "./report.js";
 
-/** The runtime's stores, as the generated code has them (the copy in output-samples is the runtime's own file). */
-import { InMemoryTaskStore, type TaskRecord, type TaskStore } from "../runtime/store.js";
-import { SqliteTaskStore } from "../runtime/store-sqlite.js";
+/** The runtime's stores, imported as the generated code imports them (the package's build under `npm run bench`). */
+import { InMemoryTaskStore, type TaskRecord, type TaskStore } from "@mcp-task-gen/runtime/store";
+import { SqliteTaskStore } from "@mcp-task-gen/runtime/store-sqlite";
 
 const SPEC = "mcp-2025-11-25";
 const OWNER = "bench";
@@ -49,7 +49,7 @@ async function candidates(dir: string): Promise<Candidate[]> {
   // The PostgreSQL store, for a database named by MCP_TASK_GEN_PG_URL: each store opened gets a schema of its own.
   const url = process.env.MCP_TASK_GEN_PG_URL;
   if (url) {
-    const pg = (await import("../runtime/store-postgres.js")) as typeof import("../runtime/store-postgres.js");
+    const pg = (await import("@mcp-task-gen/runtime/store-postgres")) as typeof import("@mcp-task-gen/runtime/store-postgres");
     list.push({
       name: "postgres",
       label: "PostgreSQL",
@@ -188,7 +188,7 @@ async function augmentedCalls(cands: Candidate[], s: Settings): Promise<Map<stri
  * pg-boss `send`, in one interleaved run: creates/s of each, and the store's as a ratio to the plain INSERT.
  */
 async function postgresBaselines(url: string, s: Settings): Promise<Map<string, number[]>> {
-  const pgStore = (await import("../runtime/store-postgres.js")) as typeof import("../runtime/store-postgres.js");
+  const pgStore = (await import("@mcp-task-gen/runtime/store-postgres")) as typeof import("@mcp-task-gen/runtime/store-postgres");
   const pg = ((await import("pg")) as unknown as { default: typeof import("pg") }).default;
   const { default: PgBoss } = (await import("pg-boss")) as unknown as { default: new (o: Record<string, unknown>) => { start(): Promise<unknown>; stop(o?: Record<string, unknown>): Promise<void>; createQueue(n: string): Promise<void>; send(n: string, d: object): Promise<string | null>; on(e: string, f: (e: unknown) => void): void } };
   const tag = `bench_${process.pid}_base`;

@@ -6,8 +6,8 @@
  *
  *   node --import tsx bench/worker-child.ts <json: { url, storeSchema, queueSchema, concurrency }>
  */
-import { PostgresTaskStore } from "../runtime/store-postgres.js";
-import { PgBossTaskQueue } from "../runtime/workers.js";
+import { PostgresTaskStore } from "@mcp-task-gen/runtime/store-postgres";
+import { PgBossTaskQueue } from "@mcp-task-gen/runtime/workers";
 import { benchTools } from "./workers-tools.js";
 
 const o = JSON.parse(process.argv[2] ?? "{}") as { url: string; storeSchema: string; queueSchema: string; concurrency: number };
