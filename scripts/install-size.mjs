@@ -17,15 +17,16 @@ const work = mkdtempSync(join(tmpdir(), "mtg-install-size-"));
 try {
   let wanted = process.argv.slice(2);
   if (wanted.length === 0) {
-    const packed = JSON.parse(execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: root, encoding: "utf8" }));
-    wanted = [join(work, packed[0].filename), "openapi-typescript", "orval"];
+    // The compiler and the runtime package it depends on, installed together (no registry has them yet).
+    const packed = JSON.parse(execFileSync(npm, ["pack", ".", "./runtime", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: root, encoding: "utf8" }));
+    wanted = [packed.map((p) => join(work, p.filename)).reverse().join(" "), "openapi-typescript", "orval"];
   }
   console.log("| package | version | installed | packages |\n| --- | --- | --- | ---: |");
   for (const [i, spec] of wanted.entries()) {
     const dir = join(work, `p${i}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "empty", version: "1.0.0", private: true }));
-    execFileSync(npm, ["install", "--no-audit", "--no-fund", "--no-package-lock", "--ignore-scripts", "--loglevel=error", spec], { cwd: dir, stdio: "ignore" });
+    execFileSync(npm, ["install", "--no-audit", "--no-fund", "--no-package-lock", "--ignore-scripts", "--loglevel=error", ...spec.split(" ")], { cwd: dir, stdio: "ignore" });
     const name = spec.endsWith(".tgz") ? "mcp-task-gen" : spec.replace(/(.)@.*$/, "$1");
     const version = JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8")).version;
     const { bytes, packages } = footprint(join(dir, "node_modules"));
