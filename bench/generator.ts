@@ -225,7 +225,7 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
             ? undefined
             : `CPU profile of a cold generate (${SDK_SPEC}): ${dominated}. A generate runs no prettier: the emitters and templates print ` +
               "TypeScript one statement or entry per line, laid out by brace depth (generator/formatter.ts tidyStatements), the README is printed " +
-              "directly (tidyMarkdown) and the runtime is copied verbatim; what is left is loading the compiler, checking the spec and rendering",
+              "directly (tidyMarkdown) and the runtime is a package the output imports; what is left is loading the compiler, checking the spec and rendering",
       });
       targets.push({
         target: `no-change regenerate ÷ node -e 0 (${spec})`,
