@@ -713,6 +713,8 @@ async function withGuess(message: string): Promise<string> {
   if (unknown === null) return message;
   const { closest } = await import("./format.js");
   const guess = closest(unknown[1]!, WORDS);
+  // A word of another command (`--quiet` without `generate`): no misspelling to guess.
+  if (guess === unknown[1]) return message.replace(unknown[0]!, `${unknown[0]!.replace(/[,\n]$/, "")} (an option of another command: see 'npx mcp-task-gen <command> --help')${unknown[2] ?? ""}`);
   return guess === undefined ? message : message.replace(unknown[0]!, `${unknown[0]!.replace(/[,\n]$/, "")}; did you mean '${guess}'?${unknown[2] ?? ""}`);
 }
 

@@ -629,6 +629,7 @@ describe("usage errors exit 2", () => {
     ["a misspelt command with --help, with a guess", ["genrate", "--help"], /^mcp-task-gen: Unknown argument: genrate; did you mean 'generate'\?\nRun 'npx mcp-task-gen --help' for usage\.\n$/],
     ["an unknown command with -h", ["frobnicate", "-h"], /Unknown argument: frobnicate/],
     ["a misspelt option, with a guess", ["generate", "--sepc", "x"], /Unknown argument: sepc; did you mean 'spec'\?/],
+    ["an option of another command, named as such (no guess of itself)", ["--quiet"], /Unknown argument: quiet \(an option of another command: see 'npx mcp-task-gen <command> --help'\)\n/],
     ["init with a --name npm would refuse", ["init", "srv", "--name", "Bad_Name!"], /--name "Bad_Name!" is not a valid npm package name/],
   ])("%s", async (_what, argv, message) => {
     const dir = dirs.make();
