@@ -48,6 +48,13 @@ import {
 import { followStoreChanges } from "./store-events.js";
 import { type TaskCapabilityDecl, type TaskServerOptions, type CustomOperation, type RequestWork, type TaskTool } from "./server-api.js";
 
+/** A creation's way into the store (TaskHost.createRoute). */
+export interface CreateRoute {
+  readonly create: (record: Omit<TaskRecord, "seq">) => Promise<TaskRecord | undefined | "limit" | "rate">;
+  /** The create takes the creation's rate too (else it was taken before). */
+  readonly takesRate: boolean;
+}
+
 export abstract class RuntimeCore<S extends string = string, W = Record<string, unknown>> {
   readonly descriptor: TaskSpecDescriptor<S>;
   /** The strategies derived from the descriptor. */
@@ -457,16 +464,23 @@ export abstract class RuntimeCore<S extends string = string, W = Record<string, 
   }
 
   /**
-   * The creation rate to take in the create itself, where the store can (one round trip fewer): a shared store
-   * that counts rates and takes them with a bounded create, for an id this process draws (a requestor's own id
-   * may be tried twice).
+   * How a new task goes to the store, chosen once per creation: with its queued job in one transaction
+   * (createAlong), bounded by the requestor's unfinished tasks over every process (createBounded), or plain;
+   * and whether that create also takes the creation's rate (one round trip fewer): on a shared store that
+   * counts rates in its creates, for an id this process draws (a requestor's own id may be tried twice).
    */
-  protected rateWithCreate(key: string, perMinute: number, along: boolean): RateTake | undefined {
+  protected createRoute(max: number, along: ((rec: TaskRecord, sql: SqlRunner) => Promise<void>) | undefined, rate: RateTake): CreateRoute {
     const store = this.store;
-    if (store.shared !== true || store.takeRate === undefined || store.createTakesRate !== true || !Number.isFinite(perMinute)) return undefined;
-    if (this.plan.creation.idFromRequestor) return undefined;
-    if (!(along ? store.createAlong !== undefined : store.createBounded !== undefined)) return undefined;
-    return { key, perMinute };
+    const counts = store.shared === true && store.takeRate !== undefined && store.createTakesRate === true && Number.isFinite(rate.perMinute) && !this.plan.creation.idFromRequestor;
+    if (along !== undefined && store.createAlong !== undefined) {
+      const taken = counts ? rate : undefined;
+      return { takesRate: counts, create: (r) => store.createAlong!(r, max, along, taken) };
+    }
+    if (store.shared === true && store.createBounded !== undefined && (Number.isFinite(max) || counts)) {
+      const taken = counts ? rate : undefined;
+      return { takesRate: counts, create: (r) => store.createBounded!(r, max, taken) };
+    }
+    return { takesRate: false, create: (r) => store.create(r) };
   }
 
   /** A per-minute budget: counted in the store where it is shared (over every process), else in this process. */
@@ -490,14 +504,9 @@ export abstract class RuntimeCore<S extends string = string, W = Record<string, 
    * (createBounded), the count covers every process; otherwise this process's own count, taken
    * before, is the only one.
    */
-  protected async createRecord(record: Omit<TaskRecord, "seq">, max: number, along?: (rec: TaskRecord, sql: SqlRunner) => Promise<void>, rate?: RateTake): Promise<TaskRecord | undefined | "limit" | "rate"> {
+  protected async createRecord(record: Omit<TaskRecord, "seq">, route: CreateRoute): Promise<TaskRecord | undefined | "limit" | "rate"> {
     const store = this.store;
-    const create =
-      along !== undefined && store.createAlong !== undefined
-        ? (r: Omit<TaskRecord, "seq">) => store.createAlong!(r, max, along, rate)
-        : store.shared === true && store.createBounded !== undefined && (Number.isFinite(max) || rate !== undefined)
-          ? (r: Omit<TaskRecord, "seq">) => store.createBounded!(r, max, rate)
-          : (r: Omit<TaskRecord, "seq">) => store.create(r);
+    const create = route.create;
     if (!this.plan.creation.idFromRequestor) return create(record);
     const scoped = scopedTaskId(record.taskId, record.owner);
     if ((await store.get(scoped)) !== undefined) return undefined;

@@ -139,10 +139,10 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
     // Work for a worker: where the queue lives in the store's database, the job commits with the task, so a
     // crash between the two leaves neither a task no worker will run nor a job without its task.
     const along = this.enqueueAlong(params, extra, options, wanted.request);
-    // Where the store takes the creation's rate in the create itself, no round trip of its own before it.
-    const rate = this.rateWithCreate(`create|${owner}`, this.limits.createPerMinute, along !== undefined);
-    if (rate === undefined && !(await this.takeRate(`create|${owner}`, this.limits.createPerMinute))) throw rateDenied();
     const limit = this.limits.maxConcurrentPerRequestor;
+    // Where the store takes the creation's rate in the create itself, no round trip of its own before it.
+    const route = this.createRoute(limit, along, { key: `create|${owner}`, perMinute: this.limits.createPerMinute });
+    if (!route.takesRate && !(await this.takeRate(`create|${owner}`, this.limits.createPerMinute))) throw rateDenied();
     const overLimit = () => {
       this.audit({ ...audit, type: "denied", reason: "concurrent task limit" });
       return plan.error(plan.behaviour.limits.concurrencyError, { limit }, () =>
@@ -175,9 +175,7 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
         // Work enqueued for a worker has no runner until a worker takes it.
         ...(this.leaseTimer === undefined || (options.queued !== undefined && this.options.queue !== undefined) ? {} : { runner: this.runner }),
       },
-      limit,
-      along,
-      rate,
+      route,
     ).catch((e: unknown) => {
       // Nothing was created (the store, or the job written with the task, failed): the slot is free again.
       this.concurrency.release(owner);

@@ -22,73 +22,78 @@ process.on("SIGTERM", () => {
   process.exit(0);
 });
 let requests = 0;
-let buffer = "";
+
+/** Calls `onLine` with each complete line of a stream's text, as its chunks come. */
+function lines(stream, onLine) {
+  let pending = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk) => {
+    pending += chunk;
+    for (let nl = pending.indexOf("\n"); nl !== -1; nl = pending.indexOf("\n")) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      onLine(line);
+    }
+  });
+}
 // never-ends: the requests in flight by id, the tasks the server made, those it cancelled, and the answers to
 // tasks/result held back (by task) until the task is cancelled.
 const asked = new Map();
 const known = new Set();
 const cancelled = new Set();
 const held = new Map();
-process.stdin.setEncoding("utf8");
-process.stdin.on("data", (chunk) => {
-  buffer += chunk;
-  for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
-    const line = buffer.slice(0, nl);
-    buffer = buffer.slice(nl + 1);
-    let message;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      message = undefined;
-    }
-    if (message && typeof message.method === "string" && message.id !== undefined) requests++;
-    if (mode === "crash" && requests >= Number(n)) {
-      child.kill("SIGKILL");
-      process.exit(1);
-    }
-    if (mode === "never-ends" && message?.id !== undefined && typeof message.method === "string") asked.set(message.id, message);
-    child.stdin.write(`${line}\n`);
+lines(process.stdin, (line) => {
+  let message;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    message = undefined;
   }
+  if (message && typeof message.method === "string" && message.id !== undefined) requests++;
+  if (mode === "crash" && requests >= Number(n)) {
+    child.kill("SIGKILL");
+    process.exit(1);
+  }
+  if (mode === "never-ends" && message?.id !== undefined && typeof message.method === "string") asked.set(message.id, message);
+  child.stdin.write(`${line}\n`);
 });
 process.stdin.on("end", () => child.stdin.end());
-child.stdout.setEncoding("utf8");
 const ENDED = new Set(["completed", "failed", "cancelled"]);
-let out = "";
-child.stdout.on("data", (chunk) => {
-  if (mode === "stall" && requests >= Number(n)) return;
-  if (mode !== "never-ends") return void process.stdout.write(chunk);
-  out += chunk;
-  for (let nl = out.indexOf("\n"); nl !== -1; nl = out.indexOf("\n")) {
-    const line = out.slice(0, nl);
-    out = out.slice(nl + 1);
-    let message;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      process.stdout.write(`${line}\n`);
-      continue;
-    }
-    const request = message.id !== undefined ? asked.get(message.id) : undefined;
-    if (request) asked.delete(message.id);
-    const r = message.result;
-    const tasks = r ? [r, r.task, ...(Array.isArray(r.tasks) ? r.tasks : [])].filter((t) => t && typeof t === "object" && typeof t.taskId === "string") : [];
-    for (const t of tasks) known.add(t.taskId);
-    if (request?.method === "tasks/cancel" && tasks.some((t) => t.status === "cancelled")) release(request.params?.taskId);
-    if (message.method === "notifications/tasks/status") {
-      if (message.params?.status === "cancelled") release(message.params.taskId);
-      else if (ENDED.has(message.params?.status)) continue;
-    }
-    if (request?.method === "tasks/result") {
-      const id = request.params?.taskId;
-      if (known.has(id) && !cancelled.has(id)) {
-        held.set(id, [...(held.get(id) ?? []), message]);
-        continue;
-      }
-    }
-    for (const t of tasks) if (ENDED.has(t.status) && !cancelled.has(t.taskId)) t.status = "working";
-    process.stdout.write(`${JSON.stringify(message)}\n`);
+if (mode === "never-ends") lines(child.stdout, neverEnds);
+else {
+  child.stdout.on("data", (chunk) => {
+    if (mode === "stall" && requests >= Number(n)) return;
+    process.stdout.write(chunk);
+  });
+}
+function neverEnds(line) {
+  let message;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    process.stdout.write(`${line}\n`);
+    return;
   }
-});
+  const request = message.id !== undefined ? asked.get(message.id) : undefined;
+  if (request) asked.delete(message.id);
+  const r = message.result;
+  const tasks = r ? [r, r.task, ...(Array.isArray(r.tasks) ? r.tasks : [])].filter((t) => t && typeof t === "object" && typeof t.taskId === "string") : [];
+  for (const t of tasks) known.add(t.taskId);
+  if (request?.method === "tasks/cancel" && tasks.some((t) => t.status === "cancelled")) release(request.params?.taskId);
+  if (message.method === "notifications/tasks/status") {
+    if (message.params?.status === "cancelled") release(message.params.taskId);
+    else if (ENDED.has(message.params?.status)) return;
+  }
+  if (request?.method === "tasks/result") {
+    const id = request.params?.taskId;
+    if (known.has(id) && !cancelled.has(id)) {
+      held.set(id, [...(held.get(id) ?? []), message]);
+      return;
+    }
+  }
+  for (const t of tasks) if (ENDED.has(t.status) && !cancelled.has(t.taskId)) t.status = "working";
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+}
 function release(id) {
   if (typeof id !== "string" || cancelled.has(id)) return;
   cancelled.add(id);
