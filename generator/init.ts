@@ -12,7 +12,7 @@
  *   test/server.test.ts   user-owned test: drives the server through the generated client
  *   spec/<file>           a copy of the spec, when it is a file rather than a built-in name
  */
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -172,13 +172,11 @@ export function generatorSource(projectDir: string, root = generatorRoot(), vers
 }
 
 /**
- * How a new project gets the runtime package, found from the generator: in a checkout, its runtime/
- * folder (packed into vendor/); installed, the package beside the generator. Undefined when it is not
- * there (the generator was installed without its dependencies).
+ * How a new project gets the runtime package, found as the generator's dependency: installed, the package
+ * beside the generator; in a checkout, the workspace link leads to its runtime/ folder (packed into
+ * vendor/). Undefined when it is not there (the generator was installed without its dependencies).
  */
 export function runtimeSource(projectDir: string, root = generatorRoot(), version = RUNTIME_VERSION): GeneratorSource | undefined {
-  const checkout = join(root, "runtime");
-  if (!root.split(/[\\/]/).includes("node_modules") && existsSync(join(checkout, "package.json"))) return sourceOf(projectDir, RUNTIME_PACKAGE, checkout, version, false);
   let dir: string;
   try {
     dir = dirname(realpathSync(createRequire(join(root, "package.json")).resolve(`${RUNTIME_PACKAGE}/package.json`)));
