@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runDraw } from "../test/helpers/compose-run.js";
 import { draws } from "./compose-specs-draws.js";
+import { ensureBuilt } from "./ensure-built.mjs";
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");
@@ -20,6 +21,9 @@ const seed = Number(args.get("seed") ?? 20261204);
 const from = Number(args.get("from") ?? 0);
 const runs = Number(args.get("runs") ?? 8);
 const out = args.get("out");
+
+// The demo runs the CLI (dist/), and the type check resolves the runtime package to its build.
+ensureBuilt();
 
 const tally: Record<string, number> = {};
 const work = mkdtempSync(join(tmpdir(), "compose-specs-"));
