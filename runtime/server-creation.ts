@@ -211,11 +211,15 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
     this.active.set(taskId, active);
     // Retention counts from creation: a task still running when it elapses is stopped.
     if (!fromTerminal && keepAlive !== null) this.armExpiry(taskId, active, now + keepAlive);
-    // Cancellation: the SDK aborts extra.signal when the request is cancelled.
+    // Cancellation: the SDK aborts extra.signal when the request is cancelled. Where the request stays open
+    // until the result, that cancels the task for its whole life. Where it is answered at once, only a
+    // cancel before the answer counts (checked below, as the answer leaves): a signal listened to costs a
+    // working task most of a kilobyte, kept as long as its work holds the request's extra.
     const onAbort = () => void this.cancel(taskId, "The request was cancelled").catch(() => undefined);
-    extra.signal.addEventListener("abort", onAbort, { once: true });
+    const untilResult = plan.creation.ackMode === "notification";
+    if (untilResult) extra.signal.addEventListener("abort", onAbort, { once: true });
     const cleanup = () => {
-      extra.signal.removeEventListener("abort", onAbort);
+      if (untilResult) extra.signal.removeEventListener("abort", onAbort);
       if (active.expiry) clearTimeout(active.expiry);
       active.ended = true;
       this.active.delete(taskId);
@@ -234,6 +238,9 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
     // The request is answered at once with the task; the work goes on in the background.
     // The acknowledgement shows the task as this process last wrote it: no read of the store on the request's path.
     void this.execute(taskId, active, method, extra, work, cleanup, wanted.request, { known: record }).catch(() => undefined);
+    // Cancelled while the task was being made: the SDK sends no answer to an aborted request, so nobody
+    // would know of the task. Between this return and the SDK's check of the signal no event can run.
+    if (extra.signal.aborted) onAbort();
     return this.acknowledgement(active.latest ?? record) as R;
   }
 

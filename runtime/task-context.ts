@@ -154,7 +154,40 @@ export interface ActiveTask {
 
 /** The state of a task whose work starts here now: nothing asked, nothing cancelled, no input pending. */
 export function activeTask(o: Pick<ActiveTask, "controller" | "owner" | "notify" | "requestorCapabilities" | "progressToken" | "statusElsewhere">): ActiveTask {
-  return { ...o, pending: 0, cancelled: false, inputSeq: 0, waiters: new Map(), lock: Promise.resolve(), inputs: [] };
+  return new Active(o);
+}
+
+/**
+ * Every field set in one place, in one order: the states of all working tasks share one shape. Built by
+ * spreading the options and then adding fields as the work went on, each held its own (a server holds
+ * thousands of them).
+ */
+class Active implements ActiveTask {
+  readonly controller: AbortController;
+  readonly owner: string;
+  readonly notify: ActiveTask["notify"];
+  readonly requestorCapabilities: Record<string, unknown> | undefined;
+  readonly progressToken?: string | number | undefined;
+  readonly statusElsewhere?: boolean;
+  pending = 0;
+  cancelled = false;
+  // Declared without a value, each is still defined (as undefined) by the constructor: one shape for all.
+  ended?: boolean;
+  inputSeq = 0;
+  readonly waiters: ActiveTask["waiters"] = new Map();
+  lock: Promise<unknown> = Promise.resolve();
+  inputs: PendingInput[] = [];
+  expiry?: ReturnType<typeof setTimeout>;
+  latest?: TaskRecord;
+
+  constructor(o: Pick<ActiveTask, "controller" | "owner" | "notify" | "requestorCapabilities" | "progressToken" | "statusElsewhere">) {
+    this.controller = o.controller;
+    this.owner = o.owner;
+    this.notify = o.notify;
+    this.requestorCapabilities = o.requestorCapabilities;
+    if (o.progressToken !== undefined) this.progressToken = o.progressToken;
+    if (o.statusElsewhere !== undefined) this.statusElsewhere = o.statusElsewhere;
+  }
 }
 
 /** The runtime as its strategies (input, results, cancellation) see it. */

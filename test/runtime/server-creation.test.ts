@@ -1,4 +1,5 @@
 /** Task creation per declared trigger, acknowledgement, and retention. */
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { checkRuntimeVersion } from "../../runtime/descriptor.js";
 import { defineTool, TaskRuntime, type TaskTool } from "../../runtime/server.js";
@@ -117,6 +118,40 @@ describe("creation via a param (mcp-2025-11-25): acknowledged with { task }, the
       const f = await rt.store.get(id);
       return f?.state === "live" && f.record.status === "completed" ? true : undefined;
     });
+    await rt.close();
+  });
+
+  it("a request cancelled before its answer cancels the task it made; a cancel after the answer is not listened for", async () => {
+    const rt = await runtimeOf("mcp-2025-11-25", { pollFrequency: 100 });
+    const started: string[] = [];
+    rt.addTools([
+      defineTool({
+        name: "wait",
+        taskSupport: "optional",
+        handler: (_args, ctx) =>
+          new Promise((_resolve, reject) => {
+            started.push(ctx.taskId!);
+            ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true });
+          }),
+      }),
+    ]);
+    const statusOf = async (id: string) => {
+      const f = await rt.store.get(id);
+      return f?.state === "live" ? f.record.status : undefined;
+    };
+    // Cancelled while the task was being made: the SDK sends no answer, so the task must not live on unseen.
+    const early = fakeExtra();
+    early.abort();
+    const first = (await rt.callTool({ name: "wait", arguments: {}, task: {} }, early)) as { task: { taskId: string } };
+    await waitFor(async () => ((await statusOf(first.task.taskId)) === "cancelled" ? true : undefined));
+    // Answered: the request is over, and its signal carries no listener for the rest of the task's life.
+    const late = fakeExtra();
+    const second = (await rt.callTool({ name: "wait", arguments: {}, task: {} }, late)) as { task: { taskId: string } };
+    expect(getEventListeners(late.signal, "abort")).toHaveLength(0);
+    late.abort();
+    await waitFor(async () => (started.includes(second.task.taskId) ? true : undefined));
+    expect(await statusOf(second.task.taskId)).toBe("working");
+    await rt.cancel(second.task.taskId, "done");
     await rt.close();
   });
 
