@@ -12,10 +12,14 @@
  * to answer a request whose params have 5,000 or 50,000 extra keys, as ratios against the same request
  * without them, measured in the same server (medians of interleaved rounds).
  *
- *   tsx bench/load.ts [--tasks N] [--pings N] [--spec name] [--http] [--keys]   (also area "load" of bench/run.ts)
+ * `--scaffold`: the same HTTP load on a server as users run it (see buildScaffold): `init` from this
+ * checkout, installed and compiled, run by node without tsx, which the demo runs under.
+ *
+ *   tsx bench/load.ts [--tasks N] [--pings N] [--spec name] [--http] [--scaffold] [--keys]   (also area "load" of bench/run.ts)
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Section, Table, TargetResult } from "./report.js";
@@ -59,12 +63,14 @@ class Child {
   /** Task creations acknowledged by notification (the request is answered only when the task ends). */
   created = 0;
 
-  constructor(spec: string, args: string[] = [], options: Record<string, unknown> = OPTIONS) {
-    this.proc = spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts", "demo-server.ts"), spec, ...args], {
-      cwd: ROOT,
-      stdio: ["pipe", "pipe", "pipe"],
-      env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify(options) },
-    });
+  constructor(spec: string, args: string[] = [], options: Record<string, unknown> = OPTIONS, proc?: ChildProcess) {
+    this.proc =
+      proc ??
+      spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts", "demo-server.ts"), spec, ...args], {
+        cwd: ROOT,
+        stdio: ["pipe", "pipe", "pipe"],
+        env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify(options) },
+      });
     this.proc.stdout!.setEncoding("utf8");
     this.proc.stdout!.on("data", (d: string) => {
       this.buf += d;
@@ -240,12 +246,50 @@ function metaOf(ext: boolean): Msg {
     : {};
 }
 
-/** measureLoad over Streamable HTTP (mcp-2025-11-25 and ext-tasks-2026-07-28). */
-export async function measureLoadHttp(spec: string, tasks: number, pings: number): Promise<LoadFigures> {
+/** What holds the tasks: the demo (under tsx) by default, or a built scaffold project and its tool. */
+interface HttpTarget {
+  start: () => Child;
+  tool: { name: string; arguments: Record<string, unknown> };
+}
+
+const demoTarget = (spec: string): HttpTarget => ({
+  start: () => new Child(spec, ["--http", "0"]),
+  tool: { name: "slow_compute", arguments: { seconds: 3600 } },
+});
+
+/**
+ * A server as its users run it: `mcp-task-gen init <dir> --spec <spec> --transport http` from this
+ * checkout, installed (`npm install`, the runtime package from the tarball init vendors), compiled by its
+ * own `npm run build` and started with `node dist/src/server.js`: no tsx, the runtime's build. The limits
+ * are raised as the demo's are (one line of src/server.ts); the tasks are the scaffold's `echo` tool with
+ * a 10-minute delay. Returns the project's folder; the caller removes its parent.
+ */
+export function buildScaffold(spec: string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "mtg-load-")), "srv");
+  const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, stdio: ["ignore", "ignore", "inherit"] });
+  run(process.execPath, [join(ROOT, "bin", "mcp-task-gen.js"), "init", dir, "--spec", spec, "--transport", "http"], ROOT);
+  const server = join(dir, "src", "server.ts");
+  const line = "new TaskRuntime(await runtimeOptions(process.env.TASK_STORE ?? DEFAULT_STORE))";
+  const text = readFileSync(server, "utf8");
+  if (!text.includes(line)) throw new Error(`${server}: the line that makes the runtime changed; update buildScaffold`);
+  writeFileSync(server, text.replace(line, `new TaskRuntime({ ...(await runtimeOptions(process.env.TASK_STORE ?? DEFAULT_STORE)), ...${JSON.stringify(OPTIONS)} })`));
+  run("npm", ["install", "--no-audit", "--no-fund"], dir);
+  run("npm", ["run", "build"], dir);
+  return dir;
+}
+
+const scaffoldTarget = (dir: string): HttpTarget => ({
+  start: () =>
+    new Child("", [], {}, spawn(process.execPath, ["dist/src/server.js"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, PORT: "0", TASK_STORE: "memory" } })),
+  tool: { name: "echo", arguments: { message: "load", delayMs: 600_000 } },
+});
+
+/** measureLoad over Streamable HTTP (mcp-2025-11-25 and ext-tasks-2026-07-28), on the demo or `target`. */
+export async function measureLoadHttp(spec: string, tasks: number, pings: number, target: HttpTarget = demoTarget(spec)): Promise<LoadFigures> {
   const ext = spec === "ext-tasks-2026-07-28";
   const meta = metaOf(ext);
   const liveness = ext ? "server/discover" : "ping";
-  const child = new Child(spec, ["--http", "0"]);
+  const child = target.start();
   try {
     const req = new HttpRequestor((await child.ready())!, ext);
     await req.open();
@@ -257,9 +301,9 @@ export async function measureLoadHttp(spec: string, tasks: number, pings: number
     let next = 0;
     const creator = async () => {
       for (let i = next++; i < tasks; i = next++) {
-        const params: Msg = { name: "slow_compute", arguments: { seconds: 3600 }, _meta: { ...meta } };
+        const params: Msg = { ...target.tool, _meta: { ...meta } };
         if (!ext) params.task = { ttl: 86_400_000 };
-        const a = await req.call({ jsonrpc: "2.0", id: `t-${i}`, method: "tools/call", params }, "slow_compute");
+        const a = await req.call({ jsonrpc: "2.0", id: `t-${i}`, method: "tools/call", params }, target.tool.name);
         if (!("result" in a)) throw new Error(`${spec}: a task was refused: ${JSON.stringify(a)}`);
       }
     };
@@ -420,11 +464,21 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       }
       return;
     }
+    const scaffold = argv.includes("--scaffold");
     for (const spec of specs) {
-      if (http && spec === "sep-1686-draft") continue;
-      const r = await (http ? measureLoadHttp : measureLoad)(spec, tasks, pings);
+      if ((http || scaffold) && spec === "sep-1686-draft") continue;
+      let r: LoadFigures;
+      if (scaffold) {
+        process.stderr.write(`load: building a scaffold of ${spec} (init, npm install, npm run build)...\n`);
+        const dir = buildScaffold(spec);
+        try {
+          r = await measureLoadHttp(spec, tasks, pings, scaffoldTarget(dir));
+        } finally {
+          rmSync(join(dir, ".."), { recursive: true, force: true });
+        }
+      } else r = await (http ? measureLoadHttp : measureLoad)(spec, tasks, pings);
       process.stdout.write(
-        `${spec}${http ? " (HTTP)" : ""}: ${tasks} working tasks; RSS ${f1(r.rssIdleMb)} -> ${f1(r.rssLoadedMb)} MB (${f1(r.perTaskKb)} KB/task); ` +
+        `${spec}${scaffold ? " (HTTP, built scaffold)" : http ? " (HTTP)" : ""}: ${tasks} working tasks; RSS ${f1(r.rssIdleMb)} -> ${f1(r.rssLoadedMb)} MB (${f1(r.perTaskKb)} KB/task); ` +
           `liveness p50 ${f2(r.pingP50Ms)} ms, p99 ${f2(r.pingP99Ms)} ms, max ${f2(r.pingMaxMs)} ms; created in ${f1(r.createSeconds)} s\n`,
       );
     }
