@@ -704,6 +704,13 @@ class EndOfRun extends Cmd {
           count(w, "end of run: cancelled");
           await cancelByNotification(w, t);
         }
+        // By the cancel method, once in a whole test where no drawn command cancelled running work: that an
+        // acknowledged cancel stops the work is then checked whatever the draws.
+        const method = cancelMethodOf(w);
+        if (method !== undefined && (w.exercised["cancel of running work"] ?? 0) === 0 && !w.model.terminal.has(t.status)) {
+          count(w, "end of run: cancelled");
+          await cancelByMethod(w, t, method);
+        }
         continue;
       }
       count(w, "end of run: seen to its end");
@@ -791,49 +798,68 @@ class Cancel extends TaskCmd {
   async exec(w: World): Promise<void> {
     // A running task, where there is one: what a cancel of an ended one answers, every ended task's checks ask.
     const t = this.openTask(w);
-    const c = w.model.ir.behaviour.cancellation;
-    const cancel = c.via === "method" && c.method !== undefined && w.offered(c.method) ? w.model.ir.methods.find((x) => x.method === c.method) : undefined;
-    if (t && c.via === "cancelled-notification" && t.requestId !== undefined) {
+    const method = cancelMethodOf(w);
+    if (t && w.model.ir.behaviour.cancellation.via === "cancelled-notification" && t.requestId !== undefined) {
       count(w, "cancel");
       await cancelByNotification(w, t);
       return;
     }
-    if (!t || !cancel) return;
+    if (!t || method === undefined) return;
     count(w, "cancel");
-    await refresh(w, t);
-    const wasTerminal = w.model.terminal.has(t.status);
-    const a = await w.session.request(cancel.method, idParams(w, t.id));
-    expectAnswer(a, "cancellation", cancel.method);
-    if (a.error && isLimitError(w.model, a.error.code)) return;
-    if (wasTerminal) {
-      if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), "cancellation", `${cancel.method} of a task already ${t.status}`);
-      else if (a.error && isLimitError(w.model, a.error.code)) return;
-      else if (a.error) fail("cancellation", `${cancel.method} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
+    await cancelByMethod(w, t, method);
+  }
+}
+
+/** The cancel method where the server offers it, else undefined. */
+function cancelMethodOf(w: World): string | undefined {
+  const c = w.model.ir.behaviour.cancellation;
+  return c.via === "method" && c.method !== undefined && w.offered(c.method) && w.model.ir.methods.some((x) => x.method === c.method) ? c.method : undefined;
+}
+
+/**
+ * The cancel method asked of task `t`: a terminal task's cancel is answered as the spec says; a live task's
+ * cancel succeeds and the task ends where the spec's cancel leads (long work does not end otherwise).
+ */
+async function cancelByMethod(w: World, t: ModelTask, method: string): Promise<void> {
+  const c = w.model.ir.behaviour.cancellation;
+  await refresh(w, t);
+  const wasTerminal = w.model.terminal.has(t.status);
+  const a = await w.session.request(method, idParams(w, t.id));
+  expectAnswer(a, "cancellation", method);
+  if (a.error && isLimitError(w.model, a.error.code)) return;
+  if (wasTerminal) {
+    if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), "cancellation", `${method} of a task already ${t.status}`);
+    else if (a.error && isLimitError(w.model, a.error.code)) return;
+    else if (a.error) fail("cancellation", `${method} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
+    return;
+  }
+  if (a.error) {
+    // The task may have ended just before the request arrived: then the declared terminal error is right.
+    const terminalErr = w.model.error(c.terminalError);
+    if (c.terminal === "error" && terminalErr && a.error.code === terminalErr.code) {
+      await refresh(w, t);
+      if (!w.model.terminal.has(t.status)) fail("cancellation", `${method} said the task is terminal, but it is ${t.status}`, "a terminal task", t.status);
       return;
     }
-    if (a.error) {
-      // The task may have ended just before the request arrived: then the declared terminal error is right.
-      const terminalErr = w.model.error(c.terminalError);
-      if (c.terminal === "error" && terminalErr && a.error.code === terminalErr.code) {
-        await refresh(w, t);
-        if (!w.model.terminal.has(t.status)) fail("cancellation", `${cancel.method} said the task is terminal, but it is ${t.status}`, "a terminal task", t.status);
-        return;
-      }
-      fail("cancellation", `${cancel.method} of a live task failed`, "a result", a.error);
+    fail("cancellation", `${method} of a live task failed`, "a result", a.error);
+  }
+  checkResultType(w, method, a.result!);
+  checkSchema(w.model.schemas.result(method), a.result, "types", `${method} result`);
+  t.cancelRequested = true;
+  if (c.reply === "task" && c.timing === "before-reply") {
+    const task = taskIn(w.model, a.result);
+    if (task) {
+      observe(w, t, task, `${method} reply`);
+      if (!w.model.endStates.cancel.has(t.status) && !w.model.terminal.has(t.status)) fail("cancellation", `${method} replied with a task still ${t.status}`, [...w.model.endStates.cancel], t.status);
     }
-    checkResultType(w, cancel.method, a.result!);
-    checkSchema(w.model.schemas.result(cancel.method), a.result, "types", `${cancel.method} result`);
-    t.cancelRequested = true;
-    if (c.reply === "task" && c.timing === "before-reply") {
-      const task = taskIn(w.model, a.result);
-      if (task) {
-        observe(w, t, task, `${cancel.method} reply`);
-        if (!w.model.endStates.cancel.has(t.status) && !w.model.terminal.has(t.status)) fail("cancellation", `${cancel.method} replied with a task still ${t.status}`, [...w.model.endStates.cancel], t.status);
-      }
-    }
-    if (w.model.op("get")) {
-      await waitTerminal(w, t, 10_000);
-      if (!w.model.terminal.has(t.status)) fail("cancellation", `task ${t.id} is still ${t.status} 10 s after ${cancel.method}`, [...w.model.endStates.cancel], t.status);
+  }
+  if (t.outcome === "long") count(w, "cancel of running work");
+  if (w.model.op("get")) {
+    await waitTerminal(w, t, 10_000);
+    if (!w.model.terminal.has(t.status)) fail("cancellation", `task ${t.id} is still ${t.status} 10 s after ${method}`, [...w.model.endStates.cancel], t.status);
+    // Long work does not end on its own meanwhile: its acknowledged cancel ends it where the spec's cancel leads.
+    if (t.outcome === "long" && !w.model.endStates.cancel.has(t.status)) {
+      fail("cancellation", `task ${t.id} (long work) ended ${t.status} after ${method} was acknowledged`, [...w.model.endStates.cancel], t.status);
     }
   }
 }
