@@ -731,7 +731,7 @@ class Result extends TaskCmd {
     if (r.mode === "block-until-terminal" && !w.model.terminal.has(t.status) && t.outcome === "long" && !t.cancelRequested) {
       // It blocks: no answer may come while the work runs.
       count(w, "result before the end");
-      const early = await w.session.request(res.method, idParams(w, t.id), 1500);
+      const early = await w.session.probe(res.method, idParams(w, t.id), 1500);
       if (early.timedOut || (early.error && isLimitError(w.model, early.error.code))) return;
       expectAnswer(early, "results", res.method);
       await refresh(w, t);

@@ -247,6 +247,15 @@ export class Session {
     return this.wire.request(method, e.params, { timeoutMs: Math.max(timeoutMs, this.timing.requestMs), headers: e.headers, ...(onId ? { onId } : {}) });
   }
 
+  /**
+   * A request whose right answer is none yet (a blocking result of running work): it waits `ms` exactly, not
+   * --request-timeout, since silence is the pass. A slow machine can only hide an early answer, never invent one.
+   */
+  probe(method: string, params: Record<string, unknown>, ms: number): Promise<Answer> {
+    const e = envelope(this.model, method, params, this.capabilities);
+    return this.wire.request(method, e.params, { timeoutMs: ms, headers: e.headers });
+  }
+
   /** The params that ask for `request` to run as a task (with the requestor's id where it picks one). */
   taskParams(params: Record<string, unknown>, requestorId: string | undefined, ttl: number | undefined): Record<string, unknown> {
     const c = this.model.ir.behaviour.creation;
