@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { analyze } from "../pipeline.js";
 import { resolveSpec } from "../specs.js";
+import { RULE_CATALOGUE } from "./rules/index.js";
 import { conform, DEFAULT_OUTCOMES, type ConformReport, type OutcomeName, type Outcomes } from "./run.js";
 import { DEFAULT_TIMING, type Target } from "./session.js";
 
@@ -47,12 +48,8 @@ export interface ConformIo {
 
 export class ConformUsageError extends Error {}
 
-/** The rules a report may name. */
-export const RULES: readonly string[] = [
-  ...["types", "states", "transitions", "terminal", "identity", "outcomes", "progress", "results", "cancellation", "delete", "listing"],
-  ...["unknown-id", "error-message", "params", "tool-switch", "envelope", "related-task", "notifications", "creation", "get", "input", "custom", "expiry", "capabilities", "handshake", "transport", "http-accept", "http-header-limit"],
-  ...["timestamps", "isolation", "progress-token", "duplicate-id", "result-type", "unsupported"],
-];
+/** The rules a report may name: the catalogue's. */
+export const RULES: readonly string[] = RULE_CATALOGUE.map((r) => r.name);
 
 const OUTCOME_NAMES: readonly OutcomeName[] = ["complete", "fail", "error", "input", "long"];
 

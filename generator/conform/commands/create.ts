@@ -1,0 +1,107 @@
+/** Making a task: a tool call of an outcome (or another request the spec lets become a task) as a task request. */
+import { Cmd } from "./base.js";
+import { observe, refresh } from "../follow.js";
+import type { OutcomeName } from "../report.js";
+import { fail } from "../rule.js";
+import { rules } from "../rules/index.js";
+import { taskIn } from "../session.js";
+import { type Augmentable, brief, checkSchema, count, expectAnswer, isLimitError, isObject, type ModelTask, type World } from "../world.js";
+
+export class Create extends Cmd {
+  /**
+   * `via`: made through another augmentable request (its work completes), rather than a tool of an outcome;
+   * `ttl`: the retention asked for.
+   */
+  constructor(
+    readonly outcome: OutcomeName,
+    readonly via?: Augmentable,
+    readonly ttl = 60_000,
+  ) {
+    super();
+  }
+  toString() {
+    return this.via ? `create(${this.via.method})` : `create(${this.outcome})`;
+  }
+  async exec(w: World): Promise<void> {
+    const made = await this.make(w);
+    // Read back what was made: the task as the spec's get shows it.
+    if (made !== undefined) await refresh(w, made.t);
+  }
+  /**
+   * Makes the task and adds it to the model: the task and the acknowledgement's record of it (none where a
+   * notification acknowledges it); undefined where the server refused for a limit or served no task.
+   */
+  async make(w: World): Promise<{ t: ModelTask; task?: Record<string, unknown> } | undefined> {
+    const m = w.model;
+    const c = m.ir.behaviour.creation;
+    const recipe = this.via ? undefined : w.outcomes[this.outcome]!;
+    const method = this.via?.method ?? "tools/call";
+    const label = recipe ? `tools/call of ${recipe.name}` : method;
+    const requestorId = c.taskId.assignedBy === "requestor" ? `conform-${Math.random().toString(36).slice(2, 10)}` : undefined;
+    const asked = w.session.taskParams(this.via?.params ?? { name: recipe!.name, arguments: recipe!.arguments ?? {} }, requestorId, this.ttl);
+    // A progress token of its own, whose life the spec's progressTokenLifetime bounds.
+    const progressToken = `conform-progress-${Math.random().toString(36).slice(2, 10)}`;
+    const params = { ...asked, _meta: { ...(isObject(asked._meta) ? asked._meta : {}), progressToken } };
+    const made = { ...(this.via ? { via: method } : {}), progressToken };
+    count(w, this.via ? `create via ${method}` : "create");
+    if (c.ack.mode === "notification") {
+      const before = w.session.wire.notifications.length;
+      let requestId: number | undefined;
+      const pending = w.session.request(method, params, 60_000, (id) => (requestId = id));
+      const deadline = Date.now() + 10_000;
+      let ack: Record<string, unknown> | undefined;
+      while (ack === undefined && Date.now() < deadline) {
+        ack = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification && JSON.stringify(n.params ?? {}).includes(JSON.stringify(requestorId)))?.params;
+        if (ack === undefined) {
+          const early = await Promise.race([pending, new Promise<undefined>((r) => setTimeout(() => r(undefined), 25))]);
+          if (early?.error && isLimitError(m, early.error.code)) return;
+          if (early !== undefined && ack === undefined) {
+            ack = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification)?.params;
+            if (ack === undefined) fail(rules.creation, `${method} with a task request answered before any ${c.ack.notification}`, c.ack.notification, brief(early));
+          }
+        }
+      }
+      if (ack === undefined) fail(rules.creation, `no ${c.ack.notification} within 10 s of a task request`, c.ack.notification, "nothing");
+      checkSchema(m.schemas.params(c.ack.notification!), ack, rules.types, `${c.ack.notification} params`);
+      const t: ModelTask = { id: requestorId!, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, pending, ...made, ...(requestId === undefined ? {} : { requestId }) };
+      void pending.then(() => (t.answeredAt = Date.now()));
+      w.tasks.push(t);
+      return { t };
+    }
+    // An acknowledgement comes at once, whatever the work: a server that runs the work first answers late.
+    const sent = Date.now();
+    // The request's id: where the spec cancels a task with notifications/cancelled, it names this request.
+    let requestId: number | undefined;
+    const a = await w.session.request(method, params, 10_000, (id) => (requestId = id));
+    const answeredAt = Date.now();
+    expectAnswer(a, rules.creation, `${label} with a task request (an acknowledgement is due at once)`);
+    if (a.error) {
+      if (isLimitError(m, a.error.code)) return;
+      fail(rules.creation, `${label} as a task failed`, "a task", a.error);
+    }
+    // A request the server does not declare among those it makes tasks of is served plainly.
+    if (!w.augmented(method)) {
+      const served = taskIn(m, a.result);
+      if (served !== undefined) fail(rules.capabilities, `${label} with a task request made task ${String(served[m.idField])}, but the server does not declare ${method} among its task requests`, "a plain result", a.result);
+      count(w, `create: ${method} served plainly`);
+      return;
+    }
+    const ackType = typeof c.ack.resultType === "string" ? c.ack.resultType : undefined;
+    if (c.ack.mode === "flat-result" && m.ir.behaviour.resultType !== false && c.decidedBy === "receiver") {
+      const rt = m.ir.behaviour.resultType;
+      if (a.result![rt.field] !== rt.task) {
+        count(w, "create: served without a task");
+        return;
+      }
+    }
+    if (ackType !== undefined) checkSchema(m.schemas.type(ackType), a.result, rules.types, `the acknowledgement (${ackType})`);
+    const task = taskIn(m, a.result);
+    if (task === undefined) fail(rules.creation, "the acknowledgement holds no task", `a task with ${m.idField} and ${m.statusField}`, a.result);
+    const id = task[m.idField] as string;
+    if (w.tasks.some((t) => t.id === id)) fail(rules.creation, `the server handed out task id ${id} twice`);
+    const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, answeredAt, ...made, ...(requestId === undefined ? {} : { requestId }) };
+    observe(w, t, task, "the acknowledgement", sent);
+    w.tasks.push(t);
+    return { t, task };
+  }
+}

@@ -1,0 +1,65 @@
+/** Deleting a task, where the spec declares a delete method. */
+import { TaskCmd } from "./base.js";
+import { refresh } from "../follow.js";
+import { fail } from "../rule.js";
+import { rules } from "../rules/index.js";
+import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, isObject, type ModelTask, type World } from "../world.js";
+
+export class Delete extends TaskCmd {
+  toString() {
+    return `delete(#${this.pick})`;
+  }
+  async exec(w: World): Promise<void> {
+    // Half the draws a running task where there is one (whose delete the spec may refuse), the others any.
+    const t = this.pick % 2 === 0 ? this.openTask(w) : this.task(w);
+    if (!t || !w.model.op("delete")) return;
+    count(w, "delete");
+    await refresh(w, t);
+    await deleteTask(w, t);
+  }
+}
+
+/** Deletes a task: refused outside the deletable statuses, else gone from the list and from the get method. */
+export async function deleteTask(w: World, t: ModelTask): Promise<void> {
+  {
+    const del = w.model.op("delete")!;
+    const c = w.model.ir.behaviour.cancellation;
+    const deletable = c.deletableStatuses === undefined ? w.model.terminal.has(t.status) : c.deletableStatuses.includes(t.status);
+    const a = await w.session.request(del.method, idParams(w, t.id));
+    expectAnswer(a, rules.deletion, del.method);
+    if (a.error && isLimitError(w.model, a.error.code)) return;
+    if (!deletable) {
+      if (a.error) {
+        expectError(a, w.model.error(c.deleteRefusedError), rules.deletion, `${del.method} of a task in ${t.status}`);
+        return;
+      }
+      // It ended between the look and the request: then deleting it is right, unless it could not have ended.
+      const held = (t.outcome === "long" && !t.cancelRequested) || w.model.roleOf[t.status] === "paused";
+      if (held) fail(rules.deletion, `${del.method} of task ${t.id} in ${t.status}, which the spec does not let be deleted, answered a result`, w.model.error(c.deleteRefusedError)?.message ?? "an error", a.result);
+      t.gone = true;
+      t.deleted = true;
+      return;
+    }
+    if (a.error) fail(rules.deletion, `${del.method} of a task in ${t.status} (deletable) failed`, "a result", a.error);
+    checkSchema(w.model.schemas.result(del.method), a.result, rules.types, `${del.method} result`);
+    t.gone = true;
+    t.deleted = true;
+    const list = w.model.op("list");
+    if (list !== undefined && w.offered(list.method)) {
+      let cursor: string | undefined;
+      for (let page = 0; page < 50; page++) {
+        const l = await w.session.request(list.method, cursor === undefined ? {} : { cursor });
+        if (!l.result) break;
+        const items = (Object.values(l.result).find(Array.isArray) as unknown[] | undefined) ?? [];
+        if (items.some((x) => isObject(x) && x[w.model.idField] === t.id)) fail(rules.deletion, `${list.method} still lists task ${t.id} after ${del.method}`, "not listed", t.id);
+        if (typeof l.result.nextCursor !== "string") break;
+        cursor = l.result.nextCursor;
+      }
+    }
+    const get = w.model.op("get");
+    if (get) {
+      const g = await w.session.request(get.method, idParams(w, t.id));
+      expectError(g, w.model.notFound, rules.deletion, `${get.method} of a deleted task`, -32602);
+    }
+  }
+}

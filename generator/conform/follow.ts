@@ -1,0 +1,149 @@
+/**
+ * Following a task as the tester does: each task the server shows is checked against the model and moves it
+ * along; waiting for the end answers the input the work asks and lets go of a held task; an ended task answers
+ * what its end declares.
+ */
+import { fail } from "./rule.js";
+import { rules } from "./rules/index.js";
+import { checkRelated } from "./rules/related-task.js";
+import { checkResultType } from "./rules/result-type.js";
+import { checkEndResult, checkInline } from "./rules/results.js";
+import { checkTimes, ms, timeFields } from "./rules/timestamps.js";
+import { taskIn } from "./session.js";
+import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, isObject, type ModelTask, type World } from "./world.js";
+
+/** Checks a task the server showed and moves the model along; the status must be one the last could lead to. */
+export function observe(w: World, t: ModelTask, task: Record<string, unknown>, what: string, sentAt?: number): void {
+  const m = w.model;
+  const taskSchema = m.schemas.type(m.ir.behaviour.taskType);
+  checkSchema(taskSchema, task, rules.types, `${what}: the task`);
+  if (task[m.idField] !== t.id) fail(rules.identity, `${what} shows task ${JSON.stringify(task[m.idField])}, not ${JSON.stringify(t.id)}`);
+  const status = task[m.statusField];
+  if (typeof status !== "string" || !m.states.has(status)) fail(rules.states, `${what}: ${JSON.stringify(status)} is not a declared state`, [...m.states], status);
+  if (m.terminal.has(t.status) && status !== t.status) fail(rules.terminal, `${what}: task ${t.id} left the terminal state ${t.status} for ${status}`, t.status, status);
+  if (!m.reach.get(t.status)?.has(status)) fail(rules.transitions, `${what}: no transition path leads from ${t.status} to ${status}`, [...(m.reach.get(t.status) ?? [])], status);
+  checkTimes(w, t, task, what);
+  // A change of status is an update: a lastUpdatedAt seen unchanged well after it was first seen must move.
+  const f = timeFields(m);
+  const updated = f.updated === undefined ? undefined : task[f.updated];
+  if (typeof updated === "string" && !Number.isNaN(ms(updated))) {
+    const prev = t.updated;
+    if (prev !== undefined && status !== t.status && updated === prev.value && prev.lastSentSame - prev.firstSeen >= 50) {
+      fail(rules.timestamps, `${what}: task ${t.id} moved from ${t.status} to ${status}, but its lastUpdatedAt stayed ${updated}`, `later than ${updated}`, updated);
+    }
+    if (prev === undefined || updated !== prev.value) t.updated = { value: updated, firstSeen: Date.now(), lastSentSame: -Infinity };
+    else if (status === t.status && sentAt !== undefined) prev.lastSentSame = Math.max(prev.lastSentSame, sentAt);
+  }
+  if (m.terminal.has(status) && t.notified !== undefined && m.terminal.has(t.notified) && t.notified !== status) {
+    fail(rules.notifications, `${what} shows task ${t.id} ${status}, but its status notification said it ended ${t.notified}`, t.notified, status);
+  }
+  if (m.terminal.has(status)) t.endedAt ??= Date.now();
+  t.status = status;
+}
+
+export async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<void> {
+  const get = w.model.op("get")!;
+  const deadline = Date.now() + ms;
+  while (!w.model.terminal.has(t.status) && Date.now() < deadline) {
+    // Any work may ask for input (a tool that samples, one that elicits): answer it as the spec routes it.
+    if (w.model.roleOf[t.status] === "input_required") await answerInputRound(w, t);
+    // A task held by a transition (paused) waits for one that lets it go on: the spec's own way out.
+    await letGo(w, t);
+    await new Promise((r) => setTimeout(r, 50));
+    const sent = Date.now();
+    const a = await w.session.request(get.method, idParams(w, t.id));
+    expectAnswer(a, rules.get, `${get.method} of task ${t.id}`);
+    if (a.error) fail(rules.get, `${get.method} of a live task ${t.id} failed`, "the task", a.error);
+    checkResultType(w, get.method, a.result!);
+    observe(w, t, taskIn(w.model, a.result) ?? {}, get.method, sent);
+  }
+}
+
+/** A task held by a transition (paused) is let go by the spec's own way out, which the server must accept. */
+export async function letGo(w: World, t: ModelTask): Promise<void> {
+  if (w.model.roleOf[t.status] !== "paused") return;
+  const out = w.model.ops("transition").find((m) => m.to !== undefined && m.to !== t.status && w.model.direct.get(t.status)?.has(m.to) && w.model.roleOf[m.to] !== "paused");
+  if (!out) return;
+  const a = await w.session.request(out.method, idParams(w, t.id));
+  expectAnswer(a, rules.transitions, out.method);
+  const guarded = w.model.ir.transitions.some((x) => x.from === t.status && x.to === out.to && x.guard !== undefined);
+  if (a.error && !isLimitError(w.model, a.error.code) && !guarded) {
+    await refresh(w, t);
+    if (w.model.roleOf[t.status] === "paused") fail(rules.transitions, `${out.method} of a task in ${t.status} failed, but the spec allows ${t.status} → ${out.to}`, "a result", a.error);
+  }
+}
+
+/** Answers a task's input round the way the spec routes it: on the result stream, or by the update method. */
+export async function answerInputRound(w: World, t: ModelTask): Promise<void> {
+  const input = w.model.ir.behaviour.input;
+  if (input === false) return;
+  if (input.via === "result-stream") {
+    // One result request open per task: its stream carries the input requests.
+    const res = w.model.op("result");
+    if (res && t.resultStream === undefined) t.resultStream = w.session.request(res.method, idParams(w, t.id), 15_000).finally(() => (t.resultStream = undefined));
+    return;
+  }
+  if (input.via === "inline-poll" && input.updateMethod !== undefined && input.requestsField && input.responsesField) {
+    const get = w.model.op("get")!;
+    const a = await w.session.request(get.method, idParams(w, t.id));
+    const task = taskIn(w.model, a.result);
+    const asked = task === undefined ? undefined : task[input.requestsField];
+    if (!isObject(asked)) return;
+    const { answerInput } = await import("./session.js");
+    const responses = Object.fromEntries(
+      Object.entries(asked).map(([k, r]) => [k, answerInput(String(isObject(r) ? r.method : ""), isObject(r) && isObject(r.params) ? r.params : undefined)]),
+    );
+    const u = await w.session.request(input.updateMethod, { ...idParams(w, t.id), [input.responsesField]: responses });
+    expectAnswer(u, rules.input, `${input.updateMethod} of task ${t.id}`);
+    if (u.error) fail(rules.input, `${input.updateMethod} answering the task's own input requests failed`, "a result", u.error);
+    checkResultType(w, input.updateMethod, u.result!);
+    checkSchema(w.model.schemas.result(input.updateMethod), u.result, rules.types, `${input.updateMethod} result`);
+  }
+}
+
+export async function refresh(w: World, t: ModelTask): Promise<void> {
+  const get = w.model.op("get");
+  if (!get) return;
+  const sent = Date.now();
+  const g = await w.session.request(get.method, idParams(w, t.id));
+  const task = taskIn(w.model, g.result);
+  if (task) {
+    observe(w, t, task, get.method, sent);
+    checkInline(w, t, task, get.method);
+  }
+}
+
+/** Waits for a task whose work ends on its own; it ends as its outcome says and answers what its end declares. */
+export async function seeToEnd(w: World, t: ModelTask): Promise<void> {
+  await waitTerminal(w, t, 15_000);
+  if (!w.model.terminal.has(t.status)) fail(rules.progress, `task ${t.id} (${t.outcome}) is still ${t.status} after 15 s`, "a terminal state", t.status);
+  // Long work is seen to its end only once cancelled.
+  const expected = t.cancelRequested || t.outcome === "long" ? new Set([...w.model.endStates.cancel, ...w.model.terminal]) : w.model.endStates[t.outcome === "input" ? "complete" : t.outcome];
+  if (!expected.has(t.status) && !t.endedByMove) fail(rules.outcomes, `task ${t.id} of outcome ${t.outcome} ended ${t.status}`, [...expected], t.status);
+  await endChecks(w, t);
+}
+
+/** What an ended task answers: its result (or error) as its end declares, and to a cancel what the spec says of a terminal task. */
+export async function endChecks(w: World, t: ModelTask): Promise<void> {
+  t.endChecked = true;
+  // An inline result is checked on the task itself.
+  if (w.model.ir.behaviour.results.mode === "inline") await refresh(w, t);
+  const res = w.model.op("result");
+  if (res !== undefined && w.model.ir.behaviour.results.mode !== "inline") {
+    const a = await w.session.request(res.method, idParams(w, t.id), 10_000);
+    expectAnswer(a, rules.results, `${res.method} of a task that ended ${t.status}`);
+    if (!(a.error && isLimitError(w.model, a.error.code))) checkEndResult(w, t, a, res.method);
+    if (a.result) checkRelated(w, t, res.method, a.result);
+  }
+  // Cancelling it now does what the spec says of a terminal task, and leaves it as it ended.
+  const c = w.model.ir.behaviour.cancellation;
+  const cancel = c.via === "method" && c.method !== undefined && w.offered(c.method) ? c.method : undefined;
+  if (cancel === undefined) return;
+  count(w, "cancel after the end");
+  const a = await w.session.request(cancel, idParams(w, t.id));
+  expectAnswer(a, rules.cancellation, cancel);
+  if (a.error && isLimitError(w.model, a.error.code)) return;
+  if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), rules.cancellation, `${cancel} of a task already ${t.status}`);
+  else if (a.error) fail(rules.cancellation, `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
+  await refresh(w, t);
+}

@@ -1,0 +1,26 @@
+/**
+ * A rule of conform: what must hold, the protocol statements it checks (ids of `spec/statements/*.yaml`) and the
+ * parts of the spec it reads. Each rule is a module of `rules/`, listed in the catalogue (`rules/index.ts`); a check
+ * that finds a rule broken throws the rule's violation.
+ */
+import { ViolationError } from "./report.js";
+
+export interface Rule {
+  /** The name reports, `--ignore` and the statements file give it. */
+  readonly name: string;
+  /** What must hold. */
+  readonly description: string;
+  /** The protocol's normative statements it checks on the wire. */
+  readonly statements: readonly string[];
+  /** The parts of the spec (paths of the format) its checks read. */
+  readonly reads: readonly string[];
+}
+
+export function defineRule(rule: Rule): Rule {
+  return Object.freeze({ ...rule, statements: Object.freeze([...rule.statements]), reads: Object.freeze([...rule.reads]) });
+}
+
+/** Throws the violation of `rule`: what came, and what the spec expected. */
+export function fail(rule: Rule, message: string, expected?: unknown, observed?: unknown): never {
+  throw new ViolationError({ rule: rule.name, message, ...(expected === undefined ? {} : { expected }), ...(observed === undefined ? {} : { observed }) });
+}

@@ -1,0 +1,9 @@
+/** Rule `custom`: A custom operation answers a result of its declared type or an error the spec declares for it. */
+import { defineRule } from "../rule.js";
+
+export const custom = defineRule({
+  name: "custom",
+  description: "A custom operation answers a result of its declared type or an error the spec declares for it.",
+  statements: [],
+  reads: ["operations.custom"],
+});

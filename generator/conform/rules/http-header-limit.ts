@@ -1,0 +1,9 @@
+/** Rule `http-header-limit`: Streamable HTTP: headers over the server's limit get a JSON-RPC error body, not an empty 431. */
+import { defineRule } from "../rule.js";
+
+export const httpHeaderLimit = defineRule({
+  name: "http-header-limit",
+  description: "Streamable HTTP: headers over the server's limit get a JSON-RPC error body, not an empty 431.",
+  statements: [],
+  reads: [],
+});

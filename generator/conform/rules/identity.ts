@@ -1,0 +1,9 @@
+/** Rule `identity`: A task read by its id is that task. */
+import { defineRule } from "../rule.js";
+
+export const identity = defineRule({
+  name: "identity",
+  description: "A task read by its id is that task.",
+  statements: [],
+  reads: ["behaviour.taskType", "behaviour.idField"],
+});

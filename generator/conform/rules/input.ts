@@ -1,0 +1,9 @@
+/** Rule `input`: The task's own input requests, answered through the update method, are accepted. */
+import { defineRule } from "../rule.js";
+
+export const input = defineRule({
+  name: "input",
+  description: "The task's own input requests, answered through the update method, are accepted.",
+  statements: [],
+  reads: ["behaviour.input"],
+});

@@ -1,0 +1,30 @@
+/** Rule `progress-token`: Progress for a task's token increases and stops at the end (and, where the token lives as long as the request, at the answer). */
+import { defineRule, fail } from "../rule.js";
+import { ms } from "./timestamps.js";
+import { count, type World } from "../world.js";
+
+export const progressToken = defineRule({
+  name: "progress-token",
+  description: "Progress for a task's token increases and stops at the end (and, where the token lives as long as the request, at the answer).",
+  statements: [],
+  reads: ["behaviour.creation.progressTokenLifetime"],
+});
+
+/**
+ * Progress for a task's request: its value increases, and none comes once the task was seen terminal (nor,
+ * where the token lives only as long as the request, once the request was answered).
+ */
+export function checkProgress(w: World, n: { params?: Record<string, unknown>; at: number }): void {
+  const token = n.params?.progressToken;
+  const t = token === undefined ? undefined : w.tasks.find((x) => x.progressToken === token);
+  if (t === undefined) return;
+  count(w, "progress notification");
+  const p = n.params?.progress;
+  if (typeof p === "number" && t.progress !== undefined && p <= t.progress) fail(progressToken, `progress for task ${t.id} went from ${t.progress} to ${p}; it must increase`, `more than ${t.progress}`, p);
+  if (typeof p === "number") t.progress = p;
+  // A margin for a notification sent just before the end that came on another stream than the answer.
+  if (t.endedAt !== undefined && n.at - t.endedAt > 250) fail(progressToken, `a progress notification for task ${t.id} came ${n.at - t.endedAt} ms after the task was seen ${t.status}`, "no progress after the end", n.params);
+  if (w.model.ir.behaviour.creation.progressTokenLifetime === "request" && t.answeredAt !== undefined && n.at - t.answeredAt > 250) {
+    fail(progressToken, `a progress notification for task ${t.id} came after its request was answered; the spec's token lives as long as the request`, "no progress after the answer", n.params);
+  }
+}

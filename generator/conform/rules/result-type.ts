@@ -1,0 +1,17 @@
+/** Rule `result-type`: The answers to the task methods carry the declared result type field with its complete value. */
+import { defineRule, fail } from "../rule.js";
+import type { World } from "../world.js";
+
+export const resultType = defineRule({
+  name: "result-type",
+  description: "The answers to the task methods carry the declared result type field with its complete value.",
+  statements: [],
+  reads: ["behaviour.resultType"],
+});
+
+/** Where the spec declares a result type field, the answers to task methods other than creation say `complete`. */
+export function checkResultType(w: World, method: string, result: Record<string, unknown>): void {
+  const rt = w.model.ir.behaviour.resultType;
+  if (rt === false) return;
+  if (result[rt.field] !== rt.complete) fail(resultType, `${method} answered without ${rt.field}: ${JSON.stringify(rt.complete)}`, rt.complete, result[rt.field] ?? "nothing");
+}

@@ -1,0 +1,9 @@
+/** Rule `states`: Every status shown is a declared state. */
+import { defineRule } from "../rule.js";
+
+export const states = defineRule({
+  name: "states",
+  description: "Every status shown is a declared state.",
+  statements: [],
+  reads: ["states"],
+});

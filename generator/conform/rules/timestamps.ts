@@ -1,0 +1,48 @@
+/** Rule `timestamps`: createdAt never changes; lastUpdatedAt is never before it, never goes back, and moves with a change of status. */
+import type { IRType } from "../../ir.js";
+import type { SpecModel } from "../model.js";
+import { defineRule, fail } from "../rule.js";
+import type { ModelTask, World } from "../world.js";
+
+export const timestamps = defineRule({
+  name: "timestamps",
+  description: "createdAt never changes; lastUpdatedAt is never before it, never goes back, and moves with a change of status.",
+  statements: [],
+  reads: ["behaviour.taskType"],
+});
+
+/** The task type's MCP timestamps, where it declares them. */
+export function timeFields(m: SpecModel): { created?: string; updated?: string } {
+  const fields = new Set<string>();
+  const seen = new Set<string>();
+  const collect = (t: IRType | undefined): void => {
+    if (t === undefined) return;
+    if (t.kind === "object") for (const f of t.fields) fields.add(f.name);
+    else if (t.kind === "union") for (const v of t.variants) collect(v);
+    else if (t.kind === "ref" && !seen.has(t.name)) {
+      seen.add(t.name);
+      collect(m.ir.types.find((d) => d.name === t.name)?.type);
+    }
+  };
+  collect({ kind: "ref", name: m.ir.behaviour.taskType, nullable: false });
+  return { ...(fields.has("createdAt") ? { created: "createdAt" } : {}), ...(fields.has("lastUpdatedAt") ? { updated: "lastUpdatedAt" } : {}) };
+}
+
+export const ms = (v: unknown): number => (typeof v === "string" ? Date.parse(v) : NaN);
+
+/**
+ * createdAt never changes; lastUpdatedAt is never before it and never goes back (compared with what the same
+ * channel showed last: answers with answers, notifications with notifications, which may come on another stream).
+ */
+export function checkTimes(w: World, t: ModelTask, task: Record<string, unknown>, what: string, last: { value: string } | null = t.updated ?? null): void {
+  const f = timeFields(w.model);
+  const created = f.created === undefined ? undefined : task[f.created];
+  const updated = f.updated === undefined ? undefined : task[f.updated];
+  if (typeof created === "string") {
+    if (t.createdAt !== undefined && created !== t.createdAt) fail(timestamps, `${what}: createdAt of task ${t.id} changed`, t.createdAt, created);
+    t.createdAt = created;
+  }
+  if (Number.isNaN(ms(updated))) return;
+  if (!Number.isNaN(ms(created)) && ms(updated) < ms(created)) fail(timestamps, `${what}: lastUpdatedAt of task ${t.id} is before its createdAt`, `at or after ${String(created)}`, updated);
+  if (last !== null && ms(updated) < ms(last.value)) fail(timestamps, `${what}: lastUpdatedAt of task ${t.id} went back`, `at or after ${last.value}`, updated);
+}

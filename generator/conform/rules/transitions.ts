@@ -1,0 +1,9 @@
+/** Rule `transitions`: Every status shown is reachable from the last one seen through the transition table; a move the table allows from where the task is is not refused (guards aside). */
+import { defineRule } from "../rule.js";
+
+export const transitions = defineRule({
+  name: "transitions",
+  description: "Every status shown is reachable from the last one seen through the transition table; a move the table allows from where the task is is not refused (guards aside).",
+  statements: [],
+  reads: ["transitions", "operations.transition"],
+});

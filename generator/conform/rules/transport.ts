@@ -1,0 +1,9 @@
+/** Rule `transport`: Every message is well-formed JSON-RPC on the transport. */
+import { defineRule } from "../rule.js";
+
+export const transport = defineRule({
+  name: "transport",
+  description: "Every message is well-formed JSON-RPC on the transport.",
+  statements: [],
+  reads: [],
+});

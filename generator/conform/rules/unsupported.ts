@@ -1,0 +1,9 @@
+/** Rule `unsupported`: A method the spec lists as unsupported gets the declared error. */
+import { defineRule } from "../rule.js";
+
+export const unsupported = defineRule({
+  name: "unsupported",
+  description: "A method the spec lists as unsupported gets the declared error.",
+  statements: [],
+  reads: ["behaviour.unsupportedMethods"],
+});
