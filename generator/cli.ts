@@ -827,7 +827,7 @@ export async function main(argv?: string[], io: Io = defaultIo()): Promise<numbe
           (async () => {
             // Self-contained: spec errors print their diagnostics and exit 1; an unknown spec is a usage error (exit 2).
             const { analyze } = await import("./pipeline.js");
-            const { diffSpecs, diffFails, renderDiffJson, renderDiffMarkdown } = await import("./diff.js");
+            const { diffSpecs, diffFails, renderDiffJson, renderDiffMarkdown } = await import("./diff/index.js");
             const irs = [];
             let failed = false;
             for (const spec of [a.old as string, a.new as string]) {

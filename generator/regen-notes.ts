@@ -1,9 +1,9 @@
 /**
  * What a regeneration changed for the server's own code, one line each: the changes of `diff`
- * (generator/diff.ts) that touch the handler contract, the task's work-set fields or the states, each with
+ * (generator/diff/) that touch the handler contract, the task's work-set fields or the states, each with
  * its classification for servers and what the handler code must do. Pure: two IRs in, lines out.
  */
-import { diffSpecs, type Change } from "./diff.js";
+import { diffSpecs, type Change } from "./diff/index.js";
 import { contractOf } from "./emit/contract.js";
 import { descriptorData } from "./emit/descriptor.js";
 import type { IR } from "./ir.js";

@@ -20,7 +20,7 @@ import {
   SECTIONS,
   type Change,
   type Diff,
-} from "../generator/diff.js";
+} from "../generator/diff/index.js";
 import type { IR } from "../generator/ir.js";
 import { analyze } from "../generator/pipeline.js";
 
