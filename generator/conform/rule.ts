@@ -12,6 +12,8 @@ export interface Rule {
   readonly description: string;
   /** The protocol's normative statements it checks on the wire. */
   readonly statements: readonly string[];
+  /** Where it checks no statement of the protocol: what it checks instead (the spec's own declarations). */
+  readonly basis?: string;
   /** The parts of the spec (paths of the format) its checks read. */
   readonly reads: readonly string[];
 }

@@ -4,6 +4,13 @@ import { defineRule } from "../rule.js";
 export const cancellation = defineRule({
   name: "cancellation",
   description: "Cancelling a live task ends it where the spec's cancel leads; cancelling a terminal one answers what the spec declares for a terminal task.",
-  statements: [],
+  statements: [
+    "ext-tasks-2026-07-28/cancel.ack-empty",
+    "mcp-2025-11-25/cancel.cancelled-before-reply",
+    "mcp-2025-11-25/cancel.stays-cancelled",
+    "mcp-2025-11-25/cancel.terminal-error",
+    "mcp-2025-11-25/errors.cancel-terminal",
+    "sep-1686-draft/cancel.move-to-cancelled",
+  ],
   reads: ["behaviour.cancellation", "events.cancel"],
 });

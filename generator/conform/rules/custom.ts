@@ -5,5 +5,6 @@ export const custom = defineRule({
   name: "custom",
   description: "A custom operation answers a result of its declared type or an error the spec declares for it.",
   statements: [],
+  basis: "the spec's own custom operations: their declared result types and errors",
   reads: ["operations.custom"],
 });

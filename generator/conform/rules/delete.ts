@@ -4,6 +4,8 @@ import { defineRule } from "../rule.js";
 export const deletion = defineRule({
   name: "delete",
   description: "Delete follows the deletable statuses, and a deleted task is gone from the list and from get.",
-  statements: [],
+  statements: [
+    "sep-1686-draft/deletion.delete-everything",
+  ],
   reads: ["behaviour.cancellation.deletableStatuses", "behaviour.cancellation.deleteRefusedError", "operations.delete"],
 });

@@ -5,5 +5,6 @@ export const handshake = defineRule({
   name: "handshake",
   description: "The lifecycle's handshake succeeds.",
   statements: [],
+  basis: "the core lifecycle's handshake, which every other check needs",
   reads: ["protocol.lifecycle"],
 });

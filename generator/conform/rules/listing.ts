@@ -4,6 +4,13 @@ import { defineRule } from "../rule.js";
 export const listing = defineRule({
   name: "listing",
   description: "Every task of the requestor appears once across the pages; a forged cursor gets the declared error.",
-  statements: [],
+  statements: [
+    "mcp-2025-11-25/errors.invalid-cursor",
+    "mcp-2025-11-25/listing.get-implies-list",
+    "mcp-2025-11-25/listing.next-cursor",
+    "sep-1686-draft/errors.invalid-cursor",
+    "sep-1686-draft/listing.get-implies-list",
+    "sep-1686-draft/listing.next-cursor",
+  ],
   reads: ["behaviour.listing", "operations.list"],
 });

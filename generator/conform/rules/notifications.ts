@@ -8,7 +8,11 @@ import { checkSchema, count, type World } from "../world.js";
 export const notifications = defineRule({
   name: "notifications",
   description: "Every notification the spec declares matches its declared params and carries a declared state; status notifications follow the transition table and announce the end the task shows.",
-  statements: [],
+  statements: [
+    "ext-tasks-2026-07-28/notifications.may-push",
+    "mcp-2025-11-25/notifications.may-send",
+    "mcp-2025-11-25/status-notification.may-send",
+  ],
   reads: ["behaviour.statusNotifications", "methods"],
 });
 

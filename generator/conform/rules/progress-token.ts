@@ -7,6 +7,7 @@ export const progressToken = defineRule({
   name: "progress-token",
   description: "Progress for a task's token increases and stops at the end (and, where the token lives as long as the request, at the answer).",
   statements: [],
+  basis: "core MCP progress: the notifications of a progress token increase, and for a task they stop where the spec's progressTokenLifetime ends them",
   reads: ["behaviour.creation.progressTokenLifetime"],
 });
 

@@ -4,6 +4,8 @@ import { defineRule } from "../rule.js";
 export const progress = defineRule({
   name: "progress",
   description: "Work that ends on its own reaches a terminal state within 15 s.",
-  statements: [],
+  statements: [
+    "mcp-2025-11-25/input.leave-input-required",
+  ],
   reads: ["behaviour.outcomes"],
 });

@@ -6,7 +6,14 @@ import { isObject, type ModelTask, type World } from "../world.js";
 export const relatedTask = defineRule({
   name: "related-task",
   description: "The results the spec lists carry the related-task _meta naming the task; those it excludes do not.",
-  statements: [],
+  statements: [
+    "mcp-2025-11-25/assoc.all-messages-server",
+    "mcp-2025-11-25/assoc.no-meta-on-task-results",
+    "mcp-2025-11-25/meta.all-messages-server",
+    "mcp-2025-11-25/meta.not-on-task-operations-server",
+    "mcp-2025-11-25/meta.on-result-response",
+    "sep-1686-draft/associate.all-messages-server",
+  ],
   reads: ["behaviour.relatedTask"],
 });
 

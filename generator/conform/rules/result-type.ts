@@ -5,7 +5,13 @@ import type { World } from "../world.js";
 export const resultType = defineRule({
   name: "result-type",
   description: "The answers to the task methods carry the declared result type field with its complete value.",
-  statements: [],
+  statements: [
+    "ext-tasks-2026-07-28/cancel.result-type-complete",
+    "ext-tasks-2026-07-28/core.result-type-present",
+    "ext-tasks-2026-07-28/get.result-type-complete",
+    "ext-tasks-2026-07-28/polymorphic.task-only-on-create-task-result",
+    "ext-tasks-2026-07-28/update.result-type-complete",
+  ],
   reads: ["behaviour.resultType"],
 });
 

@@ -6,7 +6,22 @@ import { isObject, type ModelTask, type World } from "../world.js";
 export const results = defineRule({
   name: "results",
   description: "The result method answers as the spec's results mode says: not ready (or blocking) before the end, the result once completed, the declared error for any other end; inline results present exactly when the task ended in the matching role.",
-  statements: [],
+  statements: [
+    "ext-tasks-2026-07-28/execution.completed-with-error-result",
+    "ext-tasks-2026-07-28/execution.error-field",
+    "ext-tasks-2026-07-28/execution.error-is-that-error",
+    "ext-tasks-2026-07-28/execution.result-is-that-result",
+    "ext-tasks-2026-07-28/get.completed-result",
+    "ext-tasks-2026-07-28/get.failed-error",
+    "mcp-2025-11-25/exec.same-error",
+    "mcp-2025-11-25/exec.success-result",
+    "mcp-2025-11-25/result.block",
+    "mcp-2025-11-25/result.exactly",
+    "mcp-2025-11-25/result.terminal-final",
+    "sep-1686-draft/errors.result-not-completed",
+    "sep-1686-draft/result.error-otherwise",
+    "sep-1686-draft/result.only-when-completed",
+  ],
   reads: ["behaviour.results"],
 });
 

@@ -7,7 +7,10 @@ import type { ModelTask, World } from "../world.js";
 export const timestamps = defineRule({
   name: "timestamps",
   description: "createdAt never changes; lastUpdatedAt is never before it, never goes back, and moves with a change of status.",
-  statements: [],
+  statements: [
+    "mcp-2025-11-25/ttl.created-at",
+    "mcp-2025-11-25/ttl.last-updated-at",
+  ],
   reads: ["behaviour.taskType"],
 });
 

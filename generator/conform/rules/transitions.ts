@@ -4,6 +4,9 @@ import { defineRule } from "../rule.js";
 export const transitions = defineRule({
   name: "transitions",
   description: "Every status shown is reachable from the last one seen through the transition table; a move the table allows from where the task is is not refused (guards aside).",
-  statements: [],
+  statements: [
+    "mcp-2025-11-25/lifecycle.valid-paths",
+    "sep-1686-draft/lifecycle.valid-paths",
+  ],
   reads: ["transitions", "operations.transition"],
 });

@@ -5,5 +5,6 @@ export const transport = defineRule({
   name: "transport",
   description: "Every message is well-formed JSON-RPC on the transport.",
   statements: [],
+  basis: "JSON-RPC 2.0 and the transport's framing, which every other check needs",
   reads: [],
 });

@@ -4,6 +4,12 @@ import { defineRule } from "../rule.js";
 export const unknownId = defineRule({
   name: "unknown-id",
   description: "An unknown task id gets the declared not-found error's code.",
-  statements: [],
+  statements: [
+    "ext-tasks-2026-07-28/cancel.unknown-task-error",
+    "ext-tasks-2026-07-28/errors.unknown-id-get",
+    "ext-tasks-2026-07-28/errors.unknown-id-update-cancel",
+    "mcp-2025-11-25/errors.unknown-task-id",
+    "sep-1686-draft/errors.unknown-task-id",
+  ],
   reads: ["behaviour.notFoundError"],
 });
