@@ -240,8 +240,8 @@ export function importedPackages(files: readonly { path: string; contents: strin
 }
 
 /**
- * The scaffold's reviewed install scripts: better-sqlite3 builds its driver (on Node 20, where the user
- * installs it). A generator linked from a
+ * The scaffold's reviewed install scripts: better-sqlite3 builds its driver (where the user installs it:
+ * a Node before 22.13 has no built-in SQLite). A generator linked from a
  * checkout (`file:<dir>`) builds itself, and npm lists the checkout's own tree with it (esbuild); npm
  * names such a link by its path from node_modules/.
  */
@@ -255,8 +255,8 @@ function allowedScripts(generatorSource: string | undefined): Record<string, boo
 }
 
 /**
- * The stores' drivers, which the runtime loads only when it opens that store: better-sqlite3 (SQLite on
- * Node 20), pg and pg-boss (TASK_STORE=postgres:<url>). Installed by the user when needed (the README
+ * The stores' drivers, which the runtime loads only when it opens that store: better-sqlite3 (SQLite on a
+ * Node before 22.13), pg and pg-boss (TASK_STORE=postgres:<url>). Installed by the user when needed (the README
  * and the runtime's message say how), never by default.
  */
 const OPTIONAL_DRIVERS = new Set(["better-sqlite3", "pg", "pg-boss"]);
@@ -283,8 +283,8 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
 
   // Runtime dependencies: what the generated code imports, plus what the user-owned files import. The
   // stores' drivers are not among them: the runtime loads each only when it opens that store, and says
-  // what to install when it is missing. SQLite is built into Node 22 and later (node:sqlite); on Node 20
-  // the README has `npm install better-sqlite3@12` (a compiled module), and TASK_STORE=postgres:<url>
+  // what to install when it is missing. SQLite is built into every Node the project supports (node:sqlite,
+  // without a flag from 22.13: the engines field), so its install compiles nothing; TASK_STORE=postgres:<url>
   // needs pg and pg-boss (README, "Scaling out"): a new project installs nothing it does not run.
   const runtimeDeps = new Set([...importedPackages(compiled.files), "@modelcontextprotocol/sdk", "zod"]);
   const dependencies = Object.fromEntries(
@@ -340,7 +340,8 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
         private: true,
         description: `An MCP server with task support (${ir.spec.protocol.name} ${ir.spec.protocol.revision}), scaffolded by ${GENERATOR_NAME}.`,
         type: "module",
-        engines: { node: ">=20" },
+        // Node 22.13 and later: the default task store runs on node:sqlite, which needs no flag from there.
+        engines: { node: ">=22.13" },
         scripts: {
           generate: GENERATOR_NAME,
           build: "tsc -p tsconfig.json",
@@ -349,7 +350,7 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
           client: "node dist/src/client.js",
           // Runs queued task work for servers on a shared PostgreSQL database (README, "Scaling out").
           worker: "node dist/src/worker.js",
-          // The shell expands the glob: node 20 takes files, not directories or patterns.
+          // A glob: the shell expands it, or node --test does where the shell does not (Windows).
           test: "npm run build && node --test dist/test/*.test.js",
         },
         dependencies,

@@ -143,7 +143,7 @@ export async function initCommand(io: ProjectIo, a: InitArgs): Promise<number> {
   if (shown !== ".") io.out(`  cd ${shown}`);
   io.out("  npm install");
   // SQLite, the default task store, is built into Node 22.13 and later; an older Node needs a driver package.
-  if (!hasBuiltinSqlite(process.versions.node)) io.out(`  npm install better-sqlite3@12     (Node ${process.versions.node} has no built-in SQLite; Node 22 or later needs nothing)`);
+  if (!hasBuiltinSqlite(process.versions.node)) io.out(`  npm install better-sqlite3@12     (Node ${process.versions.node} has no built-in SQLite; Node 22.13 or later needs nothing)`);
   io.out("  npm test");
   io.out(`  then connect a client: ${shown === "." ? "" : `${shown}/`}README.md, "Connect a client"`);
   return 0;

@@ -81,7 +81,7 @@ beforeAll(async () => {
   initRun = must(await run(NPX, ["mcp-task-gen", "init", seed], { cwd: ROOT, env, timeoutMs: 120_000 }), "npx mcp-task-gen init");
   initPkg = json(join(seed, "package.json"));
   must(await npm(seed, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), "npm install");
-  // What init's "Next:" adds on a Node without built-in SQLite (Node 20), as it prints it.
+  // What init's "Next:" adds on a Node without built-in SQLite (before 22.13), as it prints it.
   const driver = /^ {2}npm install (better-sqlite3@12) /m.exec(initRun.stdout);
   expect(driver !== null).toBe(!/^(22\.(1[3-9]|[2-9]\d)|2[3-9]|[3-9]\d)/.test(process.versions.node));
   if (driver) must(await npm(seed, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", driver[1]!], 480_000), "npm install better-sqlite3");

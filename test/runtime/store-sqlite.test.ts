@@ -5,7 +5,7 @@
  * the schema is versioned and migrated by the store, the file locked to one
  * process, the indexes used; the driver is loaded only when a store opens.
  * Each test runs on the driver this Node gives a store by default (node:sqlite on
- * Node 22 and later, better-sqlite3 on Node 20); CI runs the file on each.
+ * Node 22.13 and later, else better-sqlite3); CI runs the file on Node 22, 24 and 26.
  */
 import { spawn } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -310,7 +310,7 @@ describe("SqliteTaskStore's file", () => {
       expect(r.stdout).toBe(
         nodeSqliteDriver()
           ? "imported\nopened with node:sqlite\n"
-          : `imported\nSqliteTaskStore needs Node 22 or later (its built-in node:sqlite) or, on Node ${process.versions.node}, the better-sqlite3 package, version 12: npm install better-sqlite3@12\n`,
+          : `imported\nSqliteTaskStore needs Node 22.13 or later (its built-in node:sqlite) or, on Node ${process.versions.node}, the better-sqlite3 package, version 12: npm install better-sqlite3@12\n`,
       );
     } finally {
       rmSync(project, { recursive: true, force: true });
