@@ -203,6 +203,13 @@ export function asRpcError(e: unknown): StoredError | undefined {
   return data === undefined ? { code, message: text } : { code, message: text, data };
 }
 
+/** A JSON-RPC error thrown by user code, with the message and data a task replays; anything else as it was. */
+export function asWireError(e: unknown): unknown {
+  const rpc = asRpcError(e);
+  if (rpc === undefined || (e as { message?: unknown }).message === rpc.message) return e;
+  return Object.assign(new Error(rpc.message), { code: rpc.code, ...(rpc.data === undefined ? {} : { data: rpc.data }) });
+}
+
 /**
  * Lets the runtime decide which requests become tasks on an SDK Server: a request carrying a task
  * request for a type the declared capability does not list is then served plainly, as the spec

@@ -12,7 +12,7 @@ import { capabilityAt, isObject } from "./plan.js";
 import { initialState } from "./machine.js";
 import { type TaskRecord } from "./store.js";
 import { declaresClientCapability, TASK_SCOPE_MARK, withResultType } from "./wire.js";
-import { type RunOptions, methodNotFound, hasError } from "./server-api.js";
+import { type RunOptions, asWireError, methodNotFound, hasError } from "./server-api.js";
 import { RuntimeQueue } from "./server-queue.js";
 
 export abstract class RuntimeCreation<S extends string = string, W = Record<string, unknown>> extends RuntimeQueue<S, W> {
@@ -116,7 +116,13 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
       }
       const plain = this.context(extra, undefined, extra.signal, undefined);
       if (options.before) await options.before(plain);
-      return plan.behaviour.resultType === false ? work(plain) : withResultType(plan, await work(plain));
+      try {
+        const result = await work(plain);
+        return plan.behaviour.resultType === false ? result : withResultType(plan, result);
+      } catch (e) {
+        // The error the work threw, as a task of the same request would replay it (the SDK's McpError prefix off).
+        throw asWireError(e);
+      }
     }
     const owner = this.ownerOf(extra);
     // A request id the requestor already used in this session for a task that still lives (a peer

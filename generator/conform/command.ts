@@ -1,8 +1,9 @@
 /**
  * The `conform` command: reads its options, compiles the spec in memory (no
  * file is written), runs the tester and prints the report, as text or JSON.
- * Exit 0: every rule held; 1: a violation (or a spec with errors); 2: usage; 3: the server could not
- * be tested (not reachable, no start-up or answer in time, or it crashed), which says nothing of the rules.
+ * Exit 0: every rule exercised held; 1: a violation (or a spec with errors); 2: usage; 3: the server could not
+ * be tested (not reachable, no start-up or answer in time, or it crashed) or the runs tested nothing (no task made,
+ * no outcome seen to its end), which says nothing of the rules.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -116,18 +117,24 @@ function target(a: ConformArgs): Target {
 
 export function formatReport(r: ConformReport): string {
   const lines: string[] = [];
-  const verdict = r.verdict === "held" ? "all rules held" : r.verdict === "violation" ? "VIOLATION" : `COULD NOT TEST (${r.failure?.kind ?? "?"})`;
+  const verdict = r.verdict === "held" ? "every rule exercised held" : r.verdict === "violation" ? "VIOLATION" : r.failure?.kind === "nothing-tested" ? "NOTHING TESTED" : `COULD NOT TEST (${r.failure?.kind ?? "?"})`;
   lines.push(`conform ${r.spec}: ${verdict} (${r.runs} runs, ${r.commands} commands, seed ${r.seed}, ${(r.durationMs / 1000).toFixed(1)} s)`);
   for (const c of r.checks) lines.push(`  ${c.ok ? "ok  " : "FAIL"} ${c.rule}: ${c.message}`);
   const ex = Object.entries(r.exercised).sort(([a], [b]) => a.localeCompare(b));
   if (ex.length) lines.push(`  exercised: ${ex.map(([k, v]) => `${k} ×${v}`).join(", ")}`);
   for (const s of r.skipped) lines.push(`  not exercised: ${s}`);
+  const rules = Object.entries(r.rules);
+  const checked = rules.filter(([, n]) => n > 0);
+  if (checked.length) lines.push(`  rules checked: ${checked.map(([k, n]) => `${k} ×${n}`).join(", ")}`);
+  const never = rules.filter(([, n]) => n === 0).map(([k]) => k);
+  if (never.length) lines.push(`  rules never exercised (they say nothing of this server): ${never.join(", ")}`);
   for (const [rule, d] of Object.entries(r.deviations)) {
     lines.push(`  deviation (ignored): ${rule} ×${d.count}: ${d.first.message}${d.first.observed === undefined ? "" : `; observed ${JSON.stringify(d.first.observed).slice(0, 200)}`}`);
   }
   if (r.failure) {
     const f = r.failure;
-    lines.push("", f.kind === "violation" ? `rule broken: ${f.violation.rule}` : `could not test: ${f.kind}`, `  ${f.violation.message}`);
+    lines.push("", f.kind === "violation" ? `rule broken: ${f.violation.rule}` : f.kind === "nothing-tested" ? "nothing tested" : `could not test: ${f.kind}`, `  ${f.violation.message}`);
+    if (f.kind === "nothing-tested") return lines.join("\n");
     if (f.violation.expected !== undefined) lines.push(`  expected: ${JSON.stringify(f.violation.expected)}`);
     if (f.violation.observed !== undefined) lines.push(`  observed: ${JSON.stringify(f.violation.observed)}`);
     const what = f.kind === "violation" ? (f.shrunk ? "shortest sequence" : "failing sequence") : f.kind === "crash" ? "the sequence it crashed in" : "the sequence it stopped in";

@@ -3,20 +3,26 @@
  * along; waiting for the end answers the input the work asks and lets go of a held task; an ended task answers
  * what its end declares.
  */
-import { fail } from "./rule.js";
+import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkRelated } from "./rules/related-task.js";
 import { checkResultType } from "./rules/result-type.js";
 import { checkEndResult, checkInline } from "./rules/results.js";
 import { checkTimes, ms, timeFields } from "./rules/timestamps.js";
+import { isDeepStrictEqual } from "node:util";
 import { taskIn } from "./session.js";
-import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, isObject, type ModelTask, type World } from "./world.js";
+import type { JsonRpcError } from "./wire.js";
+import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, isObject, plainCall, type ModelTask, type World } from "./world.js";
 
 /** Checks a task the server showed and moves the model along; the status must be one the last could lead to. */
 export function observe(w: World, t: ModelTask, task: Record<string, unknown>, what: string, sentAt?: number): void {
   const m = w.model;
   const taskSchema = m.schemas.type(m.ir.behaviour.taskType);
   checkSchema(taskSchema, task, rules.types, `${what}: the task`);
+  checked(rules.identity);
+  checked(rules.states);
+  checked(rules.transitions);
+  if (m.terminal.has(t.status)) checked(rules.terminal);
   if (task[m.idField] !== t.id) fail(rules.identity, `${what} shows task ${JSON.stringify(task[m.idField])}, not ${JSON.stringify(t.id)}`);
   const status = task[m.statusField];
   if (typeof status !== "string" || !m.states.has(status)) fail(rules.states, `${what}: ${JSON.stringify(status)} is not a declared state`, [...m.states], status);
@@ -94,6 +100,7 @@ export async function answerInputRound(w: World, t: ModelTask): Promise<void> {
       Object.entries(asked).map(([k, r]) => [k, answerInput(String(isObject(r) ? r.method : ""), isObject(r) && isObject(r.params) ? r.params : undefined)]),
     );
     const u = await w.session.request(input.updateMethod, { ...idParams(w, t.id), [input.responsesField]: responses });
+    checked(rules.input);
     expectAnswer(u, rules.input, `${input.updateMethod} of task ${t.id}`);
     if (u.error) fail(rules.input, `${input.updateMethod} answering the task's own input requests failed`, "a result", u.error);
     checkResultType(w, input.updateMethod, u.result!);
@@ -115,10 +122,13 @@ export async function refresh(w: World, t: ModelTask): Promise<void> {
 
 /** Waits for a task whose work ends on its own; it ends as its outcome says and answers what its end declares. */
 export async function seeToEnd(w: World, t: ModelTask): Promise<void> {
+  checked(rules.outcomes);
+  checked(rules.progress);
   await waitTerminal(w, t, 15_000);
   if (!w.model.terminal.has(t.status)) fail(rules.progress, `task ${t.id} (${t.outcome}) is still ${t.status} after 15 s`, "a terminal state", t.status);
   // Long work is seen to its end only once cancelled.
   const expected = t.cancelRequested || t.outcome === "long" ? new Set([...w.model.endStates.cancel, ...w.model.terminal]) : w.model.endStates[t.outcome === "input" ? "complete" : t.outcome];
+  w.made.ended.add(t.outcome);
   if (!expected.has(t.status) && !t.endedByMove) fail(rules.outcomes, `task ${t.id} of outcome ${t.outcome} ended ${t.status}`, [...expected], t.status);
   await endChecks(w, t);
 }
@@ -134,16 +144,49 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
     expectAnswer(a, rules.results, `${res.method} of a task that ended ${t.status}`);
     if (!(a.error && isLimitError(w.model, a.error.code))) checkEndResult(w, t, a, res.method);
     if (a.result) checkRelated(w, t, res.method, a.result);
+    if (a.error && !isLimitError(w.model, a.error.code) && w.model.ir.behaviour.results.mode === "block-until-terminal") await checkReplay(w, t, a.error, res.method);
+  }
+  if (w.model.ir.behaviour.results.mode === "inline" && w.model.ir.behaviour.results.errorField !== undefined && w.model.op("get") !== undefined) {
+    const g = await w.session.request(w.model.op("get")!.method, idParams(w, t.id));
+    const task = taskIn(w.model, g.result);
+    const err = task?.[w.model.ir.behaviour.results.errorField];
+    if (isObject(err) && typeof err.code === "number") await checkReplay(w, t, err as unknown as JsonRpcError, `${w.model.op("get")!.method} (${w.model.ir.behaviour.results.errorField})`);
   }
   // Cancelling it now does what the spec says of a terminal task, and leaves it as it ended.
   const c = w.model.ir.behaviour.cancellation;
   const cancel = c.via === "method" && c.method !== undefined && w.offered(c.method) ? c.method : undefined;
   if (cancel === undefined) return;
   count(w, "cancel after the end");
+  checked(rules.cancellation);
   const a = await w.session.request(cancel, idParams(w, t.id));
   expectAnswer(a, rules.cancellation, cancel);
   if (a.error && isLimitError(w.model, a.error.code)) return;
   if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), rules.cancellation, `${cancel} of a task already ${t.status}`);
   else if (a.error) fail(rules.cancellation, `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
   await refresh(w, t);
+}
+
+/**
+ * The error a task of a protocol-error tool ended in is the error the work threw: the same code, message and data
+ * as the same tool call answers when no task is asked (once per tool and run of conform; where the server serves
+ * that call plainly).
+ */
+async function checkReplay(w: World, t: ModelTask, error: JsonRpcError, where: string): Promise<void> {
+  if (t.outcome !== "error" || t.via !== undefined || t.endedByMove || t.cancelRequested) return;
+  const recipe = w.outcomes.error;
+  if (recipe === undefined) return;
+  let plain = w.made.plainErrors.get(recipe.name);
+  if (plain === undefined) {
+    const a = await plainCall(w, recipe.name, recipe.arguments ?? {});
+    // A server that serves this tool only as a task refuses the plain call: nothing to compare with.
+    const required = w.model.error(w.model.ir.behaviour.creation.requiredTaskError);
+    const sw = w.model.ir.behaviour.creation.toolSwitch;
+    const switchErr = sw === false ? undefined : w.model.error(sw.requiredError);
+    plain = a.error === undefined || a.error.code === required?.code || (switchErr !== undefined && a.error.code === switchErr.code && switchErr.pattern.test(a.error.message)) ? null : a.error;
+    w.made.plainErrors.set(recipe.name, plain);
+  }
+  if (plain === null) return;
+  checked(rules.results);
+  const same = error.code === plain.code && error.message === plain.message && isDeepStrictEqual(error.data, plain.data);
+  if (!same) fail(rules.results, `${where} of task ${t.id} carries another error than the work threw (the same call without a task answers it)`, plain, { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) });
 }

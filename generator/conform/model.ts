@@ -4,16 +4,19 @@
  * a task is requested and acknowledged. The tester's commands read only this;
  * nothing here knows a revision or a built-in spec's names.
  */
-import type { IR, IRError, IRMethod } from "../ir.js";
+import type { IR, IRError, IRField, IRMethod, IRType } from "../ir.js";
 import type { Operation } from "../operations.js";
+import type { z } from "zod";
 import { specSchemas, type SpecSchemas } from "./schemas.js";
 
 export interface ExpectedError {
   name: string;
   code: number;
-  /** The declared message with each `{placeholder}` matching any text. */
+  /** The declared message with each `{placeholder}` matching any text but none (a placeholder is filled). */
   pattern: RegExp;
   message: string;
+  /** The declared type of its `data`, where it declares one. */
+  data?: z.ZodType;
 }
 
 export interface SpecModel {
@@ -39,11 +42,13 @@ export interface SpecModel {
   /** States a task of each outcome may end in. */
   endStates: { complete: ReadonlySet<string>; fail: ReadonlySet<string>; error: ReadonlySet<string>; cancel: ReadonlySet<string> };
   perRequest: boolean;
+  /** The list method's names for the cursor it reads, the next cursor it answers and the page's items. */
+  paging: { cursor: string; next: string; items?: string };
 }
 
 export function errorPattern(e: Pick<IRError, "segments">): RegExp {
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`^${e.segments.map((s) => ("text" in s ? esc(s.text) : "[\\s\\S]*")).join("")}$`, "s");
+  return new RegExp(`^${e.segments.map((s) => ("text" in s ? esc(s.text) : "[\\s\\S]+")).join("")}$`, "s");
 }
 
 function closure(direct: Map<string, Set<string>>, from: string): Set<string> {
@@ -67,8 +72,9 @@ export function specModel(ir: IR): SpecModel {
   const reach = new Map(ir.states.map((s) => [s.name, closure(direct, s.name)]));
   const roleOf = Object.fromEntries(ir.states.map((s) => [s.name, s.role]));
   const withRole = (role: string) => new Set(ir.states.filter((s) => s.role === role).map((s) => s.name));
+  const schemas = specSchemas(ir);
   const errors = new Map<string, ExpectedError>(
-    ir.errors.map((e) => [e.name, { name: e.name, code: e.code, pattern: errorPattern(e), message: e.message }]),
+    ir.errors.map((e) => [e.name, { name: e.name, code: e.code, pattern: errorPattern(e), message: e.message, ...(e.data === undefined ? {} : { data: schemas.of(e.data) }) }]),
   );
   const error = (name: string | undefined) => (name === undefined ? undefined : errors.get(name));
   const requests = ir.methods.filter((m) => m.kind === "request" && m.from !== "server");
@@ -77,7 +83,7 @@ export function specModel(ir: IR): SpecModel {
   const events = b.events ?? {};
   return {
     ir,
-    schemas: specSchemas(ir),
+    schemas,
     idField: b.taskIdField ?? "taskId",
     statusField: b.statusField ?? "status",
     states: new Set(ir.states.map((s) => s.name)),
@@ -98,5 +104,40 @@ export function specModel(ir: IR): SpecModel {
       cancel: outcome(events.cancel, "cancelled"),
     },
     perRequest: ir.spec.protocol.lifecycle === "per-request",
+    paging: pagingNames(ir, requests.find((m) => m.operation === "list")),
   };
+}
+
+/** The fields of an object type (through refs), or none. */
+function fieldsOf(ir: IR, t: IRType | undefined, depth = 0): IRField[] {
+  if (t === undefined || depth > 8) return [];
+  if (t.kind === "object") return [...t.fields];
+  if (t.kind === "ref") return fieldsOf(ir, ir.types.find((d) => d.name === t.name)?.type, depth + 1);
+  return [];
+}
+
+/** Whether a type is a string (through refs): what a cursor is. */
+function isString(ir: IR, t: IRType, depth = 0): boolean {
+  if (t.kind === "string") return true;
+  if (t.kind === "ref" && depth < 8) {
+    const d = ir.types.find((x) => x.name === t.name)?.type;
+    return d !== undefined && isString(ir, d, depth + 1);
+  }
+  return false;
+}
+
+/**
+ * The list method's paging names as its types declare them: MCP's `cursor` and `nextCursor` where the params and
+ * result have them, else the one optional string field of each (a spec that renames them, e.g. `after`/`next`).
+ */
+export function pagingNames(ir: IR, list: IRMethod | undefined): SpecModel["paging"] {
+  const params = fieldsOf(ir, list?.params);
+  const result = fieldsOf(ir, list?.result);
+  const pick = (fields: IRField[], mcp: string): string => {
+    if (fields.some((f) => f.name === mcp)) return mcp;
+    const strings = fields.filter((f) => f.optional && isString(ir, f.type));
+    return strings.length === 1 ? strings[0]!.name : mcp;
+  };
+  const items = result.find((f) => f.type.kind === "array")?.name;
+  return { cursor: pick(params, "cursor"), next: pick(result, "nextCursor"), ...(items === undefined ? {} : { items }) };
 }

@@ -6,7 +6,7 @@ import type { SpecModel } from "./model.js";
 import { CannotTestError, type ConformReport } from "./report.js";
 import { CLIENT_INFO, clientCapabilities, envelope, Session, type Target, type Timing, valueAt } from "./session.js";
 import { HttpWire } from "./wire.js";
-import { type Augmentable, isObject } from "./world.js";
+import { type Augmentable, isObject, mayAugment } from "./world.js";
 
 // ---------------------------------------------------------------------------
 // The run
@@ -42,12 +42,6 @@ export async function transportChecks(target: Target, model: SpecModel, timing: 
     return new CannotTestError("unreachable", `the server could not be reached at ${target.url}: ${why}`);
   }
   return out;
-}
-
-/** Whether the spec lets a server's `method` become a task (tools/call aside). */
-export function mayAugment(model: SpecModel, method: string): boolean {
-  const server = model.ir.behaviour.creation.requests.server;
-  return server.includes("*") || server.includes(method);
 }
 
 /**

@@ -73,13 +73,18 @@ export interface ConformReport {
   /** What each kind of command did, and what was not exercised and why. */
   exercised: Record<string, number>;
   skipped: string[];
+  /** How often each rule of the catalogue was checked (0: never exercised by this run). */
+  rules: Record<string, number>;
   /** Violations of the rules given to `ignore`: how often, and the first one. */
   deviations: Record<string, { count: number; first: Violation }>;
   /** Checks made once per run of `conform` (handshake, transport rules). */
   checks: Array<{ rule: string; ok: boolean; message: string }>;
   failure?: {
-    /** A rule broken, or why the server could not be tested (`unreachable`, `timeout`, `crash`). */
-    kind: "violation" | "unreachable" | "timeout" | "crash";
+    /**
+     * A rule broken, or why the server could not be tested (`unreachable`, `timeout`, `crash`), or that the runs
+     * tested nothing (`nothing-tested`: no task was made, or none of the spec's outcomes was seen to its end).
+     */
+    kind: "violation" | "unreachable" | "timeout" | "crash" | "nothing-tested";
     violation: Violation;
     /** The shortest command sequence found that shows it (as it first failed where shrinking could not go on). */
     sequence: string[];

@@ -3,6 +3,7 @@
  * parts of the spec it reads. Each rule is a module of `rules/`, listed in the catalogue (`rules/index.ts`); a check
  * that finds a rule broken throws the rule's violation.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { ViolationError } from "./report.js";
 
 export interface Rule {
@@ -24,5 +25,20 @@ export function defineRule(rule: Rule): Rule {
 
 /** Throws the violation of `rule`: what came, and what the spec expected. */
 export function fail(rule: Rule, message: string, expected?: unknown, observed?: unknown): never {
+  checked(rule);
   throw new ViolationError({ rule: rule.name, message, ...(expected === undefined ? {} : { expected }), ...(observed === undefined ? {} : { observed }) });
+}
+
+/** How often each rule's check was made, for the run the caller is in (see `tallied`). */
+const tallies = new AsyncLocalStorage<Record<string, number>>();
+
+/** Runs `f` with `counts` as the tally its checks add to. */
+export function tallied<T>(counts: Record<string, number>, f: () => Promise<T>): Promise<T> {
+  return tallies.run(counts, f);
+}
+
+/** A check of `rule` was made (whether it held or not): counted in the tally of the run it belongs to. */
+export function checked(rule: Rule): void {
+  const t = tallies.getStore();
+  if (t !== undefined) t[rule.name] = (t[rule.name] ?? 0) + 1;
 }

@@ -13,13 +13,13 @@
 import fc from "fast-check";
 import { END_OF_RUN, EndOfRun } from "./commands/read.js";
 import { type SpecModel, specModel } from "./model.js";
-import { augmentDeclared, listTools, mayAugment, otherAugmentable, transportChecks } from "./probe.js";
+import { augmentDeclared, listTools, otherAugmentable, transportChecks } from "./probe.js";
 import { CannotTestError, type ConformOptions, type ConformReport, DEFAULT_OUTCOMES, type OutcomeName, type Outcomes, type ToolRecipe, type Violation, ViolationError } from "./report.js";
-import { fail } from "./rule.js";
-import { rules } from "./rules/index.js";
+import { checked, fail, tallied } from "./rule.js";
+import { RULE_CATALOGUE, rules } from "./rules/index.js";
 import { Connector, DEFAULT_TIMING, Session, valueAt } from "./session.js";
 import { StdioWire, type TranscriptEntry } from "./wire.js";
-import { brief, idParams, type World } from "./world.js";
+import { brief, idParams, mayAugment, type Made, type World } from "./world.js";
 import { drawnCommands } from "./generators.js";
 export { CannotTestError, DEFAULT_OUTCOMES, ViolationError, type ConformOptions, type ConformReport, type OutcomeName, type Outcomes, type ToolRecipe, type Verdict, type Violation } from "./report.js";
 
@@ -56,10 +56,12 @@ async function conformWith(
   { started, model, seed, runs, outcomes }: { started: number; model: SpecModel; seed: number; runs: number; outcomes: Outcomes },
 ): Promise<ConformReport> {
   const exercised: Record<string, number> = {};
+  const ruleChecks: Record<string, number> = Object.fromEntries(RULE_CATALOGUE.map((r) => [r.name, 0]));
+  const made: Made = { tasks: 0, plainly: 0, ended: new Set(), plainErrors: new Map() };
   const skipped: string[] = [];
   const ignore = new Set(opts.ignore ?? []);
   const deviations: ConformReport["deviations"] = {};
-  const base = () => ({ spec: opts.ir.spec.name, seed, runs: 0, commands: 0, exercised, skipped, deviations, checks: [] as ConformReport["checks"], serverStarts: connector.starts });
+  const base = () => ({ spec: opts.ir.spec.name, seed, runs: 0, commands: 0, exercised, skipped, rules: ruleChecks, deviations, checks: [] as ConformReport["checks"], serverStarts: connector.starts });
   const transport = await transportChecks(opts.target, model, connector.timing);
   if (transport instanceof CannotTestError) return untestable(base(), started, transport.kind, transport.reason, [], []);
   const checks = transport;
@@ -127,7 +129,8 @@ async function conformWith(
   const available: OutcomeName[] = [];
   for (const [name, recipe] of Object.entries(outcomes) as Array<[OutcomeName, ToolRecipe | undefined]>) {
     if (recipe === undefined) continue;
-    if (!tools.has(recipe.name)) skipped.push(`outcome ${name}: the server offers no tool ${recipe.name}`);
+    if (!mayAugment(model, "tools/call")) skipped.push(`outcome ${name}: the spec lets no tools/call become a task (creation.requests.server: ${model.ir.behaviour.creation.requests.server.join(", ")})`);
+    else if (!tools.has(recipe.name)) skipped.push(`outcome ${name}: the server offers no tool ${recipe.name}`);
     else if (name === "input" && model.ir.behaviour.input === false) skipped.push("outcome input: the spec declares no input");
     else available.push(name);
   }
@@ -155,7 +158,7 @@ async function conformWith(
       return;
     }
     const session = connector.session();
-    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, notificationsSeen: 0, otherSession: () => connector.otherSession() };
+    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, made, notificationsSeen: 0, otherSession: () => connector.otherSession() };
     const from = session.wire.transcript.length;
     // The commands that ran, and the end-of-run checks once they started.
     let atEnd = false;
@@ -163,6 +166,7 @@ async function conformWith(
     try {
       const h = await session.open();
       if (h?.timedOut) throw new CannotTestError("timeout", `no answer to initialize within ${connector.timing.requestMs / 1000} s (--request-timeout)`);
+      if (h !== undefined) checked(rules.handshake);
       if (h !== undefined && !h.result) fail(rules.handshake, "initialize failed", "a result", brief(h));
       await fc.asyncModelRun(() => ({ model: {}, real: world }), cmds);
       atEnd = true;
@@ -192,11 +196,14 @@ async function conformWith(
       opts.onRun?.(++runsDone);
     }
   });
-  const result = await fc.check(property, {
-    numRuns: runs,
-    seed,
-    ...(opts.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: opts.timeLimitMs }),
-  });
+  const result = await tallied(ruleChecks, () =>
+    fc.check(property, {
+      numRuns: runs,
+      seed,
+      ...(opts.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: opts.timeLimitMs }),
+    }),
+  );
+  for (const c of checks) ruleChecks[c.rule] = (ruleChecks[c.rule] ?? 0) + 1;
   const ok = !result.failed && checks.every((c) => c.ok || ignore.has(c.rule));
   const report: ConformReport = {
     ok,
@@ -208,10 +215,23 @@ async function conformWith(
     commands,
     exercised,
     skipped,
+    rules: ruleChecks,
     deviations,
     checks,
     durationMs: Date.now() - started,
   };
+  // A server that declares no task capability and made no task has no task support: what it answered says nothing
+  // of the spec's rules (a server that makes tasks without declaring the capability breaks \`capabilities\`).
+  const undeclared = hello !== undefined && caps !== false && valueAt(probe.serverCapabilities, caps.path) === undefined;
+  if (cannot === undefined && made.tasks === 0 && undeclared) {
+    const also = result.failed && last ? ` (its answers without task support also broke ${last.violation.rule}: ${last.violation.message})` : "";
+    return {
+      ...report,
+      ok: false,
+      verdict: "untestable",
+      failure: { kind: "nothing-tested", violation: { rule: "nothing-tested", message: `the server declares no task capability (${caps.path.join(".")}) and made no task: it has no task support to test; if it does serve tasks, name a tool it runs as a task with --outcomes${also}` }, sequence: [], shrunk: false, transcript: [] },
+    };
+  }
   if (result.failed && last) {
     // The last failing run is the counterexample's: where its end-of-run checks failed, they end the sequence.
     const sequence = result.counterexample ? [...ran(result.counterexample[0] as Iterable<unknown>), ...(last.atEnd ? [END_OF_RUN] : [])] : last.sequence;
@@ -221,6 +241,14 @@ async function conformWith(
     report.verdict = "untestable";
     const hint = cannot.kind === "timeout" ? " (the server may be too slow on this machine: raise --request-timeout, or --startup-timeout for its start-up)" : "";
     report.failure = { kind: cannot.kind, violation: { rule: cannot.kind, message: `${cannot.message}${hint}` }, sequence: cannot.sequence, shrunk: false, transcript: cannot.transcript };
+  } else if (ok) {
+    // Rules that held where nothing was tested say nothing of the server: a run must have made tasks and seen work end.
+    const why = nothingTested(made, { model, outcomes, tools, available, augmentable });
+    if (why !== undefined) {
+      report.ok = false;
+      report.verdict = "untestable";
+      report.failure = { kind: "nothing-tested", violation: { rule: "nothing-tested", message: why }, sequence: [], shrunk: false, transcript: previous?.transcript.slice(-20) ?? [] };
+    }
   }
   return report;
 }
@@ -250,4 +278,30 @@ async function cleanup(w: World): Promise<void> {
     if (cancel !== undefined) await w.session.request(cancel, idParams(w, t.id), 3000).catch(() => undefined);
     else if (c.via === "cancelled-notification" && t.requestId !== undefined) await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
   }
+}
+
+/**
+ * Why the runs tested nothing, where they did: no task was made (the server offers no tool the outcomes name,
+ * served every task request plainly, or the spec lets no request it offers become a task), or no outcome's work
+ * was seen to its end. Undefined where something was tested.
+ */
+function nothingTested(
+  made: Made,
+  { model, outcomes, tools, available, augmentable }: { model: SpecModel; outcomes: Outcomes; tools: ReadonlyMap<string, unknown>; available: readonly OutcomeName[]; augmentable: readonly unknown[] },
+): string | undefined {
+  const fix = `name tools of the server with --outcomes (e.g. --outcomes '{"complete":{"name":"<tool>","arguments":{}},"long":{"name":"<slow tool>"}}')`;
+  if (made.tasks === 0) {
+    if (made.plainly > 0) return `no task was made: every task request (${made.plainly}) was served plainly, without a task; conform checks tasks only where the server makes them: ${fix}, naming tools the server runs as tasks`;
+    if (!available.length && !augmentable.length) {
+      const named = Object.entries(outcomes).filter(([, r]) => r !== undefined).map(([o, r]) => `${o}: ${r!.name}`);
+      const offered = [...tools.keys()].slice(0, 10);
+      return `no task was made: the server offers none of the tools the outcomes name (${named.join(", ") || "none"}); it offers ${offered.length ? offered.join(", ") : "no tool"}: ${fix}`;
+    }
+    return `no task was made: ${fix}`;
+  }
+  if (made.ended.size === 0) {
+    const ends = (["complete", "fail", "error", "input"] as const).filter((o) => available.includes(o));
+    return `${made.tasks} task(s) made, but none of the spec's outcomes was seen to its end (${ends.length ? `outcomes offered: ${ends.join(", ")}` : "the server offers a tool for no outcome that ends on its own"}): ${fix}`;
+  }
+  return undefined;
 }

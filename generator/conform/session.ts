@@ -4,7 +4,9 @@
  * message, how a task is requested and found in an answer, and the answers the
  * tester gives to the server's own requests (input rounds).
  */
+import type { IRType } from "../ir.js";
 import type { SpecModel } from "./model.js";
+import { minimalValue } from "./schemas.js";
 import { HttpWire, StdioProcess, StdioWire, type Answer, type Wire } from "./wire.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -150,9 +152,12 @@ export function answerInput(method: string, params: Record<string, unknown> | un
 }
 
 /** The capabilities the tester declares: input of every kind, and the spec's own client capability. */
+/** The capabilities the tester declares whatever the spec: it answers elicitation and sampling itself. */
+export const BASE_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({ elicitation: { form: {} }, sampling: {}, roots: {} });
+
 export function clientCapabilities(model: SpecModel): Record<string, unknown> {
   const c = model.ir.behaviour.capabilities.client;
-  const caps: Record<string, unknown> = { elicitation: { form: {} }, sampling: {}, roots: {} };
+  const caps: Record<string, unknown> = structuredClone({ ...BASE_CAPABILITIES });
   if (c === false) return caps;
   // The tester answers the server's input requests itself: it declares no task-augmented ones.
   const value = structuredClone(isObject(c.value) ? c.value : {});
@@ -259,7 +264,9 @@ export class Session {
   /** The params that ask for `request` to run as a task (with the requestor's id where it picks one). */
   taskParams(params: Record<string, unknown>, requestorId: string | undefined, ttl: number | undefined): Record<string, unknown> {
     const c = this.model.ir.behaviour.creation;
-    const body: Record<string, unknown> = {};
+    // The task request's own declared type: its required fields get small valid values (the id and retention below).
+    const base = creationType(this.model) === undefined ? {} : minimalValue(this.model.ir, creationType(this.model)!);
+    const body: Record<string, unknown> = isObject(base) ? { ...base } : {};
     if (c.retentionField !== undefined && ttl !== undefined) body[c.retentionField] = ttl;
     if (requestorId !== undefined) body[c.taskId.field ?? this.model.idField] = requestorId;
     if (c.via === "param" && c.param !== undefined) return { ...params, [c.param]: body };
@@ -281,5 +288,13 @@ export function taskIn(model: SpecModel, value: unknown): Record<string, unknown
   if (isTask(value)) return value;
   if (!isObject(value)) return undefined;
   for (const v of Object.values(value)) if (isTask(v)) return v;
+  return undefined;
+}
+
+/** The declared type of a task request (the params field's, or the meta entry's), where the spec names one. */
+export function creationType(model: SpecModel): IRType | undefined {
+  const c = model.ir.behaviour.creation;
+  if (c.via === "param" && typeof c.paramType === "string" && c.paramType !== "object") return { kind: "ref", name: c.paramType, nullable: false };
+  if (c.via === "meta") return model.ir.meta.find((m) => m.name === c.meta)?.type;
   return undefined;
 }

@@ -6,10 +6,11 @@ import type { z } from "zod";
 import type { IRMethod } from "../ir.js";
 import type { ExpectedError, SpecModel } from "./model.js";
 import { CannotTestError, type ConformReport, type OutcomeName, type Outcomes } from "./report.js";
-import { fail, type Rule } from "./rule.js";
+import { checked, fail, type Rule } from "./rule.js";
 import { minimalValue } from "./schemas.js";
-import { Session, type Target } from "./session.js";
-import type { Answer } from "./wire.js";
+import { BASE_CAPABILITIES, CLIENT_CAPABILITIES_KEY, Session, type Target } from "./session.js";
+import type { Answer, JsonRpcError } from "./wire.js";
+import { errorData } from "./rules/error-data.js";
 import { errorMessage } from "./rules/error-message.js";
 import { transport } from "./rules/transport.js";
 
@@ -81,8 +82,19 @@ export interface World {
   isolation: boolean;
   /** Ids of tasks made in earlier runs, by other sessions. */
   foreign: Set<string>;
+  /** What all runs made: tasks, task requests served plainly, the outcomes seen to their end. */
+  made: Made;
   /** A session of another requestor, for the isolation checks. */
   otherSession: () => Session;
+}
+
+/** What the runs of one invocation made, shared by them: what says whether anything was tested. */
+export interface Made {
+  tasks: number;
+  plainly: number;
+  ended: Set<OutcomeName>;
+  /** The error each tool answers when called without a task (null: none to compare with). */
+  plainErrors: Map<string, JsonRpcError | null>;
 }
 
 /** A request other than tools/call that the spec lets become a task, as the server under test offers it. */
@@ -95,19 +107,25 @@ export const count = (w: World, what: string) => (w.exercised[what] = (w.exercis
 
 export function expectAnswer(a: Answer, rule: Rule, what: string): asserts a is Answer & ({ result: Record<string, unknown> } | { error: { code: number; message: string } }) {
   if (a.timedOut) throw new CannotTestError("timeout", `${what}: no answer within the time allowed`);
+  checked(transport);
   if (a.broken !== undefined) fail(transport, `${what}: ${a.broken}`);
 }
 
 export function expectError(a: Answer, err: ExpectedError | undefined, rule: Rule, what: string, fallbackCode?: number): void {
   expectAnswer(a, rule, what);
+  checked(rule);
+  if (err) checked(errorMessage);
   if (!a.error) fail(rule, `${what} answered a result where the spec says it fails`, err ? { code: err.code, message: err.message } : { code: fallbackCode }, brief(a));
   const code = err?.code ?? fallbackCode;
   if (code !== undefined && a.error.code !== code) fail(rule, `${what} answered error ${a.error.code}, the spec declares ${code}${err ? ` (${err.name})` : ""}`, { code, message: err?.message }, a.error);
   if (err && !err.pattern.test(a.error.message)) fail(errorMessage, `${what}: the message does not match the declared one (${err.name})`, err.message, a.error.message);
+  // An error that declares data carries it, of its declared type.
+  if (err?.data !== undefined) checkSchema(err.data, a.error.data, errorData, `${what}: the data of ${err.name}`);
 }
 
 export function checkSchema(schema: z.ZodType | undefined, value: unknown, rule: Rule, what: string): void {
   if (schema === undefined) return;
+  checked(rule);
   const r = schema.safeParse(value);
   if (!r.success) fail(rule, `${what} does not match its declared type: ${issues(r)}`, undefined, value);
 }
@@ -136,4 +154,22 @@ export function addressing(m: SpecModel): IRMethod[] {
 export function cancelMethodOf(w: World): string | undefined {
   const c = w.model.ir.behaviour.cancellation;
   return c.via === "method" && c.method !== undefined && w.offered(c.method) && w.model.ir.methods.some((x) => x.method === c.method) ? c.method : undefined;
+}
+
+/** Whether the spec lets a server's `method` become a task (tools/call aside). */
+export function mayAugment(model: SpecModel, method: string): boolean {
+  const server = model.ir.behaviour.creation.requests.server;
+  return server.includes("*") || server.includes(method);
+}
+
+/**
+ * A tool call that asks for no task: without the task param or meta entry, and where the requestor opts in per
+ * request (a client capability), without that capability in the request's envelope.
+ */
+export function plainCall(w: World, name: string, args: Record<string, unknown>, timeoutMs = 15_000): Promise<Answer> {
+  const c = w.model.ir.behaviour.creation;
+  const params = { name, arguments: args };
+  if (c.via !== "client-capability" || !w.model.perRequest) return w.session.request("tools/call", params, timeoutMs);
+  const key = w.model.metaKey(c.capabilityMeta) ?? CLIENT_CAPABILITIES_KEY;
+  return w.session.request("tools/call", params, timeoutMs, undefined, { set: { [key]: structuredClone({ ...BASE_CAPABILITIES }) } });
 }

@@ -1,7 +1,7 @@
 /** Cancelling a task: by the spec's cancel method, or by notifications/cancelled naming the request that made it. */
 import { TaskCmd } from "./base.js";
 import { observe, refresh, waitTerminal } from "../follow.js";
-import { fail } from "../rule.js";
+import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { checkResultType } from "../rules/result-type.js";
 import { taskIn } from "../session.js";
@@ -31,9 +31,11 @@ export class Cancel extends TaskCmd {
  * cancel succeeds and the task ends where the spec's cancel leads (long work does not end otherwise).
  */
 export async function cancelByMethod(w: World, t: ModelTask, method: string): Promise<void> {
+  checked(rules.cancellation);
   const c = w.model.ir.behaviour.cancellation;
   await refresh(w, t);
   const wasTerminal = w.model.terminal.has(t.status);
+  const from = t.status;
   const a = await w.session.request(method, idParams(w, t.id));
   expectAnswer(a, rules.cancellation, method);
   if (a.error && isLimitError(w.model, a.error.code)) return;
@@ -41,6 +43,13 @@ export async function cancelByMethod(w: World, t: ModelTask, method: string): Pr
     if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), rules.cancellation, `${method} of a task already ${t.status}`);
     else if (a.error && isLimitError(w.model, a.error.code)) return;
     else if (a.error) fail(rules.cancellation, `${method} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
+    return;
+  }
+  if (a.error && cancelGuarded(w, from)) {
+    // Every edge the table gives a cancel from here has a guard: a refusal is the table's own answer, and leaves
+    // the task where it was (or where its work took it meanwhile).
+    count(w, "cancel refused by its guard");
+    await refresh(w, t);
     return;
   }
   if (a.error) {
@@ -79,6 +88,7 @@ export async function cancelByMethod(w: World, t: ModelTask, method: string): Pr
  * acknowledgement may have answered it); the spec sends no reply.
  */
 export async function cancelByNotification(w: World, t: ModelTask): Promise<void> {
+  checked(rules.cancellation);
   await refresh(w, t);
   const wasTerminal = w.model.terminal.has(t.status);
   await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
@@ -91,4 +101,10 @@ export async function cancelByNotification(w: World, t: ModelTask): Promise<void
       fail(rules.cancellation, `task ${t.id} (long work) ended ${t.status} after notifications/cancelled named its request`, [...w.model.endStates.cancel], t.status);
     }
   }
+}
+
+/** Whether every transition the table gives a cancel from \`status\` has a guard (so the cancel may be refused). */
+function cancelGuarded(w: World, status: string): boolean {
+  const edges = w.model.ir.transitions.filter((x) => x.from === status && w.model.endStates.cancel.has(x.to));
+  return edges.length > 0 && edges.every((x) => x.guard !== undefined);
 }

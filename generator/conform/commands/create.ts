@@ -2,7 +2,7 @@
 import { Cmd } from "./base.js";
 import { observe, refresh } from "../follow.js";
 import type { OutcomeName } from "../report.js";
-import { fail } from "../rule.js";
+import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { taskIn } from "../session.js";
 import { type Augmentable, brief, checkSchema, count, expectAnswer, isLimitError, isObject, type ModelTask, type World } from "../world.js";
@@ -66,6 +66,8 @@ export class Create extends Cmd {
       const t: ModelTask = { id: requestorId!, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, pending, ...made, ...(requestId === undefined ? {} : { requestId }) };
       void pending.then(() => (t.answeredAt = Date.now()));
       w.tasks.push(t);
+      checked(rules.creation);
+      w.made.tasks++;
       return { t };
     }
     // An acknowledgement comes at once, whatever the work: a server that runs the work first answers late.
@@ -84,6 +86,8 @@ export class Create extends Cmd {
       const served = taskIn(m, a.result);
       if (served !== undefined) fail(rules.capabilities, `${label} with a task request made task ${String(served[m.idField])}, but the server does not declare ${method} among its task requests`, "a plain result", a.result);
       count(w, `create: ${method} served plainly`);
+      checked(rules.capabilities);
+      w.made.plainly++;
       return;
     }
     const ackType = typeof c.ack.resultType === "string" ? c.ack.resultType : undefined;
@@ -91,6 +95,7 @@ export class Create extends Cmd {
       const rt = m.ir.behaviour.resultType;
       if (a.result![rt.field] !== rt.task) {
         count(w, "create: served without a task");
+        w.made.plainly++;
         return;
       }
     }
@@ -102,6 +107,8 @@ export class Create extends Cmd {
     const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, answeredAt, ...made, ...(requestId === undefined ? {} : { requestId }) };
     observe(w, t, task, "the acknowledgement", sent);
     w.tasks.push(t);
+    checked(rules.creation);
+    w.made.tasks++;
     return { t, task };
   }
 }

@@ -1,7 +1,8 @@
 /** Deleting a task, where the spec declares a delete method. */
 import { TaskCmd } from "./base.js";
+import { itemsOf, pages } from "./list.js";
 import { refresh } from "../follow.js";
-import { fail } from "../rule.js";
+import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, isObject, type ModelTask, type World } from "../world.js";
 
@@ -21,6 +22,7 @@ export class Delete extends TaskCmd {
 
 /** Deletes a task: refused outside the deletable statuses, else gone from the list and from the get method. */
 export async function deleteTask(w: World, t: ModelTask): Promise<void> {
+  checked(rules.deletion);
   {
     const del = w.model.op("delete")!;
     const c = w.model.ir.behaviour.cancellation;
@@ -46,14 +48,9 @@ export async function deleteTask(w: World, t: ModelTask): Promise<void> {
     t.deleted = true;
     const list = w.model.op("list");
     if (list !== undefined && w.offered(list.method)) {
-      let cursor: string | undefined;
-      for (let page = 0; page < 50; page++) {
-        const l = await w.session.request(list.method, cursor === undefined ? {} : { cursor });
+      for await (const l of pages(w, w.session, list.method)) {
         if (!l.result) break;
-        const items = (Object.values(l.result).find(Array.isArray) as unknown[] | undefined) ?? [];
-        if (items.some((x) => isObject(x) && x[w.model.idField] === t.id)) fail(rules.deletion, `${list.method} still lists task ${t.id} after ${del.method}`, "not listed", t.id);
-        if (typeof l.result.nextCursor !== "string") break;
-        cursor = l.result.nextCursor;
+        if (itemsOf(w, l.result).some((x) => isObject(x) && x[w.model.idField] === t.id)) fail(rules.deletion, `${list.method} still lists task ${t.id} after ${del.method}`, "not listed", t.id);
       }
     }
     const get = w.model.op("get");

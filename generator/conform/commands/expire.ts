@@ -2,7 +2,7 @@
 import { Cmd } from "./base.js";
 import { Create } from "./create.js";
 import { observe } from "../follow.js";
-import { fail } from "../rule.js";
+import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { ms } from "../rules/timestamps.js";
 import { taskIn } from "../session.js";
@@ -32,6 +32,7 @@ export class Expire extends Cmd {
     const granted = task[ret.field];
     if (typeof granted !== "number" || granted > 5_000) return;
     count(w, "expiry");
+    checked(rules.expiry);
     const expired = m.error(ret.expiredError);
     const deadline = Date.now() + granted + 5_000;
     while (Date.now() < deadline) {

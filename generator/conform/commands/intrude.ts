@@ -1,8 +1,9 @@
 /** Requestor isolation: another session asks for the tasks of this one. */
 import type { IRMethod } from "../../ir.js";
 import { TaskCmd } from "./base.js";
+import { itemsOf, pages } from "./list.js";
 import { refresh } from "../follow.js";
-import { fail } from "../rule.js";
+import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { addressing, brief, count, expectAnswer, isLimitError, isObject, validParams, type World } from "../world.js";
 
@@ -42,17 +43,13 @@ export class Intrude extends TaskCmd {
       const h = await other.open();
       if (h !== undefined && !h.result) return;
       count(w, "other session");
+      checked(rules.isolation);
       for (const method of methods) {
         if (method === "list") {
-          let cursor: string | undefined;
-          for (let page = 0; page < 20; page++) {
-            const a = await other.request(list!.method, cursor === undefined ? {} : { cursor });
+          for await (const a of pages(w, other, list!.method)) {
             if (!a.result) break;
-            const items = (Object.values(a.result).find(Array.isArray) as unknown[] | undefined) ?? [];
-            const mine = items.map((x) => (isObject(x) ? x[w.model.idField] : undefined)).find((id) => w.tasks.some((x) => x.id === id));
+            const mine = itemsOf(w, a.result).map((x) => (isObject(x) ? x[w.model.idField] : undefined)).find((id) => w.tasks.some((x) => x.id === id));
             if (mine !== undefined) fail(rules.isolation, `${list!.method} from another session lists task ${String(mine)} of this one`, "only that session's tasks", mine);
-            if (typeof a.result.nextCursor !== "string") break;
-            cursor = a.result.nextCursor;
           }
           continue;
         }

@@ -1,9 +1,11 @@
 /** Listing the requestor's tasks, page by page. */
 import { Cmd } from "./base.js";
 import { Create } from "./create.js";
-import { fail } from "../rule.js";
+import type { Session } from "../session.js";
+import type { Answer } from "../wire.js";
+import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
-import { checkSchema, count, expectAnswer, expectError, isLimitError, isObject, type World } from "../world.js";
+import { checkSchema, count, expectAnswer, expectError, isLimitError, isObject, mayAugment, type World } from "../world.js";
 
 export class List extends Cmd {
   toString() {
@@ -15,30 +17,25 @@ export class List extends Cmd {
     const listing = w.model.ir.behaviour.listing;
     if (!list) return;
     count(w, "list");
+    checked(rules.listing);
     // Enough tasks for a small page size to page.
-    const recipe = w.outcomes.complete !== undefined && w.tools.has(w.outcomes.complete.name) ? "complete" : undefined;
+    const recipe = w.outcomes.complete !== undefined && w.tools.has(w.outcomes.complete.name) && mayAugment(w.model, "tools/call") ? "complete" : undefined;
     for (let i = w.tasks.filter((t) => !t.gone).length; recipe !== undefined && i < 3; i++) await new Create(recipe).make(w);
     const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < 50; page++) {
-      const a = await w.session.request(list.method, cursor === undefined ? {} : { cursor });
+    for await (const a of pages(w, w.session, list.method)) {
       expectAnswer(a, rules.listing, list.method);
       if (a.error) {
         if (isLimitError(w.model, a.error.code)) return;
         fail(rules.listing, `${list.method} failed`, "a page", a.error);
       }
       checkSchema(w.model.schemas.result(list.method), a.result, rules.types, `${list.method} result`);
-      const items = Object.values(a.result!).find(Array.isArray) as unknown[] | undefined;
-      for (const item of items ?? []) {
+      for (const item of itemsOf(w, a.result!)) {
         const id = isObject(item) ? item[w.model.idField] : undefined;
         if (typeof id === "string") {
           if (seen.has(id)) fail(rules.listing, `${list.method} listed task ${id} twice across its pages`);
           seen.add(id);
         }
       }
-      const next = a.result!.nextCursor;
-      if (typeof next !== "string") break;
-      cursor = next;
     }
     for (const t of w.tasks) {
       if (!t.gone && !seen.has(t.id)) fail(rules.listing, `${list.method} does not list task ${t.id}, which its requestor made and can still read`, t.id, [...seen]);
@@ -47,8 +44,38 @@ export class List extends Cmd {
     const theirs = [...seen].find((id) => w.isolation && w.foreign.has(id));
     if (theirs !== undefined) fail(rules.isolation, `${list.method} lists task ${theirs}, which another session made`, "only this session's tasks", theirs);
     if (listing !== false) {
-      const forged = await w.session.request(list.method, { cursor: "conform-forged-cursor" });
+      const forged = await w.session.request(list.method, { [w.model.paging.cursor]: "conform-forged-cursor" });
       expectError(forged, w.model.error(listing.invalidCursorError), rules.listing, `${list.method} with a forged cursor`);
     }
   }
+}
+
+/** The most pages a listing is followed for: a bound on the loop, far above any page count a run makes. */
+const MAX_PAGES = 10_000;
+
+/**
+ * The answers to the list method, page after page in the spec's paging names, until one has no next cursor (or
+ * is not a page). A next cursor handed out twice means pages that never end: that breaks \`listing\`.
+ */
+export async function* pages(w: World, session: Session, method: string): AsyncGenerator<Answer> {
+  const { cursor: cursorField, next: nextField } = w.model.paging;
+  const given = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const a = await session.request(method, cursor === undefined ? {} : { [cursorField]: cursor });
+    yield a;
+    const next = a.result?.[nextField];
+    if (typeof next !== "string") return;
+    if (given.has(next)) fail(rules.listing, `${method} handed out the next cursor ${JSON.stringify(next)} twice: its pages never end`, "a new cursor or none", next);
+    given.add(next);
+    cursor = next;
+  }
+  fail(rules.listing, `${method} still had a next cursor after ${MAX_PAGES} pages`, "a last page", cursor);
+}
+
+/** The items of a page: the result's field the spec names for them, else its one array. */
+export function itemsOf(w: World, result: Record<string, unknown>): unknown[] {
+  const named = w.model.paging.items === undefined ? undefined : result[w.model.paging.items];
+  const items = Array.isArray(named) ? named : Object.values(result).find(Array.isArray);
+  return (items as unknown[] | undefined) ?? [];
 }

@@ -1,7 +1,7 @@
 /** The spec's own operations: transitions a requestor asks for, and custom operations. */
 import { TaskCmd } from "./base.js";
 import { observe, refresh } from "../follow.js";
-import { fail } from "../rule.js";
+import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { minimalValue } from "../schemas.js";
 import { taskIn } from "../session.js";
@@ -83,6 +83,7 @@ export class Custom extends TaskCmd {
     const t = this.task(w);
     if (t && w.model.idField in params) params[w.model.idField] = t.id;
     count(w, "custom");
+    checked(rules.custom);
     const a = await w.session.request(method.method, params, 20_000);
     expectAnswer(a, rules.custom, `${method.method} with ${JSON.stringify(params)}`);
     if (a.error) {

@@ -4,7 +4,7 @@ import { cancelByMethod, cancelByNotification } from "./cancel.js";
 import { deleteTask } from "./delete.js";
 import { Result } from "./result.js";
 import { endChecks, letGo, observe, refresh, seeToEnd, waitTerminal } from "../follow.js";
-import { fail } from "../rule.js";
+import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { checkRelated } from "../rules/related-task.js";
 import { checkResultType } from "../rules/result-type.js";
@@ -21,6 +21,7 @@ export class Get extends TaskCmd {
     const get = w.model.op("get");
     if (!t || !get) return;
     count(w, "get");
+    checked(rules.get);
     const sent = Date.now();
     const a = await w.session.request(get.method, idParams(w, t.id));
     expectAnswer(a, rules.get, `${get.method}`);

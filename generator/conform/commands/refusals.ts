@@ -5,11 +5,11 @@
 import { Cmd, TaskCmd } from "./base.js";
 import { refresh } from "../follow.js";
 import type { SpecModel } from "../model.js";
-import { fail } from "../rule.js";
+import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { minimalValue } from "../schemas.js";
 import { CLIENT_CAPABILITIES_KEY, envelope, PROTOCOL_VERSION_KEY, valueAt } from "../session.js";
-import { addressing, count, expectAnswer, expectError, isLimitError, validParams, type World } from "../world.js";
+import { addressing, count, expectAnswer, expectError, isLimitError, mayAugment, validParams, type World } from "../world.js";
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -43,6 +43,7 @@ export class WrongParams extends Cmd {
     if (!methods.length) return;
     const method = methods[this.which % methods.length]!;
     count(w, "wrong params");
+    checked(rules.params);
     const bad = this.which % 2 === 0 ? {} : { [w.model.idField]: 42 };
     const a = await w.session.request(method.method, bad);
     expectAnswer(a, rules.params, `${method.method} with ${JSON.stringify(bad)}`);
@@ -89,7 +90,8 @@ export class Switch extends Cmd {
   }
   async exec(w: World): Promise<void> {
     const sw = w.model.ir.behaviour.creation.toolSwitch;
-    if (sw === false) return;
+    // A server that does not declare tools/call among its task requests serves every call plainly: no switch applies.
+    if (sw === false || !w.augmented("tools/call")) return;
     const setting = (t: Record<string, unknown>) => switchSetting(w.model, t);
     const candidates = switchCandidates(w.model, w.tools);
     if (!candidates.length) return;
@@ -135,6 +137,7 @@ export class Envelope extends Cmd {
     // A request that succeeds with a good envelope, so that only the protocol version can refuse it.
     const version = ([undefined, "", "1999-01-01"] as const)[kind];
     count(w, "envelope");
+    checked(rules.envelope);
     const a = await w.session.request("tools/list", {}, 10_000, undefined, version === undefined ? { omit: [PROTOCOL_VERSION_KEY] } : { set: { [PROTOCOL_VERSION_KEY]: version } });
     expectAnswer(a, rules.envelope, "tools/list");
     if (!a.error) fail(rules.envelope, `tools/list whose _meta protocol version is ${version === undefined ? "absent" : JSON.stringify(version)} was served`, "an error", a.result);
@@ -169,6 +172,7 @@ export class Gate extends TaskCmd {
     const params: Record<string, unknown> = isObject(base) ? { ...base } : {};
     if (w.model.idField in params || decl === undefined) params[w.model.idField] = t?.id ?? "conform-unknown-gated";
     count(w, gated ? "undeclared method" : "unsupported method");
+    if (gated) checked(rules.capabilities);
     const a = await w.session.request(method, params, 10_000);
     if (gated) {
       expectAnswer(a, rules.capabilities, method);
@@ -190,7 +194,7 @@ export class Duplicate extends TaskCmd {
     const c = w.model.ir.behaviour.creation;
     const t = this.task(w);
     const recipe = w.outcomes.complete;
-    if (c.taskId.assignedBy !== "requestor" || !t || !recipe || !w.tools.has(recipe.name)) return;
+    if (c.taskId.assignedBy !== "requestor" || !t || !recipe || !w.tools.has(recipe.name) || !mayAugment(w.model, "tools/call")) return;
     count(w, "duplicate id");
     const params = w.session.taskParams({ name: recipe.name, arguments: recipe.arguments ?? {} }, t.id, 60_000);
     const a = await w.session.request("tools/call", params, 15_000);

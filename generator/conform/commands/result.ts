@@ -1,7 +1,7 @@
 /** Asking for a task's result, as the spec's results mode answers it. */
 import { TaskCmd } from "./base.js";
 import { observe, refresh } from "../follow.js";
-import { fail } from "../rule.js";
+import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { checkRelated } from "../rules/related-task.js";
 import { checkEndResult } from "../rules/results.js";
@@ -20,6 +20,7 @@ export class Result extends TaskCmd {
     if (r.mode === "block-until-terminal" && !w.model.terminal.has(t.status) && t.outcome === "long" && !t.cancelRequested) {
       // It blocks: no answer may come while the work runs.
       count(w, "result before the end");
+      checked(rules.results);
       const early = await w.session.probe(res.method, idParams(w, t.id), 1500);
       if (early.timedOut || (early.error && isLimitError(w.model, early.error.code))) return;
       expectAnswer(early, rules.results, res.method);

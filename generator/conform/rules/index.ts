@@ -14,6 +14,7 @@ import { cancellation } from "./cancellation.js";
 import { deletion } from "./delete.js";
 import { listing } from "./listing.js";
 import { unknownId } from "./unknown-id.js";
+import { errorData } from "./error-data.js";
 import { errorMessage } from "./error-message.js";
 import { params } from "./params.js";
 import { toolSwitch } from "./tool-switch.js";
@@ -53,6 +54,7 @@ export const rules = {
   listing,
   unknownId,
   errorMessage,
+  errorData,
   params,
   toolSwitch,
   envelope,

@@ -1,5 +1,5 @@
 /** Rule `notifications`: Every notification the spec declares matches its declared params and carries a declared state; status notifications follow the transition table and announce the end the task shows. */
-import { defineRule, fail } from "../rule.js";
+import { checked, defineRule, fail } from "../rule.js";
 import { checkProgress } from "./progress-token.js";
 import { checkTimes } from "./timestamps.js";
 import { taskIn } from "../session.js";
@@ -33,6 +33,7 @@ export function checkNotifications(w: World): void {
       const status = shown?.[m.statusField];
       if (t !== undefined && typeof status === "string" && m.states.has(status)) {
         count(w, "status notification");
+        checked(notifications);
         const prev = t.notified;
         if (prev !== undefined && m.terminal.has(prev) && status !== prev) fail(notifications, `${n.method} says task ${t.id} is ${status} after one said it ended ${prev}`, prev, status);
         if (prev !== undefined && !m.reach.get(prev)?.has(status)) fail(notifications, `${n.method} for task ${t.id} came out of order: ${prev}, then ${status}, which no transition path allows`, [...(m.reach.get(prev) ?? [])], status);
@@ -45,6 +46,7 @@ export function checkNotifications(w: World): void {
     const decl = w.model.ir.methods.find((m) => m.method === n.method && m.kind === "notification");
     if (decl === undefined) continue;
     count(w, "notification");
+    checked(notifications);
     checkSchema(w.model.schemas.params(n.method), n.params ?? {}, notifications, `${n.method} params`);
     const task = taskIn(w.model, n.params);
     const status = task?.[w.model.statusField];

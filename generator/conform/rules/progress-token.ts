@@ -1,5 +1,5 @@
 /** Rule `progress-token`: Progress for a task's token increases and stops at the end (and, where the token lives as long as the request, at the answer). */
-import { defineRule, fail } from "../rule.js";
+import { checked, defineRule, fail } from "../rule.js";
 import { ms } from "./timestamps.js";
 import { count, type World } from "../world.js";
 
@@ -19,6 +19,7 @@ export function checkProgress(w: World, n: { params?: Record<string, unknown>; a
   const token = n.params?.progressToken;
   const t = token === undefined ? undefined : w.tasks.find((x) => x.progressToken === token);
   if (t === undefined) return;
+  checked(progressToken);
   count(w, "progress notification");
   const p = n.params?.progress;
   if (typeof p === "number" && t.progress !== undefined && p <= t.progress) fail(progressToken, `progress for task ${t.id} went from ${t.progress} to ${p}; it must increase`, `more than ${t.progress}`, p);

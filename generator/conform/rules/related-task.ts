@@ -1,5 +1,5 @@
 /** Rule `related-task`: The results the spec lists carry the related-task _meta naming the task; those it excludes do not. */
-import { defineRule, fail } from "../rule.js";
+import { checked, defineRule, fail } from "../rule.js";
 import { valueAt } from "../session.js";
 import { isObject, type ModelTask, type World } from "../world.js";
 
@@ -23,6 +23,7 @@ export function checkRelated(w: World, t: ModelTask, method: string, result: Rec
   if (rel === false) return;
   const key = w.model.metaKey(rel.meta);
   if (key === undefined) return;
+  if (rel.results.includes(method) || (rel.notOnResults ?? []).includes(method)) checked(relatedTask);
   const entry = valueAt(result, ["_meta", key]);
   if (rel.results.includes(method)) {
     if (!isObject(entry) || entry.taskId !== t.id) fail(relatedTask, `${method} result of task ${t.id} does not carry _meta["${key}"] naming it`, { taskId: t.id }, entry ?? "nothing");

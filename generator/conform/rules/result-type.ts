@@ -1,5 +1,5 @@
 /** Rule `result-type`: The answers to the task methods carry the declared result type field with its complete value. */
-import { defineRule, fail } from "../rule.js";
+import { checked, defineRule, fail } from "../rule.js";
 import type { World } from "../world.js";
 
 export const resultType = defineRule({
@@ -19,5 +19,6 @@ export const resultType = defineRule({
 export function checkResultType(w: World, method: string, result: Record<string, unknown>): void {
   const rt = w.model.ir.behaviour.resultType;
   if (rt === false) return;
+  checked(resultType);
   if (result[rt.field] !== rt.complete) fail(resultType, `${method} answered without ${rt.field}: ${JSON.stringify(rt.complete)}`, rt.complete, result[rt.field] ?? "nothing");
 }

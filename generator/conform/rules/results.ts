@@ -1,5 +1,5 @@
 /** Rule `results`: The result method answers as the spec's results mode says: not ready (or blocking) before the end, the result once completed, the declared error for any other end; inline results present exactly when the task ended in the matching role. */
-import { defineRule, fail } from "../rule.js";
+import { checked, defineRule, fail } from "../rule.js";
 import type { Answer } from "../wire.js";
 import { isObject, type ModelTask, type World } from "../world.js";
 
@@ -29,6 +29,7 @@ export const results = defineRule({
 export function checkInline(w: World, t: ModelTask, task: Record<string, unknown>, what: string): void {
   const r = w.model.ir.behaviour.results;
   if (r.mode !== "inline" || r.resultField === undefined) return;
+  checked(results);
   const role = w.model.roleOf[t.status];
   if (role === "completed" && !(r.resultField in task) && !(r.errorField !== undefined && r.errorField in task)) {
     fail(results, `${what}: a completed task carries neither ${r.resultField} nor ${r.errorField ?? "an error"}`, r.resultField, task);
@@ -48,6 +49,7 @@ export function checkInline(w: World, t: ModelTask, task: Record<string, unknown
  * tool failed), and for any other end the declared error, never a success (a tool's error result aside).
  */
 export function checkEndResult(w: World, t: ModelTask, a: Answer & { result?: Record<string, unknown>; error?: { code: number; message: string } }, method: string): void {
+  checked(results);
   const m = w.model;
   const r = m.ir.behaviour.results;
   const role = m.roleOf[t.status];
@@ -57,7 +59,10 @@ export function checkEndResult(w: World, t: ModelTask, a: Answer & { result?: Re
     return;
   }
   if (a.result) {
-    const toolError = t.outcome === "fail" && t.via === undefined && r.mode === "block-until-terminal" && a.result.isError === true;
+    // A tool call that failed answers its failure as the tool's result with isError: true, where the spec's results
+    // block until the end (the tool's own error, or a requestor's move into a failed-role state).
+    const failedCall = t.via === undefined && (t.outcome === "fail" || (t.endedByMove === true && role === "failed"));
+    const toolError = failedCall && r.mode === "block-until-terminal" && a.result.isError === true;
     if (!toolError) fail(results, `${method} of a task that ended ${t.status} answered a success`, "the declared error", a.result);
     return;
   }

@@ -1,7 +1,7 @@
 /** Rule `timestamps`: createdAt never changes; lastUpdatedAt is never before it, never goes back, and moves with a change of status. */
 import type { IRType } from "../../ir.js";
 import type { SpecModel } from "../model.js";
-import { defineRule, fail } from "../rule.js";
+import { checked, defineRule, fail } from "../rule.js";
 import type { ModelTask, World } from "../world.js";
 
 export const timestamps = defineRule({
@@ -45,6 +45,7 @@ export function checkTimes(w: World, t: ModelTask, task: Record<string, unknown>
     if (t.createdAt !== undefined && created !== t.createdAt) fail(timestamps, `${what}: createdAt of task ${t.id} changed`, t.createdAt, created);
     t.createdAt = created;
   }
+  if (typeof created === "string" || typeof updated === "string") checked(timestamps);
   if (Number.isNaN(ms(updated))) return;
   if (!Number.isNaN(ms(created)) && ms(updated) < ms(created)) fail(timestamps, `${what}: lastUpdatedAt of task ${t.id} is before its createdAt`, `at or after ${String(created)}`, updated);
   if (last !== null && ms(updated) < ms(last.value)) fail(timestamps, `${what}: lastUpdatedAt of task ${t.id} went back`, `at or after ${last.value}`, updated);
