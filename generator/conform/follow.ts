@@ -5,6 +5,7 @@
  */
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
+import { checkEndAnnounced } from "./rules/notifications.js";
 import { checkRelated } from "./rules/related-task.js";
 import { checkResultType } from "./rules/result-type.js";
 import { checkEndResult, checkInline } from "./rules/results.js";
@@ -136,6 +137,7 @@ export async function seeToEnd(w: World, t: ModelTask): Promise<void> {
 /** What an ended task answers: its result (or error) as its end declares, and to a cancel what the spec says of a terminal task. */
 export async function endChecks(w: World, t: ModelTask): Promise<void> {
   t.endChecked = true;
+  await checkEndAnnounced(w, t);
   // An inline result is checked on the task itself.
   if (w.model.ir.behaviour.results.mode === "inline") await refresh(w, t);
   const res = w.model.op("result");

@@ -13,6 +13,7 @@ import { List } from "./commands/list.js";
 import { Custom, Move } from "./commands/move.js";
 import { Get, Reread, Wait } from "./commands/read.js";
 import { Duplicate, Envelope, Gate, Switch, switchCandidates, Unknown, WrongParams } from "./commands/refusals.js";
+import { HeaderMismatch, WithoutOptIn } from "./commands/per-request.js";
 import { Result } from "./commands/result.js";
 import type { SpecModel } from "./model.js";
 import type { OutcomeName } from "./report.js";
@@ -30,12 +31,14 @@ export interface DrawContext {
   augmentable: readonly Augmentable[];
   /** Whether another requestor can be had for the isolation checks. */
   isolation: boolean;
+  /** Whether the server is reached over Streamable HTTP. */
+  http: boolean;
   /** The methods the server's capability gates (the spec's `capabilities.server.gates`). */
   gates: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The arbitraries of the commands a run draws. */
-export function drawnCommands({ model, offered, tools, available, augmentable, isolation, gates }: DrawContext): Array<fc.Arbitrary<Cmd>> {
+export function drawnCommands({ model, offered, tools, available, augmentable, isolation, http, gates }: DrawContext): Array<fc.Arbitrary<Cmd>> {
   // Only the commands that can do something with this spec and server: a draw spent on one that cannot is a
   // command the run lacks (a spec with few methods would otherwise seldom get to the checks it has).
   const b = model.ir.behaviour;
@@ -51,6 +54,8 @@ export function drawnCommands({ model, offered, tools, available, augmentable, i
     ...(model.ops("transition").length ? [fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]): Cmd => new Move(p, n))] : []),
     ...(switchCandidates(model, tools).length ? [fc.nat(7).map((n): Cmd => new Switch(n))] : []),
     ...(model.perRequest ? [fc.nat(7).map((n): Cmd => new Envelope(n))] : []),
+    ...(model.ir.behaviour.creation.via === "client-capability" && model.perRequest && available.includes("complete") ? [fc.nat(7).map((n): Cmd => new WithoutOptIn(n))] : []),
+    ...(model.ir.behaviour.http !== false && http ? [fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]): Cmd => new HeaderMismatch(p, n))] : []),
   ];
   if (isolation) commandArbs.push(fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Intrude(p, n)));
   const unadvertised = Object.keys(gates).filter((m) => !offered(m)).length + (model.ir.behaviour.unsupportedMethods?.methods.length ?? 0);

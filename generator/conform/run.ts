@@ -19,7 +19,7 @@ import { checked, fail, tallied } from "./rule.js";
 import { RULE_CATALOGUE, rules } from "./rules/index.js";
 import { Connector, DEFAULT_TIMING, Session, valueAt } from "./session.js";
 import { StdioWire, type TranscriptEntry } from "./wire.js";
-import { brief, idParams, mayAugment, type Made, type World } from "./world.js";
+import { brief, idParams, isObject, mayAugment, type Made, type World } from "./world.js";
 import { drawnCommands } from "./generators.js";
 export { CannotTestError, DEFAULT_OUTCOMES, ViolationError, type ConformOptions, type ConformReport, type OutcomeName, type Outcomes, type ToolRecipe, type Verdict, type Violation } from "./report.js";
 
@@ -57,7 +57,7 @@ async function conformWith(
 ): Promise<ConformReport> {
   const exercised: Record<string, number> = {};
   const ruleChecks: Record<string, number> = Object.fromEntries(RULE_CATALOGUE.map((r) => [r.name, 0]));
-  const made: Made = { tasks: 0, plainly: 0, ended: new Set(), plainErrors: new Map() };
+  const made: Made = { tasks: 0, plainly: 0, ended: new Set(), tokens: new Set(), ids: new Set(), plainErrors: new Map() };
   const skipped: string[] = [];
   const ignore = new Set(opts.ignore ?? []);
   const deviations: ConformReport["deviations"] = {};
@@ -91,6 +91,14 @@ async function conformWith(
   if (hello !== undefined && caps !== false) {
     const at = valueAt(probe.serverCapabilities, caps.path);
     checks.push({ rule: "capabilities", ok: at !== undefined, message: `the server ${at === undefined ? "does not declare" : "declares"} the capability at ${caps.path.join(".")}` });
+  }
+  if (model.perRequest && caps !== false) {
+    // The per-request lifecycle's discovery: the server names its capabilities there, the spec's among them.
+    const d = await probe.request("server/discover", {});
+    if (d.result) {
+      const at = valueAt(isObject(d.result.capabilities) ? d.result.capabilities : {}, caps.path);
+      checks.push({ rule: "capabilities", ok: at !== undefined, message: `server/discover ${at === undefined ? "does not declare" : "declares"} the capability at ${caps.path.join(".")}` });
+    } else if (!d.timedOut) checks.push({ rule: "capabilities", ok: false, message: `server/discover was not served: ${JSON.stringify(d.error ?? d.broken)}` });
   }
   const tools = await listTools(probe);
   if (tools === undefined) {
@@ -141,7 +149,7 @@ async function conformWith(
   for (const method of ["resources/read", "prompts/get"]) {
     if (mayAugment(model, method) && !augmentable.some((a) => a.method === method)) skipped.push(`creation through ${method}: the server offers nothing to ask it of, or does not declare it as a task request`);
   }
-  const commandArbs = drawnCommands({ model, offered, tools, available, augmentable, isolation, gates });
+  const commandArbs = drawnCommands({ model, offered, tools, available, augmentable, isolation, http: "url" in opts.target, gates });
   let commands = 0;
   type Run = { transcript: TranscriptEntry[]; sequence: string[] };
   let last: (Run & { violation: Violation; atEnd: boolean }) | undefined;
@@ -158,7 +166,7 @@ async function conformWith(
       return;
     }
     const session = connector.session();
-    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, made, notificationsSeen: 0, otherSession: () => connector.otherSession() };
+    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, made, notificationsSeen: 0, serverRequestsSeen: 0, otherSession: () => connector.otherSession() };
     const from = session.wire.transcript.length;
     // The commands that ran, and the end-of-run checks once they started.
     let atEnd = false;

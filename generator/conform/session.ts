@@ -241,9 +241,14 @@ export class Session {
     params: Record<string, unknown> = {},
     timeoutMs = 10_000,
     onId?: (id: number) => void,
-    meta?: { omit?: readonly string[]; set?: Record<string, unknown> },
+    meta?: { omit?: readonly string[]; set?: Record<string, unknown>; headers?: Record<string, string | undefined> },
   ): Promise<Answer> {
     const e = envelope(this.model, method, params, this.capabilities);
+    // Headers set or (undefined) left out, over those the lifecycle sends.
+    for (const [k, v] of Object.entries(meta?.headers ?? {})) {
+      if (v === undefined) delete e.headers[k];
+      else e.headers[k] = v;
+    }
     if (meta !== undefined && isObject(e.params._meta)) {
       const m: Record<string, unknown> = { ...e.params._meta, ...(meta.set ?? {}) };
       for (const k of meta.omit ?? []) delete m[k];

@@ -73,6 +73,8 @@ export interface World {
   deviations: ConformReport["deviations"];
   /** How many of the session's notifications have been checked. */
   notificationsSeen: number;
+  /** How many of the session's server requests have been checked. */
+  serverRequestsSeen: number;
   /** Whether the server offers a method its capability gates (the spec's `capabilities.server.gates`). */
   offered: (method: string) => boolean;
   /** Whether the server declares a request as one it makes tasks of (the spec's `capabilities.server.augments`). */
@@ -93,6 +95,9 @@ export interface Made {
   tasks: number;
   plainly: number;
   ended: Set<OutcomeName>;
+  /** Every progress token the tester gave, and every task id it was handed (all runs). */
+  tokens: Set<string>;
+  ids: Set<string>;
   /** The error each tool answers when called without a task (null: none to compare with). */
   plainErrors: Map<string, JsonRpcError | null>;
 }

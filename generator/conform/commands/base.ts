@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { ViolationError } from "../report.js";
 import { checkNotifications } from "../rules/notifications.js";
+import { checkServerRequests } from "../rules/related-task.js";
 import type { ModelTask, World } from "../world.js";
 
 // ---------------------------------------------------------------------------
@@ -17,6 +18,7 @@ export abstract class Cmd implements fc.AsyncCommand<object, World, boolean> {
     try {
       await this.exec(w);
       checkNotifications(w);
+      checkServerRequests(w);
     } catch (e) {
       if (!(e instanceof ViolationError) || !w.ignore.has(e.violation.rule)) throw e;
       const d = (w.deviations[e.violation.rule] ??= { count: 0, first: e.violation });

@@ -43,6 +43,7 @@ export class Create extends Cmd {
     const progressToken = `conform-progress-${Math.random().toString(36).slice(2, 10)}`;
     const params = { ...asked, _meta: { ...(isObject(asked._meta) ? asked._meta : {}), progressToken } };
     const made = { ...(this.via ? { via: method } : {}), progressToken };
+    w.made.tokens.add(progressToken);
     count(w, this.via ? `create via ${method}` : "create");
     if (c.ack.mode === "notification") {
       const before = w.session.wire.notifications.length;
@@ -66,6 +67,7 @@ export class Create extends Cmd {
       const t: ModelTask = { id: requestorId!, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, pending, ...made, ...(requestId === undefined ? {} : { requestId }) };
       void pending.then(() => (t.answeredAt = Date.now()));
       w.tasks.push(t);
+      w.made.ids.add(t.id);
       checked(rules.creation);
       w.made.tasks++;
       return { t };
@@ -93,6 +95,13 @@ export class Create extends Cmd {
     const ackType = typeof c.ack.resultType === "string" ? c.ack.resultType : undefined;
     if (c.ack.mode === "flat-result" && m.ir.behaviour.resultType !== false && c.decidedBy === "receiver") {
       const rt = m.ir.behaviour.resultType;
+      checked(rules.resultType);
+      // A task answered without the marker is not a plain result: the requestor would take the task for the result.
+      const shown = taskIn(m, a.result);
+      if (a.result![rt.field] !== rt.task && shown !== undefined && a.result![rt.field] !== undefined) {
+        fail(rules.resultType, `${label} answered task ${String(shown[m.idField])} with ${rt.field}: ${JSON.stringify(a.result![rt.field])}`, rt.task, a.result![rt.field]);
+      }
+      if (a.result![rt.field] !== rt.task && shown !== undefined) fail(rules.resultType, `${label} answered task ${String(shown[m.idField])} without ${rt.field}: ${JSON.stringify(rt.task)}`, rt.task, "nothing");
       if (a.result![rt.field] !== rt.task) {
         count(w, "create: served without a task");
         w.made.plainly++;
@@ -107,6 +116,7 @@ export class Create extends Cmd {
     const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, answeredAt, ...made, ...(requestId === undefined ? {} : { requestId }) };
     observe(w, t, task, "the acknowledgement", sent);
     w.tasks.push(t);
+    w.made.ids.add(t.id);
     checked(rules.creation);
     w.made.tasks++;
     return { t, task };

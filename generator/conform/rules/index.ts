@@ -15,6 +15,8 @@ import { deletion } from "./delete.js";
 import { listing } from "./listing.js";
 import { unknownId } from "./unknown-id.js";
 import { errorData } from "./error-data.js";
+import { headerMismatch } from "./header-mismatch.js";
+import { optIn } from "./opt-in.js";
 import { errorMessage } from "./error-message.js";
 import { params } from "./params.js";
 import { toolSwitch } from "./tool-switch.js";
@@ -76,6 +78,8 @@ export const rules = {
   duplicateId,
   resultType,
   unsupported,
+  headerMismatch,
+  optIn,
 } as const satisfies Record<string, Rule>;
 
 /** Every rule, in the order reports list them. */

@@ -3,7 +3,7 @@ import { checked, defineRule, fail } from "../rule.js";
 import { checkProgress } from "./progress-token.js";
 import { checkTimes } from "./timestamps.js";
 import { taskIn } from "../session.js";
-import { checkSchema, count, type World } from "../world.js";
+import { checkSchema, count, type ModelTask, type World } from "../world.js";
 
 export const notifications = defineRule({
   name: "notifications",
@@ -38,6 +38,11 @@ export function checkNotifications(w: World): void {
         if (prev !== undefined && m.terminal.has(prev) && status !== prev) fail(notifications, `${n.method} says task ${t.id} is ${status} after one said it ended ${prev}`, prev, status);
         if (prev !== undefined && !m.reach.get(prev)?.has(status)) fail(notifications, `${n.method} for task ${t.id} came out of order: ${prev}, then ${status}, which no transition path allows`, [...(m.reach.get(prev) ?? [])], status);
         if (m.terminal.has(status) && m.terminal.has(t.status) && status !== t.status) fail(notifications, `${n.method} says task ${t.id} ended ${status}; the task shows ${t.status}`, t.status, status);
+        // Sent well after the tester saw the task end (a margin for one sent before the end on another stream), a
+        // notification of another status contradicts the task.
+        if (!m.terminal.has(status) && t.endedAt !== undefined && n.at - t.endedAt > 250) {
+          fail(notifications, `${n.method} says task ${t.id} is ${status}, ${n.at - t.endedAt} ms after it was seen ${t.status}`, t.status, status);
+        }
         t.notified = status;
         // Not compared with earlier lastUpdatedAt values: notifications of one task may come on several streams.
         checkTimes(w, t, shown!, n.method, null);
@@ -54,4 +59,20 @@ export function checkNotifications(w: World): void {
       fail(notifications, `${n.method} carries ${JSON.stringify(status)}, which is not a declared state`, [...w.model.states], status);
     }
   }
+}
+
+/**
+ * Where the spec pushes status notifications on the session, the end of every task is announced: the notification
+ * of its terminal status comes (within a second of the tester seeing the end).
+ */
+export async function checkEndAnnounced(w: World, t: ModelTask): Promise<void> {
+  const sn = w.model.ir.behaviour.statusNotifications;
+  if (sn === false || sn.delivery !== "push" || !w.model.terminal.has(t.status)) return;
+  checked(notifications);
+  const deadline = Date.now() + 1000;
+  while (t.notified !== t.status && Date.now() < deadline) {
+    checkNotifications(w);
+    if (t.notified !== t.status) await new Promise((r) => setTimeout(r, 25));
+  }
+  if (t.notified !== t.status) fail(notifications, `the end of task ${t.id} (${t.status}) was never announced by ${sn.method}`, t.status, t.notified ?? "no status notification");
 }

@@ -1,5 +1,6 @@
 /** Rule `progress-token`: Progress for a task's token increases and stops at the end (and, where the token lives as long as the request, at the answer). */
 import { checked, defineRule, fail } from "../rule.js";
+import { checkRelatedNotification } from "./related-task.js";
 import { ms } from "./timestamps.js";
 import { count, type World } from "../world.js";
 
@@ -17,9 +18,14 @@ export const progressToken = defineRule({
  */
 export function checkProgress(w: World, n: { params?: Record<string, unknown>; at: number }): void {
   const token = n.params?.progressToken;
-  const t = token === undefined ? undefined : w.tasks.find((x) => x.progressToken === token);
-  if (t === undefined) return;
   checked(progressToken);
+  if (typeof token !== "string" && typeof token !== "number") fail(progressToken, "a progress notification carries no progress token", "the token of a request that asked for progress", n.params);
+  // Progress only for a token a request gave (of this session, or of a run before it on the same connection).
+  if (!w.made.tokens.has(String(token))) fail(progressToken, `a progress notification names the token ${JSON.stringify(token)}, which no request of the tester gave`, [...w.made.tokens].slice(-3), n.params);
+  const t = w.tasks.find((x) => x.progressToken === token);
+  if (t === undefined) return;
+  // Once the task exists (its request answered), its progress is a message of the task's.
+  if (t.answeredAt !== undefined && n.at > t.answeredAt) checkRelatedNotification(w, t, "notifications/progress", n.params);
   count(w, "progress notification");
   const p = n.params?.progress;
   if (typeof p === "number" && t.progress !== undefined && p <= t.progress) fail(progressToken, `progress for task ${t.id} went from ${t.progress} to ${p}; it must increase`, `more than ${t.progress}`, p);

@@ -1,11 +1,11 @@
-/** Rule `related-task`: The results the spec lists carry the related-task _meta naming the task; those it excludes do not. */
+/** Rule `related-task`: the related-task _meta on the results, notifications and server requests the spec puts it on, naming the task. */
 import { checked, defineRule, fail } from "../rule.js";
 import { valueAt } from "../session.js";
 import { isObject, type ModelTask, type World } from "../world.js";
 
 export const relatedTask = defineRule({
   name: "related-task",
-  description: "The results the spec lists carry the related-task _meta naming the task; those it excludes do not.",
+  description: "The results the spec lists carry the related-task _meta naming the task, and so do a task's notifications and the server's requests for it where the spec says they do; the results it excludes do not.",
   statements: [
     "mcp-2025-11-25/assoc.all-messages-server",
     "mcp-2025-11-25/assoc.no-meta-on-task-results",
@@ -29,5 +29,34 @@ export function checkRelated(w: World, t: ModelTask, method: string, result: Rec
     if (!isObject(entry) || entry.taskId !== t.id) fail(relatedTask, `${method} result of task ${t.id} does not carry _meta["${key}"] naming it`, { taskId: t.id }, entry ?? "nothing");
   } else if ((rel.notOnResults ?? []).includes(method) && entry !== undefined) {
     fail(relatedTask, `${method} result carries _meta["${key}"], which the spec says it does not`, "nothing", entry);
+  }
+}
+
+/** A notification a task's work sent (progress, logging): it names the task in the related-task meta, where the spec says. */
+export function checkRelatedNotification(w: World, t: ModelTask, method: string, params: Record<string, unknown> | undefined): void {
+  const rel = w.model.ir.behaviour.relatedTask;
+  if (rel === false || !rel.notifications) return;
+  const key = w.model.metaKey(rel.meta);
+  if (key === undefined) return;
+  checked(relatedTask);
+  const entry = valueAt(params ?? {}, ["_meta", key]);
+  if (!isObject(entry) || entry.taskId !== t.id) fail(relatedTask, `${method} of task ${t.id}'s work does not carry _meta["${key}"] naming it`, { taskId: t.id }, entry ?? "nothing");
+}
+
+/**
+ * The requests the server sent since the last look (elicitation, sampling: what the spec's input asks with): each
+ * names one of the tester's tasks in the related-task meta, where the spec says they carry it.
+ */
+export function checkServerRequests(w: World): void {
+  const rel = w.model.ir.behaviour.relatedTask;
+  const input = w.model.ir.behaviour.input;
+  const all = w.session.serverRequests;
+  for (; w.serverRequestsSeen < all.length; w.serverRequestsSeen++) {
+    const r = all[w.serverRequestsSeen]!;
+    if (rel === false || !rel.requests || input === false || !input.requests.includes(r.method)) continue;
+    checked(relatedTask);
+    if (r.relatedTaskId === undefined || !w.made.ids.has(r.relatedTaskId)) {
+      fail(relatedTask, `the server's ${r.method} for a task does not name one of the requestor's tasks in the related-task meta`, "the id of the task that asks", r.relatedTaskId ?? "nothing");
+    }
   }
 }
