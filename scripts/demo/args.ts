@@ -5,6 +5,7 @@
 import { postgresUrl } from "@mcp-task-gen/runtime/store-postgres";
 import { usage } from "./common.js";
 
+/** The command line (the arguments after the script); exits 2 with the usage line on one it cannot read. */
 export function parseArgs(argv: string[]) {
   let spec: string | undefined;
   let http: number | undefined;
