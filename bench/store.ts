@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InMemoryTaskStore as SdkStore } from "@modelcontextprotocol/sdk/experimental/tasks";
-import { inChild } from "./child.js";
+import { inChild } from "./in-child.js";
 import { fmtNum, fmtRatio, measureAsync, median, perRound, ratioOf, type Ratio, type Settings } from "./harness.js";
 import { ROOT } from "./messages.js";
 import type { Section, Table, TargetResult } from "./report.js";

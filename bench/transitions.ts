@@ -2,7 +2,7 @@
  * Transitions: checks per second of the generated `canTransition` against a
  * `Record<State, Set<State>>` lookup built from the same table.
  */
-import { inChild } from "./child.js";
+import { inChild } from "./in-child.js";
 import { fmtNum, fmtRatio, measureSync, median, perRound, ratioOf, type Settings } from "./harness.js";
 import type { Section } from "./report.js";
 

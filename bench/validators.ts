@@ -12,7 +12,7 @@ import { HAND } from "./handwritten.js";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inChild } from "./child.js";
+import { inChild } from "./in-child.js";
 import { fmtNum, fmtRatio, measureSync, median, perRound, ratioOf, type Ratio, type Settings, type SyncCase } from "./harness.js";
 import { ROOT } from "./messages.js";
 import { messagesOf, SDK_SPEC, type Messages } from "./messages.js";

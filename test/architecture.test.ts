@@ -4,8 +4,11 @@
  * checker runs without the emitters. Both read what they share from modules
  * that import neither (emit-names.ts, spec-helpers.ts). The import statements
  * are read with a regex walk, so the test needs nothing beyond the sources.
+ * Nor has scripts/ or bench/ an import cycle (nor the imports across them and
+ * generator/ and runtime/), and no source file outside test/ is over 600 lines.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.js";
@@ -23,6 +26,23 @@ function tsFiles(dir: string): string[] {
 /** A file under generator/ as a module name: its path relative to generator/, with forward slashes. */
 const moduleName = (file: string) => relative(GENERATOR, file).split(sep).join("/");
 
+/** What is not a project source where sources live: installed packages, build output, generated samples. */
+const NOT_SOURCES = new Set(["node_modules", "dist", "output-samples"]);
+
+/** Every source file (.ts, .mjs, .js; declarations aside) under `dir`, absolute, skipping NOT_SOURCES. */
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? NOT_SOURCES.has(e.name)
+        ? []
+        : sourceFiles(join(dir, e.name))
+      : /\.(ts|mjs|js)$/.test(e.name) && !e.name.endsWith(".d.ts")
+        ? [join(dir, e.name)]
+        : [],
+  );
+}
+
 /** The relative specifiers a source imports or re-exports: static, type-only, side-effect and dynamic. */
 function specifiers(source: string): string[] {
   const code = source.replace(/\/\*[^]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
@@ -36,18 +56,43 @@ function specifiers(source: string): string[] {
   return out;
 }
 
-/** Module → the modules of `root` it imports (a `.js` specifier names the `.ts` module it is compiled from). */
-function importGraph(root = GENERATOR): Map<string, string[]> {
+/**
+ * Module → the modules among `files` it imports, each named by its path relative to `root` (a `.js`
+ * specifier names the `.ts` module it is compiled from, where there is one).
+ */
+function importGraph(root = GENERATOR, files = tsFiles(root)): Map<string, string[]> {
   const name = (file: string) => relative(root, file).split(sep).join("/");
+  const known = new Set(files);
   const graph = new Map<string, string[]>();
-  for (const file of tsFiles(root).sort()) {
+  for (const file of [...files].sort()) {
     const deps = specifiers(readFileSync(file, "utf8"))
-      .map((s) => join(dirname(file), s).replace(/\.js$/, ".ts"))
-      .filter((f) => f.startsWith(root + sep) && existsSync(f))
+      .map((s) => join(dirname(file), s))
+      .map((f) => [f.replace(/\.js$/, ".ts"), f].find((c) => known.has(c)))
+      .filter((f) => f !== undefined)
       .map(name);
     graph.set(name(file), [...new Set(deps)].sort());
   }
   return graph;
+}
+
+/** The most lines a source file outside test/ may have. */
+const MAX_LINES = 600;
+
+/**
+ * Files over MAX_LINES that are being split, each in a branch of its own; an entry goes once its split is
+ * merged (the test below fails while an entry names a file within the bound).
+ */
+const BEING_SPLIT = ["generator/cli.ts", "generator/conform/run.ts", "generator/diff.ts"];
+
+/** The source files under `root`'s source folders with more than MAX_LINES lines, as `path: N lines` (path relative to `root`). */
+function oversized(root: string): string[] {
+  const lines = (f: string) => readFileSync(f, "utf8").split("\n").length - 1;
+  return ["generator", "runtime", "scripts", "bench", "bin", "templates"]
+    .flatMap((d) => sourceFiles(join(root, d)))
+    .map((f) => ({ file: relative(root, f).split(sep).join("/"), n: lines(f) }))
+    .filter((f) => f.n > MAX_LINES)
+    .map((f) => `${f.file}: ${f.n} lines`)
+    .sort();
 }
 
 /** Each import cycle of a graph, as the modules on it in import order back to the first (none: []). */
@@ -105,6 +150,13 @@ describe("the reading of imports", () => {
     expect(importCycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]]))).toEqual([["a", "b", "c", "a"]]);
     expect(importCycles(new Map([["a", ["a"]]]))).toEqual([["a", "a"]]);
     expect(importCycles(new Map([["a", ["b", "c"]], ["b", ["c"]], ["c", []]]))).toEqual([]);
+  });
+
+  it("reads the imports between scripts/ and bench/, of .mjs files too", () => {
+    const graph = importGraph(ROOT, [...sourceFiles(join(ROOT, "scripts")), ...sourceFiles(join(ROOT, "bench"))]);
+    expect(graph.get("bench/first-call.mjs")).toContain("scripts/footprint.mjs");
+    expect(graph.get("scripts/mutants.ts")).toContain("scripts/mutants/catalogue.ts");
+    expect(graph.get("bench/child.ts")).toEqual(expect.arrayContaining(["bench/validators.ts", "bench/store.ts"]));
   });
 
   it("reads the real graph of generator/", () => {
@@ -177,4 +229,41 @@ describe("runtime/", () => {
     expect(found).toHaveLength(3);
     for (const f of found) expect(f).toMatch(/^server-core\.ts:/);
   }, 60_000);
+});
+
+describe("scripts/ and bench/", () => {
+  it("have no import cycle, within either, nor across them and generator/ and runtime/", () => {
+    const graph = importGraph(ROOT, ["generator", "runtime", "scripts", "bench"].flatMap((d) => sourceFiles(join(ROOT, d))));
+    expect(importCycles(graph).map((c) => c.join(" → "))).toEqual([]);
+  });
+});
+
+describe("the size of source files", () => {
+  it("has no source file outside test/ over 600 lines (but those being split)", () => {
+    expect(oversized(ROOT).filter((o) => !BEING_SPLIT.some((f) => o.startsWith(`${f}: `)))).toEqual([]);
+  });
+
+  it("lists only files still over the bound as being split", () => {
+    const over = oversized(ROOT);
+    expect(BEING_SPLIT.filter((f) => !over.some((o) => o.startsWith(`${f}: `)))).toEqual([]);
+  });
+
+  it("names each source file over the bound with its line count, wherever it is, and skips what is no source", () => {
+    const root = mkdtempSync(join(tmpdir(), "mtg-architecture-"));
+    try {
+      const plant = (path: string, n: number) => {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), "x;\n".repeat(n));
+      };
+      plant("generator/emit/big.ts", 601);
+      plant("scripts/tool.mjs", 700);
+      plant("bin/cli.js", 601);
+      plant("bench/within.ts", 600);
+      plant("templates/init/x.ts", 601);
+      for (const skipped of ["runtime/node_modules/p/index.js", "runtime/dist/server.js", "scripts/output-samples/s/server.ts", "generator/types.d.ts", "templates/server.ts.hbs", "test/big.test.ts"]) plant(skipped, 900);
+      expect(oversized(root)).toEqual(["bin/cli.js: 601 lines", "generator/emit/big.ts: 601 lines", "scripts/tool.mjs: 700 lines", "templates/init/x.ts: 601 lines"]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
