@@ -27,6 +27,16 @@ const SAMPLE = [
   "lean/finished-without-result",
   "relay/result-type-missing",
   "relay/unsupported-method-wrong-error",
+  "mcp-2025-11-25/progress-stray-token",
+  "mcp-2025-11-25/progress-without-related-task",
+  "mcp-2025-11-25/elicitation-without-related-task",
+  "mcp-2025-11-25/replayed-error-differs",
+  "mcp-2025-11-25/end-never-announced",
+  "ext-tasks-2026-07-28/mcp-name-not-checked",
+  "ext-tasks-2026-07-28/task-without-opt-in",
+  "ext-tasks-2026-07-28/task-marker-missing",
+  "ext-tasks-2026-07-28/missing-capability-without-data",
+  "ext-tasks-2026-07-28/discover-without-extension",
 ];
 
 const SEED = 20261204;

@@ -21,6 +21,7 @@ import { Connector, DEFAULT_TIMING, Session, valueAt } from "./session.js";
 import { StdioWire, type TranscriptEntry } from "./wire.js";
 import { brief, idParams, isObject, mayAugment, type Made, type World } from "./world.js";
 import { drawnCommands } from "./generators.js";
+import { onceChecks } from "./once.js";
 export { CannotTestError, DEFAULT_OUTCOMES, ViolationError, type ConformOptions, type ConformReport, type OutcomeName, type Outcomes, type ToolRecipe, type Verdict, type Violation } from "./report.js";
 
 export async function conform(opts: ConformOptions): Promise<ConformReport> {
@@ -150,6 +151,7 @@ async function conformWith(
     if (mayAugment(model, method) && !augmentable.some((a) => a.method === method)) skipped.push(`creation through ${method}: the server offers nothing to ask it of, or does not declare it as a task request`);
   }
   const commandArbs = drawnCommands({ model, offered, tools, available, augmentable, isolation, http: "url" in opts.target, gates });
+  const worldOf = (session: Session): World => ({ model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, made, notificationsSeen: 0, serverRequestsSeen: 0, otherSession: () => connector.otherSession() });
   let commands = 0;
   type Run = { transcript: TranscriptEntry[]; sequence: string[] };
   let last: (Run & { violation: Violation; atEnd: boolean }) | undefined;
@@ -166,7 +168,7 @@ async function conformWith(
       return;
     }
     const session = connector.session();
-    const world: World = { model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, made, notificationsSeen: 0, serverRequestsSeen: 0, otherSession: () => connector.otherSession() };
+    const world = worldOf(session);
     const from = session.wire.transcript.length;
     // The commands that ran, and the end-of-run checks once they started.
     let atEnd = false;
@@ -211,8 +213,29 @@ async function conformWith(
       ...(opts.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: opts.timeLimitMs }),
     }),
   );
+  // What a drawn run is too short to show, once, on a session of its own.
+  let once: (Run & { violation: Violation }) | undefined;
+  if (!result.failed && cannot === undefined && !connector.died()) {
+    const session = connector.session();
+    const world = worldOf(session);
+    const other = isolation ? () => worldOf(connector.otherSession()) : undefined;
+    try {
+      await tallied(ruleChecks, async () => {
+        const h = await session.open();
+        if (h !== undefined && !h.result) return;
+        await onceChecks(world, other, skipped);
+      });
+    } catch (e) {
+      if (e instanceof ViolationError) once = { violation: e.violation, transcript: session.wire.transcript.slice(-40), sequence: ["once: concurrent creations, a full page, another requestor's newer tasks"] };
+      else if (e instanceof CannotTestError) cannot = { kind: e.kind, message: e.reason, sequence: ["once per run"], transcript: session.wire.transcript.slice(-20) };
+      else throw e;
+    } finally {
+      if (cannot === undefined) await cleanup(world);
+      await session.close();
+    }
+  }
   for (const c of checks) ruleChecks[c.rule] = (ruleChecks[c.rule] ?? 0) + 1;
-  const ok = !result.failed && checks.every((c) => c.ok || ignore.has(c.rule));
+  const ok = !result.failed && once === undefined && checks.every((c) => c.ok || ignore.has(c.rule));
   const report: ConformReport = {
     ok,
     verdict: ok ? "held" : "violation",
@@ -240,6 +263,7 @@ async function conformWith(
       failure: { kind: "nothing-tested", violation: { rule: "nothing-tested", message: `the server declares no task capability (${caps.path.join(".")}) and made no task: it has no task support to test; if it does serve tasks, name a tool it runs as a task with --outcomes${also}` }, sequence: [], shrunk: false, transcript: [] },
     };
   }
+  if (once !== undefined) report.failure = { kind: "violation", violation: once.violation, sequence: once.sequence, shrunk: false, transcript: once.transcript };
   if (result.failed && last) {
     // The last failing run is the counterexample's: where its end-of-run checks failed, they end the sequence.
     const sequence = result.counterexample ? [...ran(result.counterexample[0] as Iterable<unknown>), ...(last.atEnd ? [END_OF_RUN] : [])] : last.sequence;

@@ -125,4 +125,74 @@ export const extTasks: Mutant[] = [
     bug: "an unknown task id is answered -32601",
     onMessage: errorCode(EXT, ["tasks/get", "tasks/update", "tasks/cancel"], -32602, -32601, "Method not found"),
   },
+{
+    name: `${ext}/mcp-name-not-checked`,
+    spec: ext,
+    rules: ["header-mismatch"],
+    bug: "the Mcp-Name header of tasks/get, tasks/update and tasks/cancel is never compared with the body's taskId",
+    onRequest: (m, _ctx, headers) => {
+      const id = paramsOf(m).taskId;
+      if (["tasks/get", "tasks/update", "tasks/cancel"].includes(methodOf(m) ?? "") && typeof id === "string") headers["mcp-name"] = id;
+      return m;
+    },
+  },
+  {
+    name: `${ext}/task-without-opt-in`,
+    spec: ext,
+    rules: ["opt-in"],
+    bug: "a tools/call whose client capabilities lack the tasks extension is made a task all the same",
+    onRequest: (m) => {
+      if (methodOf(m) !== "tools/call") return m;
+      const meta = isObject(paramsOf(m)._meta) ? (paramsOf(m)._meta as Msg) : {};
+      const key = "io.modelcontextprotocol/clientCapabilities";
+      const caps = isObject(meta[key]) ? (meta[key] as Msg) : {};
+      const extensions = isObject(caps.extensions) ? (caps.extensions as Msg) : {};
+      if ("io.modelcontextprotocol/tasks" in extensions) return m;
+      const opted = { ...caps, extensions: { ...extensions, "io.modelcontextprotocol/tasks": {} } };
+      return { ...m, params: { ...paramsOf(m), _meta: { ...meta, [key]: opted } } };
+    },
+  },
+  {
+    name: `${ext}/task-marker-missing`,
+    spec: ext,
+    rules: ["result-type"],
+    bug: "a tools/call made a task is answered with the task's fields but without resultType: task",
+    onMessage: (m, req) => {
+      const r = resultOf(m);
+      if (methodOf(req) !== "tools/call" || !r || r.resultType !== "task") return m;
+      const copy = { ...r };
+      delete copy.resultType;
+      return { ...m, result: copy };
+    },
+  },
+  {
+    name: `${ext}/missing-capability-without-data`,
+    spec: ext,
+    rules: ["error-data"],
+    bug: "-32021 comes without data.requiredCapabilities",
+    onMessage: (m) => {
+      const e = isObject(m.error) ? (m.error as Msg) : undefined;
+      if (!e || e.code !== -32021) return m;
+      const copy = { ...e };
+      delete copy.data;
+      return { ...m, error: copy };
+    },
+  },
+  {
+    name: `${ext}/discover-without-extension`,
+    spec: ext,
+    rules: ["capabilities"],
+    bug: "server/discover does not list the tasks extension among the server's capabilities",
+    onMessage: (m, req) => {
+      const r = resultOf(m);
+      if (methodOf(req) !== "server/discover" || !r || !isObject(r.capabilities)) return m;
+      const caps = { ...(r.capabilities as Msg) };
+      if (isObject(caps.extensions)) {
+        const extensions = { ...(caps.extensions as Msg) };
+        delete extensions["io.modelcontextprotocol/tasks"];
+        caps.extensions = extensions;
+      }
+      return { ...m, result: { ...r, capabilities: caps } };
+    },
+  },
 ];

@@ -333,4 +333,56 @@ export const mcp20251125Protocol: Mutant[] = [
     bug: "the elicitation of a task that needs input is never delivered on the result stream",
     onMessage: (m) => (methodOf(m) === "elicitation/create" && m.id !== undefined ? null : m),
   },
+{
+    name: `${m25}/progress-stray-token`,
+    spec: m25,
+    rules: ["progress-token"],
+    bug: "progress is also sent with a token no request gave (the token of another client's request)",
+    onMessage: (m) => (methodOf(m) === "notifications/progress" ? [m, { ...m, params: { ...paramsOf(m), progressToken: "someone-elses-token" } }] : m),
+  },
+  {
+    name: `${m25}/progress-without-related-task`,
+    spec: m25,
+    rules: ["related-task"],
+    bug: "the progress notifications of a task's work do not carry the related-task meta",
+    onMessage: (m) => {
+      if (methodOf(m) !== "notifications/progress" || !isObject(paramsOf(m)._meta)) return m;
+      const meta = { ...(paramsOf(m)._meta as Msg) };
+      delete meta["io.modelcontextprotocol/related-task"];
+      return { ...m, params: { ...paramsOf(m), _meta: meta } };
+    },
+  },
+  {
+    name: `${m25}/elicitation-without-related-task`,
+    spec: m25,
+    rules: ["related-task"],
+    bug: "the elicitation a task sends for its input does not name the task in the related-task meta",
+    onMessage: (m) => {
+      if (methodOf(m) !== "elicitation/create" || m.id === undefined || !isObject(paramsOf(m)._meta)) return m;
+      const meta = { ...(paramsOf(m)._meta as Msg) };
+      delete meta["io.modelcontextprotocol/related-task"];
+      return { ...m, params: { ...paramsOf(m), _meta: meta } };
+    },
+  },
+  {
+    name: `${m25}/replayed-error-differs`,
+    spec: m25,
+    rules: ["results"],
+    bug: "tasks/result of a task whose work threw a JSON-RPC error answers another message than the work threw",
+    onMessage: (m, req) => {
+      const e = isObject(m.error) ? (m.error as Msg) : undefined;
+      if (methodOf(req) !== "tasks/result" || !e || e.code !== -32603) return m;
+      return { ...m, error: { ...e, message: "Internal error" } };
+    },
+  },
+  {
+    name: `${m25}/end-never-announced`,
+    spec: m25,
+    rules: ["notifications"],
+    bug: "the status notification of a task's terminal status is never sent",
+    onMessage: (m) => {
+      const status = paramsOf(m).status;
+      return methodOf(m) === "notifications/tasks/status" && ["completed", "failed", "cancelled"].includes(String(status)) ? null : m;
+    },
+  },
 ];

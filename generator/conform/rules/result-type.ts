@@ -10,6 +10,7 @@ export const resultType = defineRule({
     "ext-tasks-2026-07-28/core.result-type-present",
     "ext-tasks-2026-07-28/get.result-type-complete",
     "ext-tasks-2026-07-28/polymorphic.task-only-on-create-task-result",
+    "ext-tasks-2026-07-28/polymorphic.task-result-type",
     "ext-tasks-2026-07-28/update.result-type-complete",
   ],
   reads: ["behaviour.resultType"],

@@ -1,0 +1,56 @@
+/**
+ * The checks made once per invocation of conform, after its runs, on a session of their own: what a drawn run is
+ * too short to show. Creations at the same time (no task id handed out twice), a listing of more tasks than one
+ * page of the spec's default size holds (every page followed, every task listed), and a listing after another
+ * requestor made newer tasks (none of theirs shown, none of ours lost).
+ */
+import { Create } from "./commands/create.js";
+import { List } from "./commands/list.js";
+import { count, mayAugment, type World } from "./world.js";
+
+/** Creations at once: more than a server's id counter or clock could tell apart if it reused them. */
+const CONCURRENT = 8;
+/** The largest default page size a full page is made for (creations cost time). */
+const MAX_PAGE = 200;
+
+/** Runs the checks; `other` opens a world of another requestor where isolation can be checked. */
+export async function onceChecks(w: World, other: (() => World) | undefined, skipped: string[]): Promise<void> {
+  const quick = w.outcomes.complete !== undefined && w.tools.has(w.outcomes.complete.name) && mayAugment(w.model, "tools/call");
+  if (!quick) {
+    skipped.push("once per run: concurrent creations, a full page and another requestor's newer tasks need the complete outcome");
+    return;
+  }
+  count(w, "once: concurrent creations");
+  await Promise.all(Array.from({ length: CONCURRENT }, () => new Create("complete").make(w)));
+  const list = w.model.op("list");
+  const listing = w.model.ir.behaviour.listing;
+  if (list === undefined || listing === false || !w.offered(list.method)) return;
+  if (other !== undefined) {
+    // Another requestor's tasks, newer than all of ours: a listing that takes the newest and then filters loses ours.
+    const theirs = other();
+    try {
+      await theirs.session.open();
+      for (let i = 0; i < 3; i++) {
+        const made = await new Create("complete").make(theirs);
+        if (made !== undefined) w.foreign.add(made.t.id);
+      }
+    } finally {
+      await theirs.session.close();
+    }
+    count(w, "once: another requestor's newer tasks");
+    await new List().exec(w);
+  }
+  if (listing.pageSize > MAX_PAGE) {
+    skipped.push(`once per run: a full page: the default page size (${listing.pageSize}) is over ${MAX_PAGE}`);
+    return;
+  }
+  // One task more than the default page holds: the listing must page, and every task must be on a page.
+  const live = () => w.tasks.filter((t) => !t.gone).length;
+  for (let i = live(); i <= listing.pageSize; i++) if ((await new Create("complete").make(w)) === undefined) break;
+  if (live() <= listing.pageSize) {
+    skipped.push(`once per run: a full page: the server refused creations before ${listing.pageSize + 1} tasks (a limit)`);
+    return;
+  }
+  count(w, "once: more than a page");
+  await new List().exec(w);
+}
