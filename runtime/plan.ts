@@ -76,7 +76,17 @@ export interface RetentionPlan {
   /** ms; null = unlimited. */
   default: number | null;
   max: number | null;
+  /** The bounds the task type declares on the retention field (a grant stays within them). */
+  fieldMin?: number;
+  fieldMax?: number;
   expiredError: string | undefined;
+}
+
+/** `n` within the bounds `b` declares. */
+export function within(n: number, b: { readonly minimum?: number; readonly maximum?: number } | undefined): number {
+  if (b === undefined) return n;
+  const low = b.minimum === undefined ? n : Math.max(n, Math.ceil(b.minimum));
+  return b.maximum === undefined ? low : Math.min(low, Math.floor(b.maximum));
 }
 
 export type RuntimePlan<S extends string = string> = ReturnType<typeof makePlan<S>>;
@@ -102,11 +112,24 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
     onRestart: (events.restart ?? roles.failed ?? b.outcomes.unexpected) as S,
     onExpiry: events.expiry as S | undefined,
   };
+  const bounds = (field: string | undefined) =>
+    field === undefined || d.fieldBounds === undefined || !Object.prototype.hasOwnProperty.call(d.fieldBounds, field) ? undefined : d.fieldBounds[field];
+  const retentionBounds = b.retention === false ? undefined : bounds(b.retention.field);
   const retention: RetentionPlan =
     b.retention === false
       ? { field: undefined, countedFrom: "creation", nullMeansUnlimited: true, default: null, max: null, expiredError: undefined }
-      : { ...b.retention, expiredError: b.retention.expiredError };
-  const polling = b.polling === false ? { field: undefined, default: 1000 } : b.polling;
+      : {
+          ...b.retention,
+          ...(retentionBounds?.minimum === undefined ? {} : { fieldMin: retentionBounds.minimum }),
+          ...(retentionBounds?.maximum === undefined ? {} : { fieldMax: retentionBounds.maximum }),
+          expiredError: b.retention.expiredError,
+        };
+  const polling =
+    b.polling === false
+      ? { field: undefined, default: 1000, bounds: undefined }
+      : { ...b.polling, bounds: bounds(b.polling.field) };
+  /** The list method's paging fields as the spec names them. */
+  const paging = { cursor: d.paging?.cursor ?? "cursor", nextCursor: d.paging?.nextCursor ?? "nextCursor" };
   const idField = b.taskIdField ?? "taskId";
   const statusField = b.statusField ?? "status";
   /** The request that is `op`, if the spec has one. */
@@ -171,6 +194,7 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
     custom,
     retention,
     polling,
+    paging,
     idField,
     statusField,
     /** The errors named by the behaviour (the format's defaults where it names none). */

@@ -69,12 +69,13 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
     }
     if (method === methods.list && b.listing !== false) {
       const listing = b.listing;
-      const p = this.params(method, params) as { cursor?: string };
+      const p = this.params(method, params) as Record<string, unknown>;
+      const cursor = p[plan.paging.cursor];
       const owner = this.ownerOf(extra);
       await this.rate(owner, "list", this.limits.listPerMinute, method);
       let after = 0;
-      if (p.cursor !== undefined) {
-        const seq = verifyCursor(this.cursorSecret, owner, p.cursor);
+      if (cursor !== undefined) {
+        const seq = typeof cursor === "string" ? verifyCursor(this.cursorSecret, owner, cursor) : undefined;
         if (seq === undefined) {
           this.audit({ type: "denied", ...requestor(owner, extra), method, reason: "invalid cursor" });
           throw plan.error(listing.invalidCursorError, {}, () => new TaskProtocolError("invalidCursor", -32602, "Invalid cursor"));
@@ -85,7 +86,7 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
       const page = await this.store.list(owner, after, size);
       const last = page.records[page.records.length - 1];
       const result: Record<string, unknown> = { tasks: page.records.map((r) => toWireTask(plan, r)) };
-      if (page.hasMore && last) result.nextCursor = signCursor(this.cursorSecret, owner, last.seq);
+      if (page.hasMore && last) result[plan.paging.nextCursor] = signCursor(this.cursorSecret, owner, last.seq);
       return result as Result;
     }
     if (method === methods.delete) {
