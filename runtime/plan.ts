@@ -67,6 +67,9 @@ export interface StatusPlan<S extends string> {
   onExpiry: S | undefined;
 }
 
+/** The core's request (per-request lifecycle) that opens a stream for the notifications a server sends unasked. */
+export const LISTEN_METHOD = "subscriptions/listen";
+
 /** Retention as the runtime applies it; a spec without retention keeps tasks until they are deleted. */
 export interface RetentionPlan {
   /** The task field reporting it (undefined: none is sent). */
@@ -268,16 +271,33 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
       resultField: b.results.resultField ?? "result",
       errorField: b.results.errorField ?? "error",
     },
-    statusPush: b.statusNotifications !== false && b.statusNotifications.delivery === "push" ? b.statusNotifications : undefined,
+    /** Status notifications sent on the session (the initialize lifecycle). */
+    statusPush: b.statusNotifications !== false && b.statusNotifications.delivery === "push" && lifecycle !== "per-request" ? b.statusNotifications : undefined,
+    /**
+     * Status notifications on subscription streams (the per-request lifecycle): of the tasks a subscribe
+     * request names, or, where the spec pushes them, of every task of the requestor on each of its
+     * listen streams (the core has no session to push on).
+     */
     statusSubscription:
-      b.statusNotifications !== false && b.statusNotifications.delivery === "subscription"
-        ? {
-            method: b.statusNotifications.method,
-            subscribeMethod: b.statusNotifications.subscribeMethod ?? "",
-            subscribePath: (b.statusNotifications.subscribeField ?? "").split(".").filter(Boolean),
-            detailed: b.statusNotifications.payload === "detailed-task",
-          }
-        : undefined,
+      b.statusNotifications === false
+        ? undefined
+        : b.statusNotifications.delivery === "subscription"
+          ? {
+              method: b.statusNotifications.method,
+              subscribeMethod: b.statusNotifications.subscribeMethod ?? "",
+              subscribePath: (b.statusNotifications.subscribeField ?? "").split(".").filter(Boolean),
+              detailed: b.statusNotifications.payload === "detailed-task",
+              all: false,
+            }
+          : lifecycle === "per-request"
+            ? {
+                method: b.statusNotifications.method,
+                subscribeMethod: LISTEN_METHOD,
+                subscribePath: [] as string[],
+                detailed: b.statusNotifications.payload === "detailed-task",
+                all: true,
+              }
+            : undefined,
     toolSwitch:
       b.creation.toolSwitch === false ? undefined : { ...b.creation.toolSwitch, path: b.creation.toolSwitch.field.split(".") },
     /** Builds the declared error `name` (filling its message from `ctx`), or `fallback()` when the spec declares none. */
