@@ -6,6 +6,7 @@
  */
 import type { IR, IRError, IRMethod } from "../ir.js";
 import type { Operation } from "../operations.js";
+import { pagingFields } from "../emit/descriptor.js";
 import { specSchemas, type SpecSchemas } from "./schemas.js";
 
 export interface ExpectedError {
@@ -21,6 +22,8 @@ export interface SpecModel {
   schemas: SpecSchemas;
   idField: string;
   statusField: string;
+  /** The list method's paging fields as the spec names them. */
+  paging: { cursor: string; nextCursor: string };
   states: ReadonlySet<string>;
   terminal: ReadonlySet<string>;
   initial: string;
@@ -80,6 +83,7 @@ export function specModel(ir: IR): SpecModel {
     schemas: specSchemas(ir),
     idField: b.taskIdField ?? "taskId",
     statusField: b.statusField ?? "status",
+    paging: pagingFields(ir),
     states: new Set(ir.states.map((s) => s.name)),
     terminal: new Set(ir.terminalStates),
     initial: ir.initialState,

@@ -117,10 +117,10 @@ function taskValueOf(ir: IR, name: string, t: IRType): TaskValue | undefined {
   return undefined;
 }
 
-/** The list method's paging fields: MCP's names where its types have them, else the one string field each names. */
-function pagingOf(ir: IR): DescriptorData["paging"] {
+/** The list method's paging fields: MCP's names (cursor, nextCursor) where its types have them, else the one string field each declares. */
+export function pagingFields(ir: IR): { cursor: string; nextCursor: string } {
   const listing = ir.behaviour.listing;
-  if (listing === false) return undefined;
+  if (listing === false) return { cursor: "cursor", nextCursor: "nextCursor" };
   const m = ir.methods.find((x) => x.method === listing.method);
   const fieldsOf = (t: IRType | undefined) => {
     const r = t === undefined ? undefined : resolve(ir, t);
@@ -132,9 +132,13 @@ function pagingOf(ir: IR): DescriptorData["paging"] {
     const strings = fields.filter((f) => !skip.includes(f.name) && resolve(ir, f.type).kind === "string");
     return strings.length === 1 ? strings[0]!.name : mcp;
   };
-  const cursor = pick(m?.params, "cursor", ["_meta"]);
-  const nextCursor = pick(m?.result, "nextCursor", ["_meta", "tasks"]);
-  return cursor === "cursor" && nextCursor === "nextCursor" ? undefined : { cursor, nextCursor };
+  return { cursor: pick(m?.params, "cursor", ["_meta"]), nextCursor: pick(m?.result, "nextCursor", ["_meta", "tasks"]) };
+}
+
+/** The paging fields where they are not MCP's. */
+function pagingOf(ir: IR): DescriptorData["paging"] {
+  const p = pagingFields(ir);
+  return p.cursor === "cursor" && p.nextCursor === "nextCursor" ? undefined : p;
 }
 
 function objectFields(ir: IR, typeName: string): string[] {

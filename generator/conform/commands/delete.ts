@@ -48,12 +48,13 @@ export async function deleteTask(w: World, t: ModelTask): Promise<void> {
     if (list !== undefined && w.offered(list.method)) {
       let cursor: string | undefined;
       for (let page = 0; page < 50; page++) {
-        const l = await w.session.request(list.method, cursor === undefined ? {} : { cursor });
+        const l = await w.session.request(list.method, cursor === undefined ? {} : { [w.model.paging.cursor]: cursor });
         if (!l.result) break;
         const items = (Object.values(l.result).find(Array.isArray) as unknown[] | undefined) ?? [];
         if (items.some((x) => isObject(x) && x[w.model.idField] === t.id)) fail(rules.deletion, `${list.method} still lists task ${t.id} after ${del.method}`, "not listed", t.id);
-        if (typeof l.result.nextCursor !== "string") break;
-        cursor = l.result.nextCursor;
+        const next = l.result[w.model.paging.nextCursor];
+        if (typeof next !== "string") break;
+        cursor = next;
       }
     }
     const get = w.model.op("get");

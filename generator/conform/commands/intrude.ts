@@ -46,13 +46,14 @@ export class Intrude extends TaskCmd {
         if (method === "list") {
           let cursor: string | undefined;
           for (let page = 0; page < 20; page++) {
-            const a = await other.request(list!.method, cursor === undefined ? {} : { cursor });
+            const a = await other.request(list!.method, cursor === undefined ? {} : { [w.model.paging.cursor]: cursor });
             if (!a.result) break;
             const items = (Object.values(a.result).find(Array.isArray) as unknown[] | undefined) ?? [];
             const mine = items.map((x) => (isObject(x) ? x[w.model.idField] : undefined)).find((id) => w.tasks.some((x) => x.id === id));
             if (mine !== undefined) fail(rules.isolation, `${list!.method} from another session lists task ${String(mine)} of this one`, "only that session's tasks", mine);
-            if (typeof a.result.nextCursor !== "string") break;
-            cursor = a.result.nextCursor;
+            const next = a.result[w.model.paging.nextCursor];
+            if (typeof next !== "string") break;
+            cursor = next;
           }
           continue;
         }

@@ -21,7 +21,7 @@ export class List extends Cmd {
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < 50; page++) {
-      const a = await w.session.request(list.method, cursor === undefined ? {} : { cursor });
+      const a = await w.session.request(list.method, cursor === undefined ? {} : { [w.model.paging.cursor]: cursor });
       expectAnswer(a, rules.listing, list.method);
       if (a.error) {
         if (isLimitError(w.model, a.error.code)) return;
@@ -36,7 +36,7 @@ export class List extends Cmd {
           seen.add(id);
         }
       }
-      const next = a.result!.nextCursor;
+      const next = a.result![w.model.paging.nextCursor];
       if (typeof next !== "string") break;
       cursor = next;
     }
@@ -47,7 +47,7 @@ export class List extends Cmd {
     const theirs = [...seen].find((id) => w.isolation && w.foreign.has(id));
     if (theirs !== undefined) fail(rules.isolation, `${list.method} lists task ${theirs}, which another session made`, "only this session's tasks", theirs);
     if (listing !== false) {
-      const forged = await w.session.request(list.method, { cursor: "conform-forged-cursor" });
+      const forged = await w.session.request(list.method, { [w.model.paging.cursor]: "conform-forged-cursor" });
       expectError(forged, w.model.error(listing.invalidCursorError), rules.listing, `${list.method} with a forged cursor`);
     }
   }
