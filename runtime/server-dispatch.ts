@@ -44,7 +44,7 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
     this.gate(method);
     if (peer !== undefined && extra.sessionId !== undefined && !this.peers.has(extra.sessionId)) this.peers.set(extra.sessionId, peer);
     if (b.unsupportedMethods !== undefined && b.unsupportedMethods.methods.includes(method)) {
-      throw plan.error(b.unsupportedMethods.error, {}, methodNotFound);
+      throw plan.error(b.unsupportedMethods.error, { method }, methodNotFound);
     }
     if (b.http !== false && b.http.methods.includes(method)) checkTaskIdHeader(plan, extra, params);
     // Before the task is looked up: a requestor that does not declare the capability learns nothing.
@@ -78,7 +78,7 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
         const seq = typeof cursor === "string" ? verifyCursor(this.cursorSecret, owner, cursor) : undefined;
         if (seq === undefined) {
           this.audit({ type: "denied", ...requestor(owner, extra), method, reason: "invalid cursor" });
-          throw plan.error(listing.invalidCursorError, {}, () => new TaskProtocolError("invalidCursor", -32602, "Invalid cursor"));
+          throw plan.error(listing.invalidCursorError, { method }, () => new TaskProtocolError("invalidCursor", -32602, "Invalid cursor"));
         }
         after = seq;
       }
