@@ -200,7 +200,10 @@ const TransitionSchema = strict({
 const GuardSchema = strict({
   description: description.optional(),
   field: identifier.describe("A field of the transition context the guard reads."),
-  type: z.enum(["integer", "boolean", "string"]).default("integer").optional(),
+  type: z
+    .enum(["integer", "boolean", "string"])
+    .optional()
+    .describe("The type of the field's value (default: the type of the value compared with, e.g. boolean for `equals: true`; integer for numbers)."),
   equals: z.union([z.number(), z.boolean(), z.string()]).optional(),
   notEquals: z.union([z.number(), z.boolean(), z.string()]).optional(),
   atLeast: z.number().optional(),

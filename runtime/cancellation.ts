@@ -8,7 +8,7 @@ import type { Result } from "@modelcontextprotocol/sdk/types.js";
 import { invalidParams, TaskProtocolError } from "./errors.js";
 import type { TaskRecord } from "./store.js";
 import { requestor, type ServerExtra, type TaskHost } from "./task-context.js";
-import { toWireTask, withRelated, withResultType } from "./wire.js";
+import { toWireTask, wireTaskId, withRelated, withResultType } from "./wire.js";
 
 /** The statusMessage of a task cancelled by the cancel method. */
 export const CANCELLED_BY_REQUEST = "The task was cancelled by request.";
@@ -19,7 +19,7 @@ export async function answerCancel<S extends string>(host: TaskHost<S>, rec: Tas
   const c = plan.behaviour.cancellation;
   const isTerminal = plan.descriptor.machine.isTerminal;
   const terminalError = (status: string) =>
-    plan.error(c.terminalError, { status }, () => invalidParams(`Cannot cancel task: already in terminal status '${status}'`));
+    plan.error(c.terminalError, { status, taskId: wireTaskId(rec.taskId) }, () => invalidParams(`Cannot cancel task: already in terminal status '${status}'`));
   let current: TaskRecord = rec;
   if (!isTerminal(rec.status as S)) {
     const updated = await host.cancel(rec.taskId, CANCELLED_BY_REQUEST);
@@ -55,7 +55,7 @@ export async function answerDelete<S extends string>(
   const plan = host.plan;
   if (!deletable.includes(rec.status)) {
     host.audit({ type: "denied", taskId: rec.taskId, ...requestor(owner, extra), method, reason: `deletion refused in status ${rec.status}` });
-    throw plan.error(plan.behaviour.cancellation.deleteRefusedError, {}, () => new TaskProtocolError("deletionRefused", -32602, "Task deletion refused"));
+    throw plan.error(plan.behaviour.cancellation.deleteRefusedError, { status: rec.status, taskId: wireTaskId(rec.taskId) }, () => new TaskProtocolError("deletionRefused", -32602, "Task deletion refused"));
   }
   if (!plan.descriptor.machine.isTerminal(rec.status as S)) await host.cancel(rec.taskId, "The task was deleted");
   await host.store.delete(rec.taskId);

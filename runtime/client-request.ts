@@ -19,7 +19,7 @@ export function fieldOf(task: unknown, name: string): unknown {
   return isObject(task) ? task[name] : undefined;
 }
 
-/** A page of the list method: the tasks and the cursor of the next page. */
+/** A page of the list method: the tasks and the cursor of the next page (nextCursor, or the name the spec gives it). */
 export type TaskListPage<Task extends TaskLike = TaskLike> = {
   tasks: Task[];
   nextCursor?: string;

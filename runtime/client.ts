@@ -136,8 +136,9 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
       if (isList) {
         if (!Array.isArray(value.tasks)) ctx.addIssue({ code: "custom", message: "expected an array of tasks", path: ["tasks"] });
         else value.tasks.forEach((t, i) => validateTask(t, ctx, ["tasks", i]));
-        if (value.nextCursor !== undefined && typeof value.nextCursor !== "string") {
-          ctx.addIssue({ code: "custom", message: "expected a string", path: ["nextCursor"] });
+        const next = value[plan.paging.nextCursor];
+        if (next !== undefined && typeof next !== "string") {
+          ctx.addIssue({ code: "custom", message: "expected a string", path: [plan.paging.nextCursor] });
         }
       }
     });
@@ -222,7 +223,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
   async listTasksPage(cursor?: string): Promise<TaskListPage<Task>> {
     const method = this.plan.methods.list;
     if (method === undefined) throw this.missing("listTasksPage", "no list method");
-    return (await this.call(method, cursor === undefined ? {} : { cursor })) as TaskListPage<Task>;
+    return (await this.call(method, cursor === undefined ? {} : { [this.plan.paging.cursor]: cursor })) as TaskListPage<Task>;
   }
 
   /** The list method as an async iterator over pages. */
@@ -232,7 +233,7 @@ export class TaskClient<Task extends TaskLike = TaskLike> {
     do {
       const page = await this.listTasksPage(cursor);
       yield page;
-      const next = (page as { nextCursor?: unknown }).nextCursor;
+      const next = (page as Record<string, unknown>)[this.plan.paging.nextCursor];
       cursor = typeof next === "string" ? next : undefined;
     } while (cursor !== undefined);
   }

@@ -69,6 +69,10 @@ export interface TaskSpecDescriptor<Status extends string = string> {
   readonly taskFields: readonly string[];
   /** The task's own fields (no behaviour fills them): the work sets them; the value a new task starts with (null: none). */
   readonly taskExtras: Readonly<Record<string, unknown>>;
+  /** The list method's paging fields, where the spec names them other than cursor / nextCursor. */
+  readonly paging?: { readonly cursor: string; readonly nextCursor: string };
+  /** The bounds the task type declares on its numeric fields (retention and poll interval are granted within them). */
+  readonly fieldBounds?: Readonly<Record<string, { readonly minimum?: number; readonly maximum?: number }>>;
   /** Fast checks of each task request's params (they accept exactly what `validateParams` accepts). */
   readonly requestGuards: Readonly<Record<string, { readonly params: (params: unknown) => boolean }>>;
   /** The zod check of a task request's params, for the wording of a rejection. */

@@ -32,9 +32,18 @@ export interface ErrorDecl {
   readonly message: string;
   /** The context values the message reads, each with the value used when a caller has none. */
   readonly context: Readonly<Record<string, string | number | boolean>>;
+  /** The context entries that are the addressed task's id or status: filled from `taskId` / `status` when a caller names them so. */
+  readonly task?: Readonly<Record<string, "taskId" | "status">>;
   readonly httpStatus?: number;
   /** When the error declares an object `data`: its first field (e.g. requiredCapabilities). */
   readonly dataField?: string;
+  /**
+   * When the error declares an object `data`: each field with the value it gets when nothing fills it,
+   * whether it is required, and the task value (id or status) it is. Fields are filled from the caller's
+   * data, then from the context by name, then from the task value; a required field left unfilled gets
+   * its value, so the data always has its type's required fields.
+   */
+  readonly data?: Readonly<Record<string, { readonly value: unknown; readonly required: boolean; readonly task?: "taskId" | "status" }>>;
 }
 
 export type ErrorCatalog = Readonly<Record<string, ErrorDecl>>;
@@ -56,7 +65,30 @@ export function declaredError(
 ): TaskProtocolError {
   const decl = name === undefined || !Object.prototype.hasOwnProperty.call(catalog, name) ? undefined : catalog[name];
   if (decl === undefined) return fallback();
-  return new TaskProtocolError(name!, decl.code, formatMessage(decl.message, { ...decl.context, ...ctx }), data, decl.httpStatus);
+  const filled: Record<string, unknown> = { ...decl.context, ...ctx };
+  if (decl.task !== undefined) {
+    for (const [key, value] of Object.entries(decl.task)) if (!has(ctx, key) && ctx[value] !== undefined) filled[key] = ctx[value];
+  }
+  return new TaskProtocolError(name!, decl.code, formatMessage(decl.message, filled), errorData(decl, ctx, data), decl.httpStatus);
+}
+
+function has(o: Readonly<Record<string, unknown>>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key) && o[key] !== undefined;
+}
+
+/** The `data` of a declared error: the caller's, filled to the declared object type from the context. */
+function errorData(decl: ErrorDecl, ctx: Readonly<Record<string, unknown>>, data: unknown): unknown {
+  const fields = decl.data;
+  if (fields === undefined || (data !== undefined && (typeof data !== "object" || data === null || Array.isArray(data)))) return data;
+  const given = (data ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...given };
+  for (const [field, f] of Object.entries(fields)) {
+    if (has(given, field)) continue;
+    const value = has(ctx, field) ? ctx[field] : f.task !== undefined && has(ctx, f.task) ? ctx[f.task] : undefined;
+    if (value !== undefined) out[field] = value;
+    else if (f.required) out[field] = f.value;
+  }
+  return out;
 }
 
 /** A -32602 error whose message goes on the wire unchanged. */

@@ -83,6 +83,8 @@ export interface TaskMachine {
   readonly internalCode: number;
   /** The error a refused cancel is answered with (its code), where the spec declares one. */
   readonly cancelRefusedCode?: number;
+  /** The value each of the task's own fields starts with (those with one): guards read them until the work sets its own. */
+  readonly fieldDefaults?: Readonly<Record<string, unknown>>;
 }
 
 /** The interpreter's view of a runtime plan. */
@@ -94,6 +96,7 @@ export function machineOf(plan: RuntimePlan): TaskMachine {
   const internal = d.errors[plan.errors.internal];
   const refused = plan.behaviour.cancellation.terminalError;
   const cancelRefused = refused === undefined ? undefined : d.errors[refused];
+  const fieldDefaults = Object.fromEntries(Object.entries(d.taskExtras).filter(([, v]) => v !== null));
   return {
     states: d.states.all,
     initial: d.states.initial,
@@ -137,6 +140,7 @@ export function machineOf(plan: RuntimePlan): TaskMachine {
     statusMessage: plan.task.statusMessageField !== undefined,
     internalCode: internal?.code ?? -32603,
     ...(cancelRefused === undefined ? {} : { cancelRefusedCode: cancelRefused.code }),
+    ...(Object.keys(fieldDefaults).length === 0 ? {} : { fieldDefaults }),
   };
 }
 
@@ -178,7 +182,7 @@ export function transition(
   options: { ctx?: TransitionContext; patch?: TaskPatch; now?: number; failure?: StoredError } = {},
 ): Decision {
   const from = rec.status;
-  const ctx = { ...(rec.fields ?? {}), pendingInputs: rec.pendingInputs, ...(options.ctx ?? {}) } as TransitionContext;
+  const ctx = { ...(machine.fieldDefaults ?? {}), ...(rec.fields ?? {}), pendingInputs: rec.pendingInputs, ...(options.ctx ?? {}) } as TransitionContext;
   const tried = candidates(machine, event);
   const explicit = event.type === "operation" || event.type === "goto";
   if (machine.isTerminal(from)) return refuse(machine, event, from, tried, undefined);

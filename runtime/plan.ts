@@ -67,6 +67,9 @@ export interface StatusPlan<S extends string> {
   onExpiry: S | undefined;
 }
 
+/** The core's request (per-request lifecycle) that opens a stream for the notifications a server sends unasked. */
+export const LISTEN_METHOD = "subscriptions/listen";
+
 /** Retention as the runtime applies it; a spec without retention keeps tasks until they are deleted. */
 export interface RetentionPlan {
   /** The task field reporting it (undefined: none is sent). */
@@ -76,7 +79,17 @@ export interface RetentionPlan {
   /** ms; null = unlimited. */
   default: number | null;
   max: number | null;
+  /** The bounds the task type declares on the retention field (a grant stays within them). */
+  fieldMin?: number;
+  fieldMax?: number;
   expiredError: string | undefined;
+}
+
+/** `n` within the bounds `b` declares. */
+export function within(n: number, b: { readonly minimum?: number; readonly maximum?: number } | undefined): number {
+  if (b === undefined) return n;
+  const low = b.minimum === undefined ? n : Math.max(n, Math.ceil(b.minimum));
+  return b.maximum === undefined ? low : Math.min(low, Math.floor(b.maximum));
 }
 
 export type RuntimePlan<S extends string = string> = ReturnType<typeof makePlan<S>>;
@@ -102,11 +115,24 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
     onRestart: (events.restart ?? roles.failed ?? b.outcomes.unexpected) as S,
     onExpiry: events.expiry as S | undefined,
   };
+  const bounds = (field: string | undefined) =>
+    field === undefined || d.fieldBounds === undefined || !Object.prototype.hasOwnProperty.call(d.fieldBounds, field) ? undefined : d.fieldBounds[field];
+  const retentionBounds = b.retention === false ? undefined : bounds(b.retention.field);
   const retention: RetentionPlan =
     b.retention === false
       ? { field: undefined, countedFrom: "creation", nullMeansUnlimited: true, default: null, max: null, expiredError: undefined }
-      : { ...b.retention, expiredError: b.retention.expiredError };
-  const polling = b.polling === false ? { field: undefined, default: 1000 } : b.polling;
+      : {
+          ...b.retention,
+          ...(retentionBounds?.minimum === undefined ? {} : { fieldMin: retentionBounds.minimum }),
+          ...(retentionBounds?.maximum === undefined ? {} : { fieldMax: retentionBounds.maximum }),
+          expiredError: b.retention.expiredError,
+        };
+  const polling =
+    b.polling === false
+      ? { field: undefined, default: 1000, bounds: undefined }
+      : { ...b.polling, bounds: bounds(b.polling.field) };
+  /** The list method's paging fields as the spec names them. */
+  const paging = { cursor: d.paging?.cursor ?? "cursor", nextCursor: d.paging?.nextCursor ?? "nextCursor" };
   const idField = b.taskIdField ?? "taskId";
   const statusField = b.statusField ?? "status";
   /** The request that is `op`, if the spec has one. */
@@ -171,6 +197,7 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
     custom,
     retention,
     polling,
+    paging,
     idField,
     statusField,
     /** The errors named by the behaviour (the format's defaults where it names none). */
@@ -244,16 +271,33 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
       resultField: b.results.resultField ?? "result",
       errorField: b.results.errorField ?? "error",
     },
-    statusPush: b.statusNotifications !== false && b.statusNotifications.delivery === "push" ? b.statusNotifications : undefined,
+    /** Status notifications sent on the session (the initialize lifecycle). */
+    statusPush: b.statusNotifications !== false && b.statusNotifications.delivery === "push" && lifecycle !== "per-request" ? b.statusNotifications : undefined,
+    /**
+     * Status notifications on subscription streams (the per-request lifecycle): of the tasks a subscribe
+     * request names, or, where the spec pushes them, of every task of the requestor on each of its
+     * listen streams (the core has no session to push on).
+     */
     statusSubscription:
-      b.statusNotifications !== false && b.statusNotifications.delivery === "subscription"
-        ? {
-            method: b.statusNotifications.method,
-            subscribeMethod: b.statusNotifications.subscribeMethod ?? "",
-            subscribePath: (b.statusNotifications.subscribeField ?? "").split(".").filter(Boolean),
-            detailed: b.statusNotifications.payload === "detailed-task",
-          }
-        : undefined,
+      b.statusNotifications === false
+        ? undefined
+        : b.statusNotifications.delivery === "subscription"
+          ? {
+              method: b.statusNotifications.method,
+              subscribeMethod: b.statusNotifications.subscribeMethod ?? "",
+              subscribePath: (b.statusNotifications.subscribeField ?? "").split(".").filter(Boolean),
+              detailed: b.statusNotifications.payload === "detailed-task",
+              all: false,
+            }
+          : lifecycle === "per-request"
+            ? {
+                method: b.statusNotifications.method,
+                subscribeMethod: LISTEN_METHOD,
+                subscribePath: [] as string[],
+                detailed: b.statusNotifications.payload === "detailed-task",
+                all: true,
+              }
+            : undefined,
     toolSwitch:
       b.creation.toolSwitch === false ? undefined : { ...b.creation.toolSwitch, path: b.creation.toolSwitch.field.split(".") },
     /** Builds the declared error `name` (filling its message from `ctx`), or `fallback()` when the spec declares none. */

@@ -11,7 +11,7 @@ import { deliverInputs } from "./input.js";
 import { relayInputs } from "./store-events.js";
 import type { TaskRecord } from "./store.js";
 import { internalError, notFoundError, requestor, type ServerExtra, type TaskHost, type TaskPeer } from "./task-context.js";
-import { withRelated } from "./wire.js";
+import { wireTaskId, withRelated } from "./wire.js";
 
 /** The stored result of a task, with the related-task meta where the spec declares it on results. */
 function storedResult<S extends string>(host: TaskHost<S>, rec: TaskRecord & { result: Record<string, unknown> }): Result {
@@ -22,7 +22,12 @@ function storedResult<S extends string>(host: TaskHost<S>, rec: TaskRecord & { r
 export function resultWhenCompleted<S extends string>(host: TaskHost<S>, rec: TaskRecord, owner: string, extra: ServerExtra): Result {
   if (!host.plan.isRole(rec.status, "completed") || rec.result === undefined) {
     const status = rec.status;
-    throw host.plan.error(host.plan.behaviour.results.notReadyError, { status }, () =>
+    // A task whose request failed with a JSON-RPC error has that error for its result, where the spec replays errors.
+    if (host.plan.behaviour.results.replaysErrors && rec.error !== undefined && host.plan.descriptor.machine.isTerminal(status as S)) {
+      host.audit({ type: "result", taskId: rec.taskId, ...requestor(owner, extra), method: rec.method });
+      throw new TaskProtocolError("requestFailed", rec.error.code, rec.error.message, rec.error.data);
+    }
+    throw host.plan.error(host.plan.behaviour.results.notReadyError, { status, taskId: wireTaskId(rec.taskId) }, () =>
       invalidParams(`Cannot retrieve result: Task status is '${status}'`),
     );
   }
@@ -90,7 +95,7 @@ export async function awaitResult<S extends string>(
 function replay<S extends string>(host: TaskHost<S>, rec: TaskRecord, owner: string, extra: ServerExtra): Result {
   const plan = host.plan;
   host.audit({ type: "result", taskId: rec.taskId, ...requestor(owner, extra), method: rec.method });
-  if (plan.isRole(rec.status, "cancelled")) throw plan.error(plan.behaviour.results.cancelledError, {}, () => internalError(plan));
+  if (plan.isRole(rec.status, "cancelled")) throw plan.error(plan.behaviour.results.cancelledError, { status: rec.status, taskId: wireTaskId(rec.taskId) }, () => internalError(plan));
   if (rec.result !== undefined) return storedResult(host, rec as TaskRecord & { result: Record<string, unknown> });
   if (plan.behaviour.results.replaysErrors && rec.error !== undefined) {
     throw new TaskProtocolError("requestFailed", rec.error.code, rec.error.message, rec.error.data);
@@ -98,7 +103,7 @@ function replay<S extends string>(host: TaskHost<S>, rec: TaskRecord, owner: str
   // A task that expired into the spec's expiry state has no result and never will: the spec's expired
   // error says so (else not found), never the server's own failure.
   if (plan.status.onExpiry !== undefined && rec.status === plan.status.onExpiry) {
-    throw plan.error(plan.retention.expiredError, { status: rec.status }, () => notFoundError(plan));
+    throw plan.error(plan.retention.expiredError, { status: rec.status, taskId: wireTaskId(rec.taskId) }, () => notFoundError(plan, rec.taskId));
   }
   throw internalError(plan);
 }

@@ -42,6 +42,7 @@ import {
   TASK_SCOPE_MARK,
   toDetailedTask,
   toWireTask,
+  wireTaskId,
   withRelated,
   withResultType,
 } from "./wire.js";
@@ -208,16 +209,21 @@ export abstract class RuntimeCore<S extends string = string, W = Record<string, 
     return declaresClientCapability(this.plan, params);
   }
 
-  /** The retention granted for a requested one (capped by maxKeepAlive); null = unlimited. */
+  /**
+   * The retention granted for a requested one (capped by maxKeepAlive), within the bounds the task type
+   * declares on the retention field: less than its minimum gets the minimum; null = unlimited.
+   */
   grant(requested: number | null | undefined): number | null {
     const r = this.plan.retention;
-    const max = this.options.maxKeepAlive === undefined ? r.max : this.options.maxKeepAlive;
+    const configured = this.options.maxKeepAlive === undefined ? r.max : this.options.maxKeepAlive;
+    const max = r.fieldMax === undefined ? configured : configured === null ? r.fieldMax : Math.min(configured, r.fieldMax);
     const dflt = this.options.defaultKeepAlive === undefined ? r.default : this.options.defaultKeepAlive;
     let want = requested === undefined ? dflt : requested;
     // Where null does not mean unlimited, asking for null asks for the most there is.
     if (want === null && !r.nullMeansUnlimited) want = max;
     if (want === null) return max;
-    return max === null ? Math.floor(want) : Math.min(Math.floor(want), max);
+    const granted = max === null ? Math.floor(want) : Math.min(Math.floor(want), max);
+    return r.fieldMin === undefined ? granted : Math.max(granted, Math.ceil(r.fieldMin));
   }
 
   /** The spec's declaration of this side's tasks capability. */
@@ -532,17 +538,17 @@ export abstract class RuntimeCore<S extends string = string, W = Record<string, 
       const denied = (reason: string) => this.audit({ ...requestor(owner, extra), method, taskId, type: "denied", reason });
       if (found === undefined) {
         denied(heldBy !== undefined && heldBy !== owner ? "task of another requestor" : "unknown task id");
-        throw notFoundError(this.plan);
+        throw notFoundError(this.plan, taskId);
       }
       if (found.state === "expired") {
         if (found.owner !== owner) {
           denied("task of another requestor");
-          throw notFoundError(this.plan);
+          throw notFoundError(this.plan, taskId);
         }
-        throw this.plan.error(this.plan.retention.expiredError, {}, () => notFoundError(this.plan));
+        throw this.plan.error(this.plan.retention.expiredError, { taskId: wireTaskId(taskId) }, () => notFoundError(this.plan, taskId));
       }
       denied("task of another requestor");
-      throw notFoundError(this.plan);
+      throw notFoundError(this.plan, taskId);
     });
   }
 

@@ -8,7 +8,7 @@ import { type Result, type ServerNotification } from "@modelcontextprotocol/sdk/
 import { activeTask, internalError, requestor, type ServerExtra, type TaskContext } from "./task-context.js";
 import { invalidParams, isDatabaseUnavailable, TaskProtocolError } from "./errors.js";
 import { describeIssues } from "./input.js";
-import { capabilityAt, isObject } from "./plan.js";
+import { capabilityAt, isObject, within } from "./plan.js";
 import { initialState } from "./machine.js";
 import { type TaskRecord } from "./store.js";
 import { declaresClientCapability, TASK_SCOPE_MARK, withResultType } from "./wire.js";
@@ -89,7 +89,9 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
     }
     const required = this.descriptor.behaviour.creation.requiredTaskError;
     if (!asked && hasError(this.descriptor, required) && (this.options.requireTask ?? []).includes(method)) {
-      throw this.plan.error(required, { method, tool: options.tool ?? "" }, methodNotFound);
+      // Where the opt-in is the client's capability, the error's data names it (as for the methods it gates).
+      const ctx = { method, tool: options.tool ?? "" };
+      throw (this.plan.creation.via === "client-capability" ? this.plan.missingCapability(required, ctx) : undefined) ?? this.plan.error(required, ctx, methodNotFound);
     }
   }
 
@@ -174,7 +176,7 @@ export abstract class RuntimeCreation<S extends string = string, W = Record<stri
         updatedAt: now,
         terminalAt: null,
         keepAlive,
-        pollFrequency: this.options.pollFrequency ?? plan.polling.default,
+        pollFrequency: within(this.options.pollFrequency ?? plan.polling.default, plan.polling.bounds),
         expiresAt: fromTerminal || keepAlive === null || expiryEvent ? null : now + keepAlive,
         pendingInputs: 0,
         // On a shared store with leases: who runs the work, so the others can settle it if this process dies.

@@ -44,7 +44,7 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
     this.gate(method);
     if (peer !== undefined && extra.sessionId !== undefined && !this.peers.has(extra.sessionId)) this.peers.set(extra.sessionId, peer);
     if (b.unsupportedMethods !== undefined && b.unsupportedMethods.methods.includes(method)) {
-      throw plan.error(b.unsupportedMethods.error, {}, methodNotFound);
+      throw plan.error(b.unsupportedMethods.error, { method }, methodNotFound);
     }
     if (b.http !== false && b.http.methods.includes(method)) checkTaskIdHeader(plan, extra, params);
     // Before the task is looked up: a requestor that does not declare the capability learns nothing.
@@ -69,15 +69,16 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
     }
     if (method === methods.list && b.listing !== false) {
       const listing = b.listing;
-      const p = this.params(method, params) as { cursor?: string };
+      const p = this.params(method, params) as Record<string, unknown>;
+      const cursor = p[plan.paging.cursor];
       const owner = this.ownerOf(extra);
       await this.rate(owner, "list", this.limits.listPerMinute, method);
       let after = 0;
-      if (p.cursor !== undefined) {
-        const seq = verifyCursor(this.cursorSecret, owner, p.cursor);
+      if (cursor !== undefined) {
+        const seq = typeof cursor === "string" ? verifyCursor(this.cursorSecret, owner, cursor) : undefined;
         if (seq === undefined) {
           this.audit({ type: "denied", ...requestor(owner, extra), method, reason: "invalid cursor" });
-          throw plan.error(listing.invalidCursorError, {}, () => new TaskProtocolError("invalidCursor", -32602, "Invalid cursor"));
+          throw plan.error(listing.invalidCursorError, { method }, () => new TaskProtocolError("invalidCursor", -32602, "Invalid cursor"));
         }
         after = seq;
       }
@@ -85,7 +86,7 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
       const page = await this.store.list(owner, after, size);
       const last = page.records[page.records.length - 1];
       const result: Record<string, unknown> = { tasks: page.records.map((r) => toWireTask(plan, r)) };
-      if (page.hasMore && last) result.nextCursor = signCursor(this.cursorSecret, owner, last.seq);
+      if (page.hasMore && last) result[plan.paging.nextCursor] = signCursor(this.cursorSecret, owner, last.seq);
       return result as Result;
     }
     if (method === methods.delete) {

@@ -116,7 +116,7 @@ export function checkUnsupportedMethod(plan: RuntimePlan<string>, message: unkno
   const unsupported = plan.behaviour.unsupportedMethods;
   if (unsupported === undefined || !isRequest(message)) return undefined;
   if (!unsupported.methods.includes(message.method)) return undefined;
-  const e = plan.error(unsupported.error, {}, () => new TaskProtocolError("methodNotFound", -32601, "Method not found"));
+  const e = plan.error(unsupported.error, { method: message.method }, () => new TaskProtocolError("methodNotFound", -32601, "Method not found"));
   return { id: idOf(message), status: e.httpStatus ?? 404, error: e.toJSON() };
 }
 

@@ -25,8 +25,12 @@ export type Subscription = NonNullable<RuntimePlan["statusSubscription"]>;
 /** The core notification that acknowledges a subscribe request, naming the filters it honours. */
 const ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
 
-/** The task ids a subscribe request asks for (at the declared field), or undefined when it asks for none. */
+/**
+ * The task ids a subscribe request asks for (at the declared field), or undefined when it asks for none;
+ * where the spec pushes status notifications, every listen request asks for all the requestor's tasks ([]).
+ */
 export function subscribedTaskIds(subscription: Subscription, body: unknown): string[] | undefined {
+  if (isObject(body) && body.method === subscription.subscribeMethod && subscription.all) return [];
   if (!isObject(body) || body.method !== subscription.subscribeMethod || subscription.subscribePath.length === 0) return undefined;
   let v: unknown = body.params;
   for (const k of subscription.subscribePath) v = isObject(v) ? v[k] : undefined;
@@ -60,31 +64,56 @@ function closingResponse(plan: RuntimePlan, id: unknown, serverInfo: { name: str
   };
 }
 
+/** The live tasks of `owner`, every page of the store's list. */
+async function tasksOf(runtime: TaskRuntime<string, unknown>, owner: string): Promise<TaskRecord[]> {
+  const out: TaskRecord[] = [];
+  for (let after = 0; ; ) {
+    const page = await runtime.store.list(owner, after, 100);
+    out.push(...page.records);
+    const last = page.records[page.records.length - 1];
+    if (!page.hasMore || last === undefined) return out;
+    after = last.seq;
+  }
+}
+
 /**
  * Sends the declared status notification (the task as the get method answers it) whenever one of
  * `taskIds` changes in the store, looking every `pollMs`; the first look sends each task's current
- * state. Returns the function that stops it.
+ * state. `taskIds` "all": every task of `owner`, those made later included (the first look sends the
+ * state of those not ended). Returns the function that stops it.
  */
 function watchTasks<S extends string, W>(
   runtime: TaskRuntime<S, W>,
   subscription: Subscription,
-  taskIds: readonly string[],
+  taskIds: readonly string[] | { all: string },
   send: (method: string, params: Record<string, unknown>) => void,
   pollMs: number,
 ): () => void {
   const toTask = (rec: TaskRecord) =>
     (subscription.detailed ? runtime.toDetailedTask(rec) : runtime.toWireTask(rec)) as unknown as Record<string, unknown>;
   let stopped = false;
+  let first = true;
   const seen = new Map<string, string>();
-  const look = async () => {
-    for (const taskId of taskIds) {
+  const records = async (): Promise<TaskRecord[]> => {
+    if (!Array.isArray(taskIds)) return tasksOf(runtime as unknown as TaskRuntime<string, unknown>, (taskIds as { all: string }).all);
+    const out: TaskRecord[] = [];
+    for (const taskId of taskIds as readonly string[]) {
       const found = await runtime.store.get(taskId);
-      if (stopped || found?.state !== "live") continue;
-      const version = `${found.record.status}|${found.record.updatedAt}|${JSON.stringify(found.record.inputRequests ?? {})}`;
-      if (seen.get(taskId) === version) continue;
-      seen.set(taskId, version);
-      send(subscription.method, toTask(found.record));
+      if (found?.state === "live") out.push(found.record);
     }
+    return out;
+  };
+  const look = async () => {
+    const all = !Array.isArray(taskIds);
+    for (const rec of await records()) {
+      if (stopped) return;
+      const version = `${rec.status}|${rec.updatedAt}|${JSON.stringify(rec.inputRequests ?? {})}`;
+      if (seen.get(rec.taskId) === version) continue;
+      seen.set(rec.taskId, version);
+      if (all && first && runtime.plan.descriptor.machine.isTerminal(rec.status as S)) continue;
+      send(subscription.method, toTask(rec));
+    }
+    first = false;
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const again = () => {
@@ -162,7 +191,7 @@ export async function serveTaskSubscription<S extends string, W>(
   };
   const wantedLists = Object.keys(lists).filter((k) => filter[k] === true && (k === "toolsListChanged" || k in capabilities));
   const ack: Record<string, unknown> = {};
-  setAt(ack, subscription.subscribePath, accepted);
+  if (subscription.subscribePath.length > 0) setAt(ack, subscription.subscribePath, accepted);
   if (wantedLists.length > 0) {
     if (!isObject(ack.notifications)) ack.notifications = {};
     for (const k of wantedLists) (ack.notifications as Record<string, unknown>)[k] = true;
@@ -179,7 +208,7 @@ export async function serveTaskSubscription<S extends string, W>(
         frame({ jsonrpc: "2.0", method, params: { ...p, _meta: { ...(isObject(p._meta) ? p._meta : {}), [SUBSCRIPTION_ID_META_KEY]: id } } });
       };
       send(ACKNOWLEDGED, ack);
-      const unwatch = watchTasks(runtime, subscription, accepted, send, streams.pollMs);
+      const unwatch = watchTasks(runtime, subscription, subscription.all ? { all: owner } : accepted, send, streams.pollMs);
       const unsubscribe = handler.bus.subscribe((event: ServerEvent) => {
         const key = Object.keys(lists).find((k) => lists[k] === event.kind);
         if (key && wantedLists.includes(key)) send(`notifications/${event.kind.replace("_list_changed", "")}/list_changed`, {});
@@ -311,7 +340,7 @@ export class TaskSubscriptionTransport<S extends string, W> implements Transport
       if (found?.state === "live" && found.record.owner === owner) accepted.push(taskId);
     }
     const ack: Record<string, unknown> = {};
-    setAt(ack, subscription.subscribePath, accepted);
+    if (subscription.subscribePath.length > 0) setAt(ack, subscription.subscribePath, accepted);
     let closed = false;
     const send = (method: string, p: Record<string, unknown>) => {
       if (closed) return;
@@ -319,7 +348,7 @@ export class TaskSubscriptionTransport<S extends string, W> implements Transport
       void this.wire.send(message as never).catch(() => undefined);
     };
     send(ACKNOWLEDGED, ack);
-    const unwatch = watchTasks(runtime, subscription, accepted, send, this.pollMs);
+    const unwatch = watchTasks(runtime, subscription, subscription.all ? { all: owner } : accepted, send, this.pollMs);
     this.open.set(id, async (graceful) => {
       if (closed) return;
       closed = true;

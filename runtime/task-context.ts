@@ -22,6 +22,7 @@ import type { AuditEvent, LogEntry } from "./log.js";
 import type { RuntimePlan } from "./plan.js";
 import type { Decision, TaskEvent } from "./machine.js";
 import type { StoredError, TaskPatch, TaskRecord, TaskStore } from "./store.js";
+import { wireTaskId } from "./wire.js";
 
 /**
  * The capability a requestor must declare to be asked each kind of input (the core protocol's rule,
@@ -261,9 +262,10 @@ export function internalError(plan: RuntimePlan<string>): TaskProtocolError {
   return plan.error(plan.errors.internal, {}, () => new TaskProtocolError("internalError", -32603, "Internal error"));
 }
 
-/** The spec's not-found error (behaviour.notFoundError), also answered for another requestor's task. */
-export function notFoundError(plan: RuntimePlan<string>): TaskProtocolError {
-  return plan.error(plan.errors.notFound, {}, () => new TaskProtocolError("taskNotFound", -32602, "Task not found"));
+/** The spec's not-found error (behaviour.notFoundError) for the id asked for, also answered for another requestor's task. */
+export function notFoundError(plan: RuntimePlan<string>, taskId?: string): TaskProtocolError {
+  const ctx = taskId === undefined ? {} : { taskId: wireTaskId(taskId) };
+  return plan.error(plan.errors.notFound, ctx, () => new TaskProtocolError("taskNotFound", -32602, "Task not found"));
 }
 
 /** The audit fields of a request. */

@@ -4,7 +4,8 @@
  * a task is requested and acknowledged. The tester's commands read only this;
  * nothing here knows a revision or a built-in spec's names.
  */
-import type { IR, IRError, IRField, IRMethod, IRType } from "../ir.js";
+import { pagingFields } from "../emit/descriptor.js";
+import type { IR, IRError, IRMethod } from "../ir.js";
 import type { Operation } from "../operations.js";
 import type { z } from "zod";
 import { specSchemas, type SpecSchemas } from "./schemas.js";
@@ -108,36 +109,14 @@ export function specModel(ir: IR): SpecModel {
   };
 }
 
-/** The fields of an object type (through refs), or none. */
-function fieldsOf(ir: IR, t: IRType | undefined, depth = 0): IRField[] {
-  if (t === undefined || depth > 8) return [];
-  if (t.kind === "object") return [...t.fields];
-  if (t.kind === "ref") return fieldsOf(ir, ir.types.find((d) => d.name === t.name)?.type, depth + 1);
-  return [];
-}
-
-/** Whether a type is a string (through refs): what a cursor is. */
-function isString(ir: IR, t: IRType, depth = 0): boolean {
-  if (t.kind === "string") return true;
-  if (t.kind === "ref" && depth < 8) {
-    const d = ir.types.find((x) => x.name === t.name)?.type;
-    return d !== undefined && isString(ir, d, depth + 1);
-  }
-  return false;
-}
-
 /**
- * The list method's paging names as its types declare them: MCP's `cursor` and `nextCursor` where the params and
- * result have them, else the one optional string field of each (a spec that renames them, e.g. `after`/`next`).
+ * The list method's paging names, as the runtime and the generated client read them (`pagingFields`), and the field
+ * of its result that holds the page's items.
  */
 export function pagingNames(ir: IR, list: IRMethod | undefined): SpecModel["paging"] {
-  const params = fieldsOf(ir, list?.params);
-  const result = fieldsOf(ir, list?.result);
-  const pick = (fields: IRField[], mcp: string): string => {
-    if (fields.some((f) => f.name === mcp)) return mcp;
-    const strings = fields.filter((f) => f.optional && isString(ir, f.type));
-    return strings.length === 1 ? strings[0]!.name : mcp;
-  };
-  const items = result.find((f) => f.type.kind === "array")?.name;
-  return { cursor: pick(params, "cursor"), next: pick(result, "nextCursor"), ...(items === undefined ? {} : { items }) };
+  const { cursor, nextCursor } = pagingFields(ir, list);
+  const result = list?.result;
+  const resolved = result?.kind === "ref" ? ir.types.find((d) => d.name === result.name)?.type : result;
+  const items = resolved?.kind === "object" ? resolved.fields.find((f) => f.type.kind === "array")?.name : undefined;
+  return { cursor, next: nextCursor, ...(items === undefined ? {} : { items }) };
 }

@@ -316,7 +316,7 @@ const transitionsEmitter: Emitter = {
       }
     };
     const fields = new Map<string, string>();
-    for (const g of ir.guards) fields.set(g.field, g.valueType === "integer" ? "number" : g.valueType);
+    for (const g of ir.guards) if (g.field !== "pendingInputs") fields.set(g.field, g.valueType === "integer" ? "number" : g.valueType);
     const contents = env.render("transitions.ts.hbs", {
       header: env.header,
       statusType: ir.statusType,

@@ -40,6 +40,8 @@ export const descriptorEmitter: Emitter = {
           taskFields: data.taskFields,
           taskExtras: data.taskExtras,
           creationSchema: data.creationSchema,
+          paging: data.paging,
+          fieldBounds: data.fieldBounds,
           taskSchema: `${ir.behaviour.taskType}Schema`,
         }),
       },

@@ -53,6 +53,7 @@ export const DESCRIPTOR: TaskSpecDescriptor<T.TaskStatus> = {
       context: {},
       httpStatus: 400,
       dataField: "requiredCapabilities",
+      data: { requiredCapabilities: { value: {}, required: true } },
     },
     headerMismatch: { code: -32020, message: "Header mismatch: {header}", context: { header: "" }, httpStatus: 400 },
     methodNotFound: { code: -32601, message: "Method not found", context: {}, httpStatus: 404 },
