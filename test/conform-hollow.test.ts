@@ -30,7 +30,6 @@ describe("a run that tested nothing", () => {
     expect(r.ok).toBe(false);
     expect(r.failure?.kind).toBe("nothing-tested");
     expect(r.failure?.violation.message).toMatch(/declares no task capability \(tasks\) and made no task/);
-    expect(r.rules.creation).toBe(0);
     // The plain answers were checked as such: the capability rule was exercised.
     expect(r.rules.capabilities).toBeGreaterThan(0);
   }, 120_000);
