@@ -263,7 +263,7 @@ export async function askInline<S extends string>(
   schema: z.ZodType,
 ): Promise<unknown> {
   if (active.cancelled) throw cancelledError();
-  const key = `input-${++active.inputSeq}`;
+  const key = `${active.inputKeys}${++active.inputSeq}`;
   const signal = active.controller.signal;
   const answered = new Promise<unknown>((resolve, reject) => {
     const onAbort = () => {

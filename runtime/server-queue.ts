@@ -3,6 +3,7 @@
  * Work run on a pool of workers and on a shared store: jobs enqueued and claimed, the leases of the
  * processes that run them, and the tasks a stopped process left settled.
  */
+import { randomBytes } from "node:crypto";
 import { type Result, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { activeTask, cancelledError, internalError, type ServerExtra } from "./task-context.js";
 import { TaskProtocolError } from "./errors.js";
@@ -218,7 +219,7 @@ export abstract class RuntimeQueue<S extends string = string, W = Record<string,
       active.ended = true;
       if (this.active.get(taskId) === active) this.active.delete(taskId);
     };
-    let claimed: { rec: TaskRecord; running: boolean } | undefined;
+    let claimed: { rec: TaskRecord; running: boolean; rerun?: boolean } | undefined;
     try {
       claimed = tool === undefined ? undefined : await this.lasting(() => this.claimFresh(taskId, runner), "a job's claim", taskId);
       claimed ??= await this.lasting(() => this.claimTaken(taskId, runner), "a job's claim", taskId);
@@ -230,8 +231,13 @@ export abstract class RuntimeQueue<S extends string = string, W = Record<string,
       cleanup();
       return;
     }
-    const rec = claimed.rec;
+    let rec = claimed.rec;
     active.owner = rec.owner;
+    if (claimed.rerun === true) {
+      // An earlier run's input keys may have been answered: this run's are its own.
+      active.inputKeys = `input-${randomBytes(6).toString("base64url")}-`;
+      rec = await this.lasting(() => this.afterEarlierRun(taskId, rec), "a job's claim", taskId);
+    }
     if (tool === undefined) {
       cleanup();
       this.log({ level: "error", msg: "a queued task names a tool this worker does not have", taskId, tool: w.tool });
@@ -277,7 +283,7 @@ export abstract class RuntimeQueue<S extends string = string, W = Record<string,
    * The claim of a task in any other state: a retry of a lost worker's job, or a task a transition moved
    * before a worker took it. Undefined when it ended, or when the worker running it is in fact alive.
    */
-  protected async claimTaken(taskId: string, runner: string): Promise<{ rec: TaskRecord; running: boolean } | undefined> {
+  protected async claimTaken(taskId: string, runner: string): Promise<{ rec: TaskRecord; running: boolean; rerun: boolean } | undefined> {
     for (let attempt = 0; attempt < 16; attempt++) {
       const found = await this.store.get(taskId);
       // Ended before a worker took it (cancelled, expired, deleted): nothing to run.
@@ -289,9 +295,22 @@ export abstract class RuntimeQueue<S extends string = string, W = Record<string,
         const live = await this.store.liveRunners?.(Date.now() - this.leaseMs);
         if (live?.has(process)) return undefined;
       }
-      const rec = await this.store.update(taskId, held.status, { runner });
-      if (rec !== undefined) return { rec, running: false };
+      // A run of the work took it before (the job is a retry): what that run asked died with it.
+      const rerun = held.runner !== undefined;
+      const stale = rerun && (held.pendingInputs > 0 || Object.keys(held.inputRequests ?? {}).length > 0);
+      const rec = await this.store.update(taskId, held.status, stale ? { runner, pendingInputs: 0, ...(held.inputRequests === undefined ? {} : { inputRequests: {} }) } : { runner });
+      if (rec !== undefined) return { rec, running: false, rerun };
     }
     return undefined;
+  }
+
+  /**
+   * A retried run starts over: a task the earlier run left waiting for input (whose requests died with it)
+   * is back to work, as the table's answer leads, until this run asks again. Returns the task as it is now.
+   */
+  protected async afterEarlierRun(taskId: string, rec: TaskRecord): Promise<TaskRecord> {
+    if (!this.plan.isRole(rec.status, "input_required") || rec.pendingInputs > 0) return rec;
+    const step = await this.step(taskId, { type: "answer" }, { ctx: { pendingInputs: 0 }, known: rec, quiet: true });
+    return step.current ?? rec;
   }
 }

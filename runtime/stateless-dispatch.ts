@@ -46,7 +46,8 @@ export interface StatelessServerOptions {
   /**
    * Authenticates an HTTP request (e.g. from its Authorization header); tasks
    * are bound to the result as the spec's session binding declares. Default:
-   * anonymous. Throw to refuse the request (it is answered HTTP 401).
+   * anonymous. Throw to refuse the request: it is answered HTTP 401 with a Bearer challenge
+   * (403 where the thrown error's code is insufficient_scope; see authenticationRefused).
    */
   authenticate?: (request: Request) => CoreAuthInfo | undefined | Promise<CoreAuthInfo | undefined>;
   /** The HMAC key protecting the requestState of input_required rounds (default: 32 random bytes per process). */

@@ -106,6 +106,43 @@ export interface StatelessHttpOptions extends StatelessServerOptions, HttpLimits
   /** The endpoint path (default /mcp). */
   path?: string;
   log?: (entry: LogEntry) => void;
+  /**
+   * The URL of the server's OAuth 2.0 Protected Resource Metadata (RFC 9728): named in the
+   * `WWW-Authenticate` challenge of a request `authenticate` refused, so that a client finds its
+   * authorization server there.
+   */
+  resourceMetadataUrl?: string;
+}
+
+/**
+ * The JSON-RPC code of a request whose authentication failed. Core 2026-07-28 defines none (its
+ * authorization rules speak in HTTP statuses and the `WWW-Authenticate` challenge), calls
+ * -32000..-32019 legacy (new code SHOULD NOT use it), reserves -32020..-32099 for the codes it
+ * defines, and has codes for other purposes allocated outside -32768..-32000: this one is.
+ */
+export const UNAUTHORIZED_CODE = -31001;
+
+/** A value as an HTTP quoted-string (RFC 9110 §5.6.4): `\` and `"` escaped, anything not printable replaced. */
+function quoted(value: string): string {
+  return `"${value.replace(/[\\"]/g, "\\$&").replace(/[^\x20-\x7e]/g, " ")}"`;
+}
+
+/**
+ * The answer to a request `authenticate` refused, as core 2026-07-28's authorization rules give it:
+ * 401 with a Bearer challenge (RFC 6750 §3: `error="invalid_token"` only where the request carried
+ * credentials), or 403 with `error="insufficient_scope"` where the refusal says so (an OAuth error
+ * whose code is insufficient_scope, e.g. the SDK's verifyBearerToken); `resource_metadata` where
+ * configured (RFC 9728 §5.1). The body is a JSON-RPC error without id.
+ */
+export function authenticationRefused(error: unknown, credentials: boolean, resourceMetadataUrl?: string): { status: number; challenge: string; code: number; message: string } {
+  const scope = (error as { code?: unknown } | null)?.code === "insufficient_scope";
+  const params = [...(scope ? ['error="insufficient_scope"'] : credentials ? ['error="invalid_token"'] : []), ...(resourceMetadataUrl === undefined ? [] : [`resource_metadata=${quoted(resourceMetadataUrl)}`])];
+  return {
+    status: scope ? 403 : 401,
+    challenge: params.length === 0 ? "Bearer" : `Bearer ${params.join(", ")}`,
+    code: UNAUTHORIZED_CODE,
+    message: scope ? "Forbidden: insufficient scope" : "Unauthorized",
+  };
 }
 
 export const DEFAULT_MAX_PARAMS_KEYS = 10_000;
@@ -190,7 +227,9 @@ export async function serveStatelessHttp<S extends string, W>(runtime: TaskRunti
       authInfo = await options.authenticate?.(request);
     } catch (e) {
       log({ level: "warn", msg: "request not authenticated", error: String(e) });
-      return void plain(res, 401, -32001, "Unauthorized");
+      const refused = authenticationRefused(e, req.headers.authorization !== undefined, options.resourceMetadataUrl);
+      res.setHeader("www-authenticate", refused.challenge);
+      return void plain(res, refused.status, refused.code, refused.message);
     }
     const response = await handler.fetch(request, { ...(authInfo === undefined ? {} : { authInfo }), ...(parsed === undefined ? {} : { parsedBody: parsed }) });
     const out: Record<string, string> = {};

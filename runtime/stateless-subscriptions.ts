@@ -48,6 +48,19 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
 }
 
 /**
+ * What the server sends first when it tears a subscription down (core 2026-07-28, Cancellation: a server
+ * MUST send `notifications/cancelled` referencing the subscribe request when it tears its stream down; the
+ * only purpose it may send one for). Like every message of the stream, it names the subscription in `_meta`.
+ */
+function teardownNotice(id: unknown): Record<string, unknown> {
+  return {
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: id, reason: "The server is shutting down", _meta: { [SUBSCRIPTION_ID_META_KEY]: id } },
+  };
+}
+
+/**
  * The response that ends a subscribe request the server will not serve any longer (it stops): the
  * request's own result, complete, naming the subscription (and the server) in `_meta`; the requestor
  * knows the stream ended by the server's decision and may subscribe again.
@@ -222,6 +235,8 @@ export async function serveTaskSubscription<S extends string, W>(
         unsubscribe();
         if (!graceful) return;
         try {
+          // Torn down by the server: the cancellation first, then the request's closing response, which ends the stream.
+          frame(teardownNotice(id));
           frame(closingResponse(plan, id, streams.serverInfo));
           controller.close();
         } catch {
@@ -354,7 +369,10 @@ export class TaskSubscriptionTransport<S extends string, W> implements Transport
       closed = true;
       this.open.delete(id);
       unwatch();
-      if (graceful) await this.wire.send(closingResponse(plan, id, this.serverInfo) as never).catch(() => undefined);
+      if (!graceful) return;
+      // Torn down by the server: the cancellation first, then the request's closing response.
+      await this.wire.send(teardownNotice(id) as never).catch(() => undefined);
+      await this.wire.send(closingResponse(plan, id, this.serverInfo) as never).catch(() => undefined);
     });
   }
 }

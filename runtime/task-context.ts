@@ -127,7 +127,12 @@ export interface ActiveTask {
   cancelled: boolean;
   /** Set once the task reached a terminal status or its work ended: its progress ends with it. */
   ended?: boolean;
-  /** Input requests surfaced inline: the last key number, the waiting askers by key, and a lock over the task's input state. */
+  /**
+   * Input requests surfaced inline: their keys (this prefix, then the number), the last key number, the
+   * waiting askers by key, and a lock over the task's input state. A key is never used twice in a task:
+   * a run of the work that takes over from an earlier one (a retry) numbers under a prefix of its own.
+   */
+  inputKeys: string;
   inputSeq: number;
   waiters: Map<string, { schema: z.ZodType; resolve: (value: unknown) => void }>;
   lock: Promise<unknown>;
@@ -174,6 +179,7 @@ class Active implements ActiveTask {
   cancelled = false;
   // Declared without a value, each is still defined (as undefined) by the constructor: one shape for all.
   ended?: boolean;
+  inputKeys = "input-";
   inputSeq = 0;
   readonly waiters: ActiveTask["waiters"] = new Map();
   lock: Promise<unknown> = Promise.resolve();

@@ -6,10 +6,11 @@
  *   the extension is the declared missing-capability error; with it, the
  *   subscription is acknowledged with the task ids it may see and followed by
  *   the status notifications of those tasks on the stdio stream; a cancelled
- *   subscription ends silently; when the server stops, each open one gets its
- *   closing response;
+ *   subscription ends silently; when the server stops, each open one gets
+ *   notifications/cancelled naming it, then its closing response;
  * - over Streamable HTTP (serveStatelessHttp on 127.0.0.1): closing the server
- *   ends each open subscription stream with its closing response.
+ *   ends each open subscription stream with notifications/cancelled, then its
+ *   closing response.
  * No assertion depends on timing: waits poll until a message arrives.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -62,6 +63,15 @@ function subscribeParams(taskIds: string[], capabilities: Json): Json {
     else o = (o[k] = (o[k] as Json | undefined) ?? {}) as Json;
   });
   return params;
+}
+
+/** The notification a server sends when it tears down the subscription made by request `id`. */
+function teardown(id: number): Json {
+  return {
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: id, reason: expect.any(String), _meta: { [SUBSCRIPTION_ID_META_KEY]: id } },
+  };
 }
 
 function acceptedIn(ack: Json): unknown {
@@ -125,7 +135,7 @@ describe("task subscriptions over stdio", () => {
     await request("tools/call", { name: "release", arguments: { gate: "cap" }, _meta: envelope(withExtension()) });
   });
 
-  it("acknowledges the task ids it may see, sends their status notifications on the stdio stream; cancel ends one, stopping closes the others", async () => {
+  it("acknowledges the task ids it may see, sends their status notifications on the stdio stream; cancel ends one, stopping tears down the others (notifications/cancelled, then the closing response)", async () => {
     const taskId = await startTask("s1");
     const other = await startTask("s2");
     const subscribeMethod = plan.statusSubscription!.subscribeMethod;
@@ -165,13 +175,19 @@ describe("task subscriptions over stdio", () => {
         _meta: { [SUBSCRIPTION_ID_META_KEY]: id, [SERVER_INFO_META_KEY]: { name: "stdio-child", version: "1.0.0" } },
       },
     });
+    // Torn down by the server: notifications/cancelled naming the subscribe request comes just before its closing
+    // response (ext-tasks-2026-07-28/core.cancelled-on-teardown); none for the one the requestor cancelled, nor for
+    // anything else (ext-tasks-2026-07-28/core.cancelled-only-for-subscriptions).
+    const cancelled = messages.filter((m) => m.method === "notifications/cancelled");
+    expect(cancelled).toEqual([teardown(id)]);
+    expect(messages.indexOf(cancelled[0]!)).toBeLessThan(messages.indexOf(closing[0]!));
     // Nothing of the subscription after its closing response.
     expect(messages.slice(messages.indexOf(closing[0]!) + 1).filter((m) => ((m.params as Json | undefined)?._meta as Json | undefined)?.[SUBSCRIPTION_ID_META_KEY] === id)).toEqual([]);
   });
 });
 
 describe("task subscriptions over Streamable HTTP", () => {
-  it("closing the server ends an open subscription stream with its closing response", async () => {
+  it("closing the server ends an open subscription stream with notifications/cancelled naming it, then its closing response", async () => {
     let release = () => undefined as void;
     const runtime = new TaskRuntime(descriptor, { audit: false, log: () => undefined, pollFrequency: 20 } as never);
     runtime.addTools([
@@ -231,6 +247,10 @@ describe("task subscriptions over Streamable HTTP", () => {
       const closing = served.close();
       while (await readMore());
       await closing;
+      // ext-tasks-2026-07-28/core.cancelled-on-teardown: notifications/cancelled naming the subscribe request, then
+      // the closing response the subscriptions page asks for, which ends the stream.
+      expect(received.filter((m) => m.method === "notifications/cancelled")).toEqual([teardown(2)]);
+      expect(received[received.length - 2]).toEqual(teardown(2));
       const last = received[received.length - 1]!;
       expect(last).toEqual({
         jsonrpc: "2.0",

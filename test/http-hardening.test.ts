@@ -14,6 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { serveStreamableHttp } from "../runtime/transports.js";
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "../runtime/http-listen.js";
+import { TaskRuntime } from "../runtime/server.js";
+import { serveStatelessHttp } from "../runtime/stateless-server.js";
+import { descriptorOf } from "./runtime/descriptors.js";
 
 const root = join(import.meta.dirname, "..");
 const PV = "2026-07-28";
@@ -22,9 +25,9 @@ const LIMITS = { headersTimeoutMs: 1_500, requestTimeoutMs: 3_000, maxBodyBytes:
 const CUT_BOUND_MS = 15_000;
 const BOTH = "application/json, text/event-stream";
 
-function startDemo(spec: string): Promise<{ child: ChildProcess; url: string }> {
+function startDemo(spec: string, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "demo-server.ts"), spec, "--http", "0"], {
+    const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "demo-server.ts"), spec, "--http", "0", ...args], {
       cwd: root,
       stdio: ["ignore", "ignore", "pipe"],
       env: { ...process.env, MCP_TASK_GEN_DEMO_OPTIONS: JSON.stringify({ http: LIMITS }) },
@@ -286,6 +289,81 @@ describe("the HTTP limits' defaults", () => {
     } finally {
       await plain.close();
       await set.close();
+    }
+  });
+});
+
+describe("authentication on the ext-tasks-2026-07-28 demo (--auth)", () => {
+  let demo: { child: ChildProcess; url: string };
+  beforeAll(async () => {
+    demo = await startDemo("ext-tasks-2026-07-28", ["--auth", "token-a"]);
+  });
+  afterAll(async () => {
+    if (demo?.child.exitCode === null) {
+      const exited = new Promise((r) => demo.child.once("exit", r));
+      demo.child.kill("SIGTERM");
+      await exited;
+    }
+  });
+  const discover = (authorization?: string) =>
+    fetch(demo.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: BOTH, "mcp-protocol-version": PV, "mcp-method": "server/discover", ...(authorization === undefined ? {} : { authorization }) },
+      body: initialize(true),
+    });
+
+  // ext-tasks-2026-07-28/core.authorization-status-codes (401 when authorization is required or the token is
+  // invalid), with the Bearer challenge of RFC 6750 §3 the authorization page refers to; core 2026-07-28's error
+  // codes: -32000..-32019 is legacy (new code SHOULD NOT use it), -32020..-32099 holds only the codes it defines.
+  it("answers a request without a token, or with a wrong one, 401 with a WWW-Authenticate challenge and a code outside the reserved range", async () => {
+    for (const [authorization, challenge] of [
+      [undefined, /^Bearer$/],
+      ["Bearer token-b", /^Bearer error="invalid_token"$/],
+    ] as const) {
+      const r = await discover(authorization);
+      expect({ authorization, status: r.status }).toEqual({ authorization, status: 401 });
+      expect(r.headers.get("www-authenticate")).toMatch(challenge);
+      const body = (await r.json()) as { id: unknown; error: { code: number; message: string } };
+      expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { message: "Unauthorized" } });
+      expect(body.error.code < -32768 || body.error.code > -32000).toBe(true);
+    }
+    const ok = await discover("Bearer token-a");
+    expect(ok.status).toBe(200);
+    await ok.text();
+  });
+});
+
+describe("authentication refused by serveStatelessHttp's authenticate", () => {
+  // ext-tasks-2026-07-28/core.authorization-status-codes: 403 for insufficient scope; the challenge names the
+  // protected resource metadata where configured (RFC 9728 §5.1), as authorization server discovery asks.
+  it("answers 403 with an insufficient_scope challenge where the refusal says so, naming the resource metadata", async () => {
+    const runtime = new TaskRuntime(await descriptorOf("ext-tasks-2026-07-28"), { audit: false, log: () => undefined } as never);
+    const resourceMetadataUrl = "http://127.0.0.1/.well-known/oauth-protected-resource";
+    const served = await serveStatelessHttp(runtime, {
+      log: () => undefined,
+      resourceMetadataUrl,
+      authenticate: (request) => {
+        throw Object.assign(new Error("refused"), { code: request.headers.get("authorization") === "Bearer narrow" ? "insufficient_scope" : "invalid_token" });
+      },
+    });
+    try {
+      const post = (authorization?: string) =>
+        fetch(served.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: BOTH, "mcp-protocol-version": PV, "mcp-method": "server/discover", ...(authorization === undefined ? {} : { authorization }) },
+          body: initialize(true),
+        });
+      const narrow = await post("Bearer narrow");
+      expect(narrow.status).toBe(403);
+      expect(narrow.headers.get("www-authenticate")).toBe(`Bearer error="insufficient_scope", resource_metadata="${resourceMetadataUrl}"`);
+      expect(await narrow.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { message: expect.stringContaining("insufficient scope") } });
+      const none = await post();
+      expect(none.status).toBe(401);
+      expect(none.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${resourceMetadataUrl}"`);
+      await none.text();
+    } finally {
+      await served.close();
+      await runtime.close();
     }
   });
 });

@@ -359,6 +359,58 @@ describe("a worker pool with input surfaced in the polled task (ext-tasks-2026-0
   });
 });
 
+describe("a worker killed while its task waits for input (ext-tasks-2026-07-28)", () => {
+  // ext-tasks-2026-07-28/update.keys-unique, update.no-key-reuse-after-response: the retried run asks again under new keys.
+  it("the retry on another worker asks under keys never shown before, and the task completes with the new answers", async () => {
+    const db = setup("wy");
+    const options = { retryTools: { multi_input: 1 } };
+    const server = startServer("ext-tasks-2026-07-28", db, options);
+    const pool = [startWorker("ext-tasks-2026-07-28", db, "y1", options), startWorker("ext-tasks-2026-07-28", db, "y2", options)];
+    try {
+      await Promise.all(pool.map((w) => w.ready));
+      const tasks = new extClient.TaskClient(
+        new StatelessHttpClient({ url: await server.url, clientInfo: { name: "workers-test", version: "0.0.0" }, capabilities: { elicitation: {} } }),
+        { defaultPollFrequency: 50 },
+      );
+      const started = await tasks.start({ method: "tools/call", params: { name: "multi_input", arguments: {} } }, any);
+      if (!("task" in started)) throw new Error("multi_input answered without a task");
+      const taskId = (started.task as unknown as { taskId: string }).taskId;
+      const inputs = async () => {
+        const t = (await tasks.getTask(taskId)) as unknown as Record<string, unknown>;
+        return (t.inputRequests ?? {}) as Record<string, { params: { message: string } }>;
+      };
+      const keyOf = (asked: Record<string, { params: { message: string } }>, message: string) => Object.keys(asked).find((k) => asked[k]!.params.message === message);
+      const first = await eventually(async () => {
+        const asked = await inputs();
+        return Object.keys(asked).length === 2 ? asked : undefined;
+      }, "both input requests");
+      const name = keyOf(first, "Your name?")!;
+      await tasks.updateTask(taskId, { [name]: { action: "accept", content: { value: "Ada" } } });
+      await eventually(async () => (Object.keys(await inputs()).length === 1 ? true : undefined), "the answer to be taken");
+      const ran = await eventually(() => runnerOf(db.storeSchema, taskId), "a worker to take the task");
+      const victim = pool.find((w) => w.runnerId === ran)!;
+      victim.child.kill("SIGKILL");
+      // The other worker runs the work again: it asks both again, under keys of its own.
+      const again = await eventually(async () => {
+        const asked = await inputs();
+        return keyOf(asked, "Your name?") !== undefined && keyOf(asked, "Your colour?") !== undefined ? asked : undefined;
+      }, "the retried run's input requests");
+      // What the lost run asked (the colour) died with it: only the retried run's requests wait.
+      expect(Object.keys(again)).toHaveLength(2);
+      for (const key of Object.keys(again)) expect(Object.keys(first)).not.toContain(key);
+      expect(await runnerOf(db.storeSchema, taskId)).not.toBe(ran);
+      await tasks.updateTask(taskId, {
+        [keyOf(again, "Your name?")!]: { action: "accept", content: { value: "Grace" } },
+        [keyOf(again, "Your colour?")!]: { action: "accept", content: { value: "green" } },
+      });
+      expect((await tasks.waitForTask(taskId, any)).content).toEqual([{ type: "text", text: "name=Grace colour=green" }]);
+    } finally {
+      for (const w of pool) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGTERM");
+      await server.stop();
+    }
+  }, 60_000);
+});
+
 describe("conform against a server whose work runs on separate worker processes", () => {
   for (const spec of ["mcp-2025-11-25", "ext-tasks-2026-07-28", "sep-1686-draft"] as const) {
     it(spec, async () => {
