@@ -37,6 +37,8 @@ const SAMPLE = [
   "ext-tasks-2026-07-28/task-marker-missing",
   "ext-tasks-2026-07-28/missing-capability-without-data",
   "ext-tasks-2026-07-28/discover-without-extension",
+  "ext-tasks-2026-07-28/subscription-not-acknowledged",
+  "ext-tasks-2026-07-28/subscription-acknowledges-any-id",
 ];
 
 const SEED = 20261204;

@@ -15,6 +15,7 @@ import { Get, Reread, Wait } from "./commands/read.js";
 import { Duplicate, Envelope, Gate, Switch, switchCandidates, Unknown, WrongParams } from "./commands/refusals.js";
 import { HeaderMismatch, WithoutOptIn } from "./commands/per-request.js";
 import { Result } from "./commands/result.js";
+import { Subscribe } from "./commands/subscribe.js";
 import type { SpecModel } from "./model.js";
 import type { OutcomeName } from "./report.js";
 import { addressing, type Augmentable } from "./world.js";
@@ -55,6 +56,7 @@ export function drawnCommands({ model, offered, tools, available, augmentable, i
     ...(switchCandidates(model, tools).length ? [fc.nat(7).map((n): Cmd => new Switch(n))] : []),
     ...(model.perRequest ? [fc.nat(7).map((n): Cmd => new Envelope(n))] : []),
     ...(model.ir.behaviour.creation.via === "client-capability" && model.perRequest && available.includes("complete") ? [fc.nat(7).map((n): Cmd => new WithoutOptIn(n))] : []),
+    ...(model.ir.behaviour.statusNotifications !== false && model.ir.behaviour.statusNotifications.delivery === "subscription" ? [fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]): Cmd => new Subscribe(p, n))] : []),
     ...(model.ir.behaviour.http !== false && http ? [fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]): Cmd => new HeaderMismatch(p, n))] : []),
   ];
   if (isolation) commandArbs.push(fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Intrude(p, n)));

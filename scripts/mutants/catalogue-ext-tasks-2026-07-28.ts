@@ -195,4 +195,31 @@ export const extTasks: Mutant[] = [
       return { ...m, result: { ...r, capabilities: caps } };
     },
   },
+{
+    name: `${ext}/subscription-not-acknowledged`,
+    spec: ext,
+    rules: ["subscriptions"],
+    bug: "a subscriptions/listen stream sends the tasks' notifications without first acknowledging the subscription",
+    onMessage: (m) => (methodOf(m) === "notifications/subscriptions/acknowledged" ? null : m),
+  },
+  {
+    name: `${ext}/subscription-acknowledges-any-id`,
+    spec: ext,
+    rules: ["subscriptions"],
+    bug: "a subscription acknowledges every task id it was asked for, whoever made the task and whether it exists",
+    onMessage: (m, _req, ctx) => {
+      if (methodOf(m) === undefined) return m;
+      if (methodOf(m) !== "notifications/subscriptions/acknowledged") return m;
+      const asked = ctx.state.get("asked") as string[] | undefined;
+      const notifications = isObject(paramsOf(m).notifications) ? (paramsOf(m).notifications as Msg) : {};
+      return { ...m, params: { ...paramsOf(m), notifications: { ...notifications, taskIds: asked ?? notifications.taskIds } } };
+    },
+    onRequest: (m, ctx) => {
+      if (methodOf(m) === "subscriptions/listen") {
+        const n = paramsOf(m).notifications;
+        if (isObject(n) && Array.isArray(n.taskIds)) ctx.state.set("asked", n.taskIds);
+      }
+      return m;
+    },
+  },
 ];

@@ -17,6 +17,7 @@ import { unknownId } from "./unknown-id.js";
 import { errorData } from "./error-data.js";
 import { headerMismatch } from "./header-mismatch.js";
 import { optIn } from "./opt-in.js";
+import { subscriptions } from "./subscriptions.js";
 import { errorMessage } from "./error-message.js";
 import { params } from "./params.js";
 import { toolSwitch } from "./tool-switch.js";
@@ -80,6 +81,7 @@ export const rules = {
   unsupported,
   headerMismatch,
   optIn,
+  subscriptions,
 } as const satisfies Record<string, Rule>;
 
 /** Every rule, in the order reports list them. */

@@ -1,0 +1,94 @@
+/**
+ * A task subscription, where the spec delivers status notifications on one (`statusNotifications.delivery:
+ * subscription`, e.g. subscriptions/listen): opened for one of the requestor's tasks and an id it was never given,
+ * watched, then cancelled by the requestor; and asked without the opt-in, which is refused.
+ */
+import { TaskCmd } from "./base.js";
+import { checked, fail } from "../rule.js";
+import { rules } from "../rules/index.js";
+import { BASE_CAPABILITIES, CLIENT_CAPABILITIES_KEY, taskIn, valueAt } from "../session.js";
+import { count, expectError, isLimitError, isObject, type World } from "../world.js";
+
+/** Core 2026-07-28's names for a subscription stream: the acknowledgement, and the meta key naming the stream. */
+export const SUBSCRIPTION_ACK = "notifications/subscriptions/acknowledged";
+export const SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Params whose dotted `path` holds `value`. */
+function nested(path: readonly string[], value: unknown): Record<string, unknown> {
+  return path.reduceRight<Record<string, unknown>>((acc, k, i) => (i === path.length - 1 ? { [k]: value } : { [k]: acc }), {});
+}
+
+export class Subscribe extends TaskCmd {
+  constructor(
+    pick: number,
+    readonly which: number,
+  ) {
+    super(pick);
+  }
+  toString() {
+    return `subscribe(#${this.pick}, ${this.which})`;
+  }
+  async exec(w: World): Promise<void> {
+    const sn = w.model.ir.behaviour.statusNotifications;
+    const t = this.openTask(w);
+    if (sn === false || sn.delivery !== "subscription" || sn.subscribeMethod === undefined || sn.subscribeField === undefined || t === undefined) return;
+    const path = sn.subscribeField.split(".");
+    const unknown = `conform-not-given-${this.which}`;
+    const params = nested(path, [t.id, unknown]);
+    if (this.which % 3 === 2) {
+      // Without the opt-in: refused, as any task method is.
+      const cap = w.model.ir.behaviour.capabilities.client;
+      if (cap === false || cap.missingError === undefined) return;
+      count(w, "subscribe without the opt-in");
+      checked(rules.subscriptions);
+      const key = w.model.metaKey(w.model.ir.behaviour.creation.capabilityMeta) ?? CLIENT_CAPABILITIES_KEY;
+      const a = await w.session.request(sn.subscribeMethod, params, 10_000, undefined, { set: { [key]: structuredClone({ ...BASE_CAPABILITIES }), [CLIENT_CAPABILITIES_KEY]: structuredClone({ ...BASE_CAPABILITIES }) } });
+      if (a.error && isLimitError(w.model, a.error.code)) return;
+      expectError(a, w.model.error(cap.missingError), rules.subscriptions, `${sn.subscribeMethod} without the client capability`);
+      return;
+    }
+    count(w, "subscription");
+    checked(rules.subscriptions);
+    let id: number | undefined;
+    const before = w.session.wire.notifications.length;
+    const open = w.session.request(sn.subscribeMethod, params, 60_000, (n) => (id = n));
+    void open.catch(() => undefined);
+    const ofStream = () => w.session.wire.notifications.slice(before).filter((n) => id !== undefined && isObject(n.params?._meta) && n.params._meta[SUBSCRIPTION_ID_KEY] === id);
+    // The acknowledgement, first of the stream.
+    const deadline = Date.now() + 10_000;
+    while (!ofStream().length && Date.now() < deadline) {
+      const early = await Promise.race([open, sleep(25).then(() => undefined)]);
+      if (early?.error) {
+        if (isLimitError(w.model, early.error.code)) return;
+        fail(rules.subscriptions, `${sn.subscribeMethod} of the requestor's own task ${t.id} was refused`, "an acknowledgement", early.error);
+      }
+    }
+    const first = ofStream()[0];
+    if (first === undefined) fail(rules.subscriptions, `no message of the ${sn.subscribeMethod} stream (carrying its subscription id) within 10 s`, SUBSCRIPTION_ACK, "nothing");
+    if (first.method !== SUBSCRIPTION_ACK) fail(rules.subscriptions, `the first message of the ${sn.subscribeMethod} stream is ${first.method}, not its acknowledgement`, SUBSCRIPTION_ACK, first.method);
+    const acked = valueAt(first.params, path);
+    if (!Array.isArray(acked) || !acked.includes(t.id)) fail(rules.subscriptions, `the acknowledgement does not hold task ${t.id}, which the requestor made and asked for`, [t.id], acked);
+    if (acked.includes(unknown)) fail(rules.subscriptions, `the acknowledgement holds ${unknown}, an id no one was given`, [t.id], acked);
+    // Watched a little while the task goes on: only the acknowledged tasks, no progress or log message.
+    await sleep(300);
+    const forbidden = sn.forbiddenOnStream ?? [];
+    for (const n of ofStream().slice(1)) {
+      if (forbidden.includes(n.method)) fail(rules.subscriptions, `${n.method} came on the ${sn.subscribeMethod} stream`, "no such message on a task stream", n.params);
+      const shown = n.method === sn.method ? taskIn(w.model, n.params) : undefined;
+      if (shown !== undefined && !acked.includes(shown[w.model.idField])) fail(rules.subscriptions, `${n.method} on the stream names task ${String(shown[w.model.idField])}, which it did not acknowledge`, acked, shown[w.model.idField]);
+    }
+    // Every status notification on the session is of a stream: it carries the stream's id.
+    for (const n of w.session.wire.notifications.slice(before)) {
+      if (n.method === sn.method && !(isObject(n.params?._meta) && n.params._meta[SUBSCRIPTION_ID_KEY] !== undefined)) fail(rules.subscriptions, `${n.method} came without the subscription id of the stream it belongs to`, SUBSCRIPTION_ID_KEY, n.params);
+    }
+    // Cancelled by the requestor: nothing more of it (a margin for messages already under way).
+    await w.session.wire.notify("notifications/cancelled", { requestId: id, reason: "conform" });
+    await sleep(300);
+    const after = ofStream().length;
+    await sleep(500);
+    const late = ofStream().slice(after);
+    if (late.length) fail(rules.subscriptions, `${late.length} message(s) of the ${sn.subscribeMethod} stream came after the requestor cancelled it`, "nothing", late[0]!.params);
+  }
+}
