@@ -15,6 +15,7 @@ import { Get, Reread, Wait } from "./commands/read.js";
 import { Duplicate, Envelope, Gate, Switch, switchCandidates, Unknown, WrongParams } from "./commands/refusals.js";
 import { HeaderMismatch, WithoutOptIn } from "./commands/per-request.js";
 import { Result } from "./commands/result.js";
+import { Retention } from "./commands/retention.js";
 import { Subscribe } from "./commands/subscribe.js";
 import type { SpecModel } from "./model.js";
 import type { OutcomeName } from "./report.js";
@@ -63,6 +64,7 @@ export function drawnCommands({ model, offered, tools, available, augmentable, i
   const unadvertised = Object.keys(gates).filter((m) => !offered(m)).length + (model.ir.behaviour.unsupportedMethods?.methods.length ?? 0);
   if (unadvertised > 0) commandArbs.push(fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Gate(p, n)));
   if (model.ir.behaviour.creation.taskId.assignedBy === "requestor") commandArbs.push(fc.nat(7).map((n) => new Duplicate(n)));
+  if (model.ir.behaviour.retention !== false && model.ir.behaviour.creation.retentionField !== undefined && available.includes("long")) commandArbs.push(fc.nat(7).map((n) => new Retention(n)));
   // Twice: among the many commands, a run would seldom let a retention run out otherwise.
   if (model.ir.behaviour.events?.expiry !== undefined && available.includes("long")) commandArbs.push(fc.constant(new Expire()), fc.constant(new Expire()));
   if (model.ops("custom").length) commandArbs.push(fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Custom(p, n)));

@@ -17,6 +17,7 @@ import { unknownId } from "./unknown-id.js";
 import { errorData } from "./error-data.js";
 import { headerMismatch } from "./header-mismatch.js";
 import { optIn } from "./opt-in.js";
+import { retention } from "./retention.js";
 import { subscriptions } from "./subscriptions.js";
 import { errorMessage } from "./error-message.js";
 import { params } from "./params.js";
@@ -82,6 +83,7 @@ export const rules = {
   headerMismatch,
   optIn,
   subscriptions,
+  retention,
 } as const satisfies Record<string, Rule>;
 
 /** Every rule, in the order reports list them. */
