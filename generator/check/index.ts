@@ -10,6 +10,7 @@ import { checkBehaviourRefs, checkCreation, checkCreationParamType, checkLimits 
 import { context, type Ctx, type Path } from "./context.js";
 import { checkErrors, checkStandardCodeMeanings } from "./errors.js";
 import { checkExamples } from "./examples.js";
+import { checkRuntimeFields, checkStateRoles } from "./honoured.js";
 import { checkCoreMethods, checkMethodDeclarations, checkMethodUse, checkOperations } from "./methods.js";
 import { checkGeneratedNames, checkNameStrings, checkPrototypeNames, reservedProto } from "./names.js";
 import { checkRuntimeResults } from "./results.js";
@@ -96,6 +97,8 @@ function semanticChecks(ctx: Ctx): void {
   checkSdkCapabilityKeys(ctx);
   checkBehaviourRefs(ctx, task);
   checkRuntimeResults(ctx, task);
+  checkStateRoles(ctx);
+  checkRuntimeFields(ctx, task);
   checkNameStrings(ctx);
   checkLimits(ctx);
   checkExamples(ctx);
