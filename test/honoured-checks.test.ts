@@ -122,11 +122,19 @@ describe("a behaviour's default outside its field's bounds (MTG070)", () => {
   });
 });
 
-describe("polled input whose questions a task never shows (MTG069)", () => {
+describe("input the binding underneath cannot carry (MTG069)", () => {
   it("input via inline-poll needs results mode inline, under either lifecycle", () => {
     expect(findings(relay)).toEqual([]);
     expect(findings(relay.replace("lifecycle: per-request", "lifecycle: initialize")).filter((f) => f.startsWith("MTG069 "))).toEqual([]);
     const blocking = edit(relay, ["    mode: inline\n", "    mode: block-until-terminal\n    method: relays/status\n"]);
     expect(findings(blocking).filter((f) => f.startsWith("MTG069 "))).toEqual([expect.stringMatching(/^MTG069 \d+:10 input via inline-poll puts the questions in the task, but with results mode block-until-terminal .*; use results mode inline/)]);
+  });
+
+  it("input via side-request or result-stream needs a session: refused under lifecycle per-request", () => {
+    for (const via of ["side-request", "result-stream"]) {
+      const asked = edit(relay, ["    via: inline-poll\n", `    via: ${via}\n`]);
+      expect(findings(asked).filter((f) => f.startsWith("MTG069 "))).toEqual([expect.stringMatching(new RegExp(`^MTG069 \\d+:10 input via ${via} needs a session .*; use input via inline-poll`))]);
+      expect(findings(asked.replace("lifecycle: per-request", "lifecycle: initialize")).filter((f) => f.startsWith("MTG069 "))).toEqual([]);
+    }
   });
 });

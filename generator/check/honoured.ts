@@ -14,6 +14,9 @@ import type { TaskInfo } from "./task.js";
 
 type Role = Spec["states"][string]["role"];
 
+/** The roles that end a task. */
+const ENDING_ROLES: readonly Role[] = ["completed", "failed", "cancelled", "unknown"];
+
 /** The roles the runtime honours for each behaviour that names a state, and why the others break. */
 const STATE_ROLES: readonly { path: readonly string[]; roles: readonly Role[]; why: string }[] = [
   { path: ["input", "resume"], roles: ["running"], why: "the work goes on once the answers are in, so the task must say it runs" },
@@ -36,14 +39,20 @@ function at(spec: Spec, path: readonly string[]): string | undefined {
 export function checkStateRoles(ctx: Ctx): void {
   const { spec, report } = ctx;
   const b = spec.behaviour;
-  const roleOf = (s: string): Role | undefined => (Object.prototype.hasOwnProperty.call(spec.states, s) ? spec.states[s]!.role : undefined);
+  // A state whose role and `terminal` disagree, or an event or outcome naming a state that does not end a
+  // task, is reported as such (MTG046, MTG011): its role says nothing more here.
+  const roleOf = (s: string, ending?: boolean): Role | undefined => {
+    const st = Object.prototype.hasOwnProperty.call(spec.states, s) ? spec.states[s]! : undefined;
+    if (st === undefined || ENDING_ROLES.includes(st.role) !== (st.terminal === true) || (ending === true && st.terminal !== true)) return undefined;
+    return st.role;
+  };
   const named = (roles: readonly Role[]) => {
     const states = Object.entries(spec.states).filter(([, s]) => roles.includes(s.role)).map(([n]) => n);
     return states.length > 0 ? `name a state of role ${roles.join(" or ")} (${states.join(", ")})` : `declare a state of role ${roles[0]} and name it`;
   };
   for (const rule of STATE_ROLES) {
     const state = at(spec, rule.path);
-    const role = state === undefined ? undefined : roleOf(state);
+    const role = state === undefined ? undefined : roleOf(state, rule.path[0] !== "input");
     if (role === undefined || rule.roles.includes(role)) continue;
     report(
       "MTG045",
@@ -64,6 +73,16 @@ export function checkStateRoles(ctx: Ctx): void {
         ? "while a question is out the work waits for it, and a task in that state would end or hold its work"
         : `input via ${inp.via} is found by the requestor only in a status of role input_required`;
     report("MTG045", "error", `input.status names '${inp.status}' (role ${role}), but ${why}; ${named(allowed)}`, ["behaviour", "input", "status"]);
+  }
+  // Without a session the server cannot send a request of its own, nor hold a result stream open: a task of
+  // the per-request binding asks only by putting its questions in the polled task.
+  if (spec.protocol.lifecycle === "per-request" && inp.via !== "inline-poll") {
+    report(
+      "MTG069",
+      "error",
+      `input via ${inp.via} needs a session the server can send requests on, which lifecycle per-request has not, so a task that asks would fail; use input via inline-poll (the questions in the polled task, answered with an update method), or lifecycle initialize`,
+      ["behaviour", "input", "via"],
+    );
   }
   // The questions of polled input travel in the task as tasks/get answers it: inlined only where results are.
   if (inp.via === "inline-poll" && b.results.mode !== "inline") {
