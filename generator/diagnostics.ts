@@ -68,6 +68,7 @@ export const CODES = {
   MTG070: "a default value that does not fit its field's type",
   MTG071: "an example names an undefined method or type",
   MTG072: "a field the runtime fills is declared with a type that what it writes there does not fit",
+  MTG073: "the spec asks for something the generated runtime does not carry out",
   MTG080: "an invalid regular expression",
   MTG081: "an HTTP header name that is not an HTTP token",
   MTG082: "a `_meta` key outside MCP's key format",

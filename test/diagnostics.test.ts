@@ -93,6 +93,7 @@ const EXPECTED: Record<string, Expected> = {
   "MTG068-event-without-transition": E("MTG068", 45, 13, "expired", /^events\.expiry leads to 'expired', but the transition table has no paused → expired; .*add it$/),
   "MTG069-sdk-task-shape": E("MTG069", 39, 12, "task", /^a task request carried in `params\.task` of tools\/call is checked by the SDK 1\.32 Server underneath .* lacks createdAt, lastUpdatedAt\./),
   "MTG070-bad-default": E("MTG070", 16, 18, "half", /^the default of field 'progress' must be an integer, not "half"$/),
+  "MTG073-related-on-inline-result": E("MTG073", 99, 21, "true", /^relatedTask\.onInlineResult: true asks for the related-task key on a result inlined into the task, .*; set it to false/),
   "MTG072-id-integer": E("MTG072", 10, 7, "taskId", /^field 'taskId' of the task type is declared integer, but the runtime writes the ids it makes \(random UUIDs.*; declare it 'string'/),
   "MTG065-self-defined-type": E("MTG065", 7, 3, "Loop:", /^type 'Loop' is defined by itself \(Loop → Loop\) with no object, list or record in between; wrap the inner reference/),
   "MTG066-type-too-deep": E("MTG066", 7, 9, "string[][]", /^this type nests 41 levels of lists, records, unions and objects; generated code type-checks at most 32, so name an inner part/),

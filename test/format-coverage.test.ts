@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { RULE_CATALOGUE } from "../generator/conform/rules/index.js";
 import { CODES } from "../generator/diagnostics.js";
+import { analyze } from "../generator/pipeline.js";
 import { ROOT } from "./helpers/cli.js";
 import { covers, formatPaths, lastKey } from "./helpers/format-paths.js";
 
@@ -88,6 +89,11 @@ describe("the coverage matrix of the spec format", () => {
       expect((c.honoured ?? []).length + (c.refused ?? []).length, c.combination).toBeGreaterThan(0);
     }
     expect(matrix.combinations.flatMap((c) => problems(c, c.combination ?? "?"))).toEqual([]);
+  });
+
+  it("every spec it names as a fixture validates with 0 errors and 0 warnings", () => {
+    const fixtures = [...new Set([...matrix.rows, ...matrix.combinations].flatMap((r) => (r.fixture === undefined ? [] : [r.fixture])))];
+    for (const file of fixtures) expect(analyze({ file, text: read(file) ?? "" }).diagnostics, file).toEqual([]);
   });
 
   it("every path a conform rule reads is a path of the format", () => {

@@ -251,3 +251,19 @@ function checkListItems(ctx: Ctx, task: TaskInfo): void {
     true,
   );
 }
+
+/** Promises the generated runtime does not carry out: refused until it does. */
+export function checkUnperformed(ctx: Ctx): void {
+  const { spec, report } = ctx;
+  const b = spec.behaviour;
+  // A result is inlined into the task where results are inline, or a subscription sends detailed tasks.
+  const inlines = b.results.mode === "inline" || (b.statusNotifications !== false && b.statusNotifications.payload === "detailed-task");
+  if (b.relatedTask !== false && b.relatedTask.onInlineResult && inlines) {
+    report(
+      "MTG073",
+      "error",
+      "relatedTask.onInlineResult: true asks for the related-task key on a result inlined into the task, which the runtime inlines as the request answered it, without the key; set it to false (the task itself names its id)",
+      ["behaviour", "relatedTask", "onInlineResult"],
+    );
+  }
+}

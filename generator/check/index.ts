@@ -10,7 +10,7 @@ import { checkBehaviourRefs, checkCreation, checkCreationParamType, checkLimits 
 import { context, type Ctx, type Path } from "./context.js";
 import { checkErrors, checkStandardCodeMeanings } from "./errors.js";
 import { checkExamples } from "./examples.js";
-import { checkRuntimeFields, checkStateRoles } from "./honoured.js";
+import { checkRuntimeFields, checkStateRoles, checkUnperformed } from "./honoured.js";
 import { checkCoreMethods, checkMethodDeclarations, checkMethodUse, checkOperations } from "./methods.js";
 import { checkGeneratedNames, checkNameStrings, checkPrototypeNames, reservedProto } from "./names.js";
 import { checkRuntimeResults } from "./results.js";
@@ -99,6 +99,7 @@ function semanticChecks(ctx: Ctx): void {
   checkRuntimeResults(ctx, task);
   checkStateRoles(ctx);
   checkRuntimeFields(ctx, task);
+  checkUnperformed(ctx);
   checkNameStrings(ctx);
   checkLimits(ctx);
   checkExamples(ctx);
