@@ -69,6 +69,7 @@ export const CODES = {
   MTG071: "an example names an undefined method or type",
   MTG072: "a field the runtime fills is declared with a type that what it writes there does not fit",
   MTG073: "the spec asks for something the generated runtime does not carry out",
+  MTG074: "a declared value that does not fit its declared type",
   MTG080: "an invalid regular expression",
   MTG081: "an HTTP header name that is not an HTTP token",
   MTG082: "a `_meta` key outside MCP's key format",

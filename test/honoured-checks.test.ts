@@ -138,3 +138,19 @@ describe("input the binding underneath cannot carry (MTG069)", () => {
     }
   });
 });
+
+describe("a capability's value against its declared type (MTG074)", () => {
+  const withCap = (value: string, type: string) =>
+    edit(
+      minimal,
+      ["      pollInterval: integer\n", `      pollInterval: integer\n  Caps:\n${type}`],
+      ["    server: false\n    client: false", `    server:\n      path: [tasks]\n      value: ${value}\n      type: Caps\n    client: false`],
+    );
+  it("refuses a missing required field, a field of the wrong kind and an extra key of a strict type; accepts a fitting value", () => {
+    const fields = "    type: object\n    fields:\n      list: object\n      cancel: object?\n";
+    expect(findings(withCap("{ cancel: {} }", fields))).toEqual([expect.stringMatching(/^MTG074 \d+:14 .*'list' is missing, which its type requires/)]);
+    expect(findings(withCap("{ list: 3 }", fields))).toEqual([expect.stringMatching(/^MTG074 \d+:14 .*'list' is not an object/)]);
+    expect(findings(withCap("{ list: {}, other: {} }", fields.replace("    type: object\n", "    type: object\n    strict: true\n")))).toEqual([expect.stringMatching(/'other' is not a field of its strict type/)]);
+    expect(findings(withCap("{ list: {}, cancel: {} }", fields))).toEqual([]);
+  });
+});

@@ -19,6 +19,7 @@ import { checkSdkCapabilityKeys, checkSdkTaskShape } from "./sdk.js";
 import { checkEvents, checkStateCount, checkStates } from "./states.js";
 import { checkTaskRequest, checkTaskType } from "./task.js";
 import { checkTypes } from "./types.js";
+import { checkCapabilityValues } from "./values.js";
 
 export { CORE_REQUESTS } from "./behaviour.js";
 export { JSONRPC_STANDARD_CODES, PER_REQUEST_CORE_CODES } from "./errors.js";
@@ -100,6 +101,7 @@ function semanticChecks(ctx: Ctx): void {
   checkStateRoles(ctx);
   checkRuntimeFields(ctx, task);
   checkUnperformed(ctx);
+  checkCapabilityValues(ctx);
   checkNameStrings(ctx);
   checkLimits(ctx);
   checkExamples(ctx);
