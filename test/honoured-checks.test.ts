@@ -154,3 +154,13 @@ describe("a capability's value against its declared type (MTG074)", () => {
     expect(findings(withCap("{ list: {}, cancel: {} }", fields))).toEqual([]);
   });
 });
+
+describe("creation via client-capability and the client capability the runtime looks for", () => {
+  it("refuses capabilities.client false (MTG060) and a creation.capability the path does not end with (MTG073)", () => {
+    const client = "    client:\n      path: [extensions, com.example/relays]\n      value: {}\n      type: RelayCapability\n      requiredBy: [relays/status, relays/answer, relays/stop]\n      missingError: capabilityMissing\n";
+    const none = edit(relay, [client, "    client: false\n"]);
+    expect(findings(none)).toEqual([expect.stringMatching(/^MTG060 \d+:13 creation via client-capability .*with capabilities\.client false no request ever becomes a task/)]);
+    const other = edit(relay, ["    capability: com.example/relays", "    capability: com.example/relay"]);
+    expect(findings(other)).toEqual([expect.stringMatching(/^MTG073 \d+:17 creation\.capability names 'com\.example\/relay', but the runtime looks .*; end the path with/)]);
+  });
+});

@@ -256,6 +256,24 @@ function checkListItems(ctx: Ctx, task: TaskInfo): void {
 export function checkUnperformed(ctx: Ctx): void {
   const { spec, report } = ctx;
   const b = spec.behaviour;
+  // A request becomes a task when it declares the client capability where capabilities.client puts it.
+  const cr = b.creation;
+  const clientCap = b.capabilities.client;
+  if (cr.via === "client-capability" && clientCap === false) {
+    report(
+      "MTG060",
+      "error",
+      `creation via client-capability makes a task of a request that declares the client capability, which the runtime looks for where capabilities.client puts it; with capabilities.client false no request ever becomes a task: declare it (e.g. path: [extensions, ${cr.capability ?? "<extension id>"}], value: {})`,
+      ["behaviour", "capabilities", "client"],
+    );
+  } else if (cr.via === "client-capability" && clientCap !== false && cr.capability !== undefined && clientCap.path[clientCap.path.length - 1] !== cr.capability) {
+    report(
+      "MTG073",
+      "error",
+      `creation.capability names '${cr.capability}', but the runtime looks for the client's capability at capabilities.client.path [${clientCap.path.join(", ")}]; end the path with '${cr.capability}', or name '${clientCap.path[clientCap.path.length - 1]}' here`,
+      ["behaviour", "creation", "capability"],
+    );
+  }
   // A result is inlined into the task where results are inline, or a subscription sends detailed tasks.
   const inlines = b.results.mode === "inline" || (b.statusNotifications !== false && b.statusNotifications.payload === "detailed-task");
   if (b.relatedTask !== false && b.relatedTask.onInlineResult && inlines) {
