@@ -164,3 +164,14 @@ describe("creation via client-capability and the client capability the runtime l
     expect(findings(other)).toEqual([expect.stringMatching(/^MTG073 \d+:17 creation\.capability names 'com\.example\/relay', but the runtime looks .*; end the path with/)]);
   });
 });
+
+describe("a default nothing applies (MTG070)", () => {
+  it("refuses a default on a field the runtime fills, on another type, and on a method's params; keeps the task's own", () => {
+    const ttl = edit(minimal, ["      ttl: integer", "      ttl: { type: integer, default: 5 }"]);
+    expect(findings(ttl)).toEqual([expect.stringMatching(/^MTG070 \d+:\d+ field 'ttl' has a default, but the runtime fills this field itself and nothing applies this one; remove it/)]);
+    const other = edit(minimal, ["      pollInterval: integer\n", "      pollInterval: integer\n  Note:\n    type: object\n    fields:\n      text: { type: string, optional: true, default: hi }\n"]);
+    expect(findings(other)).toEqual([expect.stringMatching(/^MTG070 \d+:\d+ field 'text' has a default, but only the task type's own fields start with a default/)]);
+    const own = edit(minimal, ["      pollInterval: integer\n", "      pollInterval: integer\n      progress: { type: integer, default: 0 }\n"]);
+    expect(findings(own)).toEqual([]);
+  });
+});

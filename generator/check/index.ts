@@ -19,7 +19,7 @@ import { checkSdkCapabilityKeys, checkSdkTaskShape } from "./sdk.js";
 import { checkEvents, checkStateCount, checkStates } from "./states.js";
 import { checkTaskRequest, checkTaskType } from "./task.js";
 import { checkTypes } from "./types.js";
-import { checkCapabilityValues } from "./values.js";
+import { checkCapabilityValues, checkDefaults } from "./values.js";
 
 export { CORE_REQUESTS } from "./behaviour.js";
 export { JSONRPC_STANDARD_CODES, PER_REQUEST_CORE_CODES } from "./errors.js";
@@ -102,6 +102,7 @@ function semanticChecks(ctx: Ctx): void {
   checkRuntimeFields(ctx, task);
   checkUnperformed(ctx);
   checkCapabilityValues(ctx);
+  checkDefaults(ctx, task);
   checkNameStrings(ctx);
   checkLimits(ctx);
   checkExamples(ctx);

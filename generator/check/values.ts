@@ -4,7 +4,9 @@
  */
 import { PRIMITIVES, type Spec, type TypeExpr } from "../format.js";
 import { fieldsOf, parseShorthand, resolveShallow } from "../spec-helpers.js";
-import type { Ctx } from "./context.js";
+import { managedTaskFields } from "../task-shape.js";
+import type { Ctx, Path } from "./context.js";
+import type { TaskInfo } from "./task.js";
 
 /** How deep a value is followed into its type (a declared value is small). */
 const MAX_DEPTH = 32;
@@ -113,4 +115,71 @@ export function checkCapabilityValues(ctx: Ctx): void {
       ["behaviour", "capabilities", side, "value"],
     );
   }
+}
+
+/** The types a type expression's fields may be inherited from (its `extends`, followed). */
+function extendsChain(spec: Spec, name: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(name) || !Object.prototype.hasOwnProperty.call(spec.types, name)) return seen;
+  seen.add(name);
+  const t = spec.types[name]!;
+  if (typeof t !== "string" && t.type === "object") for (const e of t.extends ?? []) extendsChain(spec, e, seen);
+  return seen;
+}
+
+/**
+ * A `default` is what a new task starts a field of its own with: the runtime applies no other. A default
+ * anywhere else (another type, a field the runtime fills, a method's params) would be a promise nobody keeps.
+ */
+export function checkDefaults(ctx: Ctx, task: TaskInfo): void {
+  const { spec, report } = ctx;
+  const managed = managedTaskFields(spec.behaviour);
+  const taskObject = (() => {
+    const t = spec.types[task.taskType];
+    return t !== undefined && typeof t !== "string" && t.type === "object";
+  })();
+  const owners = taskObject ? extendsChain(spec, task.taskType) : new Set<string>();
+  const cr = spec.behaviour.creation;
+  const creationType = cr.via === "param" && typeof cr.paramType === "string" ? cr.paramType.replace(/\?$/, "") : undefined;
+  let reported = 0;
+  const walk = (t: TypeExpr | undefined, path: Path, depth: number): void => {
+    if (t === undefined || typeof t === "string" || depth > MAX_DEPTH || reported >= 20) return;
+    if (t.default !== undefined) {
+      const [root, owner, fields, field] = path;
+      const own = root === "types" && path.length === 4 && fields === "fields" && owners.has(owner as string) && !managed.has(field as string);
+      // A required field of the task request type with a default is reported with the task request (task.ts).
+      const requestRequired = root === "types" && owner === creationType && path.length === 4 && t.optional !== true && t.nullable !== true;
+      if (!own && !requestRequired) {
+        reported++;
+        const what = path.length >= 4 && path[path.length - 2] === "fields" ? `field '${String(path[path.length - 1])}'` : "this type";
+        const why = root === "types" && owners.has(owner as string) && managed.has(field as string) ? "the runtime fills this field itself" : "only the task type's own fields start with a default";
+        report("MTG070", "error", `${what} has a default, but ${why} and nothing applies this one; remove it (say it in the description)`, [...path, "default"]);
+      }
+    }
+    switch (t.type) {
+      case "object":
+        for (const [name, f] of Object.entries(t.fields ?? {})) walk(f, [...path, "fields", name], depth + 1);
+        break;
+      case "array":
+        walk(t.items, [...path, "items"], depth + 1);
+        break;
+      case "record":
+        walk(t.values, [...path, "values"], depth + 1);
+        break;
+      case "union":
+        t.variants.forEach((v, i) => walk(v, [...path, "variants", i], depth + 1));
+        break;
+      default:
+        break;
+    }
+  };
+  for (const [name, t] of Object.entries(spec.types)) walk(t, ["types", name], 0);
+  for (const [name, m] of Object.entries(spec.methods)) {
+    walk(m.params, ["methods", name, "params"], 0);
+    walk(m.result, ["methods", name, "result"], 0);
+  }
+  for (const [name, e] of Object.entries(spec.errors)) {
+    walk(e.data, ["errors", name, "data"], 0);
+    for (const [k, c] of Object.entries(e.context ?? {})) walk(c, ["errors", name, "context", k], 0);
+  }
+  for (const [name, m] of Object.entries(spec.meta)) walk(m.type, ["meta", name, "type"], 0);
 }
