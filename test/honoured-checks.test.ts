@@ -175,3 +175,13 @@ describe("a default nothing applies (MTG070)", () => {
     expect(findings(own)).toEqual([]);
   });
 });
+
+describe("a _meta entry placed where its `on` does not allow it (MTG060)", () => {
+  it("refuses a related-task entry that is not declared on results when relatedTask.results lists some", () => {
+    const sep = readFileSync(join(ROOT, "spec/sep-1686-draft.yaml"), "utf8");
+    expect(findings(sep)).toEqual([]);
+    const text = sep.replace(/(  relatedTask:\n    key: [^\n]+\n(?:    [^\n]*\n)*?    on: )\[request, notification, result\]/, "$1[request, notification]");
+    expect(text).not.toBe(sep);
+    expect(findings(text)).toEqual([expect.stringMatching(/^MTG060 \d+:\d+ missing `result` in meta\.relatedTask\.on: behaviour\.relatedTask puts it on results; add it$/)]);
+  });
+});

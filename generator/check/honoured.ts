@@ -285,3 +285,30 @@ export function checkUnperformed(ctx: Ctx): void {
     );
   }
 }
+
+/** Each `_meta` entry a behaviour places is declared `on` the messages the runtime puts it on. */
+export function checkMetaPlacement(ctx: Ctx): void {
+  const { spec, report } = ctx;
+  const b = spec.behaviour;
+  const needs = new Map<string, Map<"request" | "notification" | "result", string>>();
+  const need = (meta: string | undefined, on: "request" | "notification" | "result", because: string) => {
+    if (meta === undefined || !Object.prototype.hasOwnProperty.call(spec.meta, meta)) return;
+    const m = needs.get(meta) ?? new Map();
+    if (!m.has(on)) m.set(on, because);
+    needs.set(meta, m);
+  };
+  const rt = b.relatedTask;
+  if (rt !== false) {
+    if (rt.results.length > 0 || rt.onInlineResult) need(rt.meta, "result", "behaviour.relatedTask puts it on results");
+    if (rt.requests || rt.taskMethodRequests) need(rt.meta, "request", "behaviour.relatedTask puts it on requests");
+    if (rt.notifications) need(rt.meta, "notification", "behaviour.relatedTask puts it on notifications");
+  }
+  if (b.creation.via === "meta") need(b.creation.meta, "request", "a task request travels in it");
+  if (b.creation.via === "client-capability") need(b.creation.capabilityMeta, "request", "the client's capabilities travel in it");
+  for (const [meta, ons] of needs) {
+    for (const [on, because] of ons) {
+      if (spec.meta[meta]!.on.includes(on)) continue;
+      report("MTG060", "error", `missing \`${on}\` in meta.${meta}.on: ${because}; add it`, ["meta", meta, "on"]);
+    }
+  }
+}

@@ -10,7 +10,7 @@ import { checkBehaviourRefs, checkCreation, checkCreationParamType, checkLimits 
 import { context, type Ctx, type Path } from "./context.js";
 import { checkErrors, checkStandardCodeMeanings } from "./errors.js";
 import { checkExamples } from "./examples.js";
-import { checkRuntimeFields, checkStateRoles, checkUnperformed } from "./honoured.js";
+import { checkMetaPlacement, checkRuntimeFields, checkStateRoles, checkUnperformed } from "./honoured.js";
 import { checkCoreMethods, checkMethodDeclarations, checkMethodUse, checkOperations } from "./methods.js";
 import { checkGeneratedNames, checkNameStrings, checkPrototypeNames, reservedProto } from "./names.js";
 import { checkRuntimeResults } from "./results.js";
@@ -101,6 +101,7 @@ function semanticChecks(ctx: Ctx): void {
   checkStateRoles(ctx);
   checkRuntimeFields(ctx, task);
   checkUnperformed(ctx);
+  checkMetaPlacement(ctx);
   checkCapabilityValues(ctx);
   checkDefaults(ctx, task);
   checkNameStrings(ctx);
