@@ -220,8 +220,8 @@ export function checkRuntimeFields(ctx: Ctx, task: TaskInfo): void {
   if (b.creation.taskId.assignedBy === "receiver") fill(idField, SAMPLE_ID, "the ids it makes (random UUIDs, e.g. " + SAMPLE_ID + ")", "'string' (or format uuid)");
   else fill(idField, SAMPLE_ID, "the requestor's ids (the generated client makes random UUIDs)", "'string' (or format uuid)");
   for (const f of ["createdAt", "lastUpdatedAt"]) fill(f, SAMPLE_TIME, "an ISO 8601 time (e.g. " + SAMPLE_TIME + ")", "'string' (or format date-time)");
-  if (b.retention) fill(b.retention.field, b.retention.default, "the retention granted in ms", "'integer' (nullable where null asks for unlimited)", ["behaviour", "retention", "default"]);
-  if (b.polling) fill(b.polling.field, b.polling.default, "the suggested poll interval in ms", "'integer'", ["behaviour", "polling", "default"]);
+  if (b.retention) fill(b.retention.field, b.retention.default, "the retention granted in ms", "a number ('integer' or 'number', nullable where null asks for unlimited)", ["behaviour", "retention", "default"]);
+  if (b.polling) fill(b.polling.field, b.polling.default, "the suggested poll interval in ms", "a number ('integer' or 'number')", ["behaviour", "polling", "default"]);
   fill(b.outcomes.statusMessageField, "Working", "a status message (a string)", "'string'");
   fill(b.outcomes.failureField, b.outcomes.failureShape === "message" ? "Failed" : { code: -32603, message: "Failed" }, b.outcomes.failureShape === "message" ? "a failure's message (a string)" : "a failure's error object { code, message, data? }", b.outcomes.failureShape === "message" ? "'string'" : "an object with code and message");
   checkListItems(ctx, task);
