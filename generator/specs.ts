@@ -21,10 +21,13 @@ export function specDir(): string {
   return packageFolder("spec", "sep-1686-draft.yaml");
 }
 
+/** The files of the spec folder that are about the format, not specs of it: its coverage matrix. */
+export const FORMAT_FILES: readonly string[] = ["format-coverage.yaml"];
+
 /** Names of the built-in specs, sorted. */
 export function builtinSpecs(): string[] {
   return readdirSync(specDir())
-    .filter((f) => f.endsWith(".yaml") && !f.includes("schema"))
+    .filter((f) => f.endsWith(".yaml") && !f.includes("schema") && !FORMAT_FILES.includes(f))
     .map((f) => f.slice(0, -".yaml".length))
     .sort();
 }

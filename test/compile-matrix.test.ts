@@ -12,13 +12,14 @@ import { cpSync, mkdirSync, readdirSync, realpathSync, symlinkSync, writeFileSyn
 import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listFiles } from "../generator/fsout.js";
+import { builtinSpecs } from "../generator/specs.js";
 import { BIN, ROOT, run, tempDirs } from "./helpers/cli.js";
 
 const TSC5 = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const TSC6 = join(ROOT, "node_modules", "typescript6", "bin", "tsc");
 
 const SPECS = [
-  ...readdirSync(join(ROOT, "spec")).filter((f) => f.endsWith(".yaml")).map((f) => join(ROOT, "spec", f)),
+  ...builtinSpecs().map((name) => join(ROOT, "spec", `${name}.yaml`)),
   ...readdirSync(join(ROOT, "test", "fixtures", "specs")).filter((f) => f.endsWith(".yaml")).map((f) => join(ROOT, "test", "fixtures", "specs", f)),
 ].sort();
 const NAMES = SPECS.map((s) => basename(s, ".yaml"));

@@ -314,7 +314,8 @@ for (const spec of builtinSpecs()) {
       const examples = ir.examples;
       for (const ex of examples) {
         const msg = ex.message as Record<string, any>;
-        const label = `${spec} example '${ex.name}'`;
+        // A failure names the example as the spec does: its name, where it was copied from, what it shows.
+        const label = `${spec} example '${ex.name}'${ex.source === undefined ? "" : ` from ${ex.source}`}${ex.description === undefined ? "" : ` (${ex.description})`}`;
         switch (ex.kind) {
           case "request": {
             const m = ir.methods.find((x) => x.method === ex.method)!;

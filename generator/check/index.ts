@@ -10,6 +10,7 @@ import { checkBehaviourRefs, checkCreation, checkCreationParamType, checkLimits 
 import { context, type Ctx, type Path } from "./context.js";
 import { checkErrors, checkStandardCodeMeanings } from "./errors.js";
 import { checkExamples } from "./examples.js";
+import { checkMetaPlacement, checkRuntimeFields, checkStateRoles, checkUnperformed } from "./honoured.js";
 import { checkCoreMethods, checkMethodDeclarations, checkMethodUse, checkOperations } from "./methods.js";
 import { checkGeneratedNames, checkNameStrings, checkPrototypeNames, reservedProto } from "./names.js";
 import { checkRuntimeResults } from "./results.js";
@@ -18,6 +19,7 @@ import { checkSdkCapabilityKeys, checkSdkTaskShape } from "./sdk.js";
 import { checkEvents, checkStateCount, checkStates } from "./states.js";
 import { checkTaskRequest, checkTaskType } from "./task.js";
 import { checkTypes } from "./types.js";
+import { checkCapabilityValues, checkDefaults } from "./values.js";
 
 export { CORE_REQUESTS } from "./behaviour.js";
 export { JSONRPC_STANDARD_CODES, PER_REQUEST_CORE_CODES } from "./errors.js";
@@ -96,6 +98,12 @@ function semanticChecks(ctx: Ctx): void {
   checkSdkCapabilityKeys(ctx);
   checkBehaviourRefs(ctx, task);
   checkRuntimeResults(ctx, task);
+  checkStateRoles(ctx);
+  checkRuntimeFields(ctx, task);
+  checkUnperformed(ctx);
+  checkMetaPlacement(ctx);
+  checkCapabilityValues(ctx);
+  checkDefaults(ctx, task);
   checkNameStrings(ctx);
   checkLimits(ctx);
   checkExamples(ctx);

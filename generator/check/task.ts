@@ -104,7 +104,7 @@ export function checkTaskRequest(ctx: Ctx, task: TaskInfo): void {
       report(
         "MTG070",
         "error",
-        `field '${name}' of the task request type ${creationType} is required and has a default: a request without it is refused, so the default is never applied; make it optional or remove the default`,
+        `field '${name}' of the task request type ${creationType} is required and has a default: a request without it is refused, so the default is never applied (the runtime applies a default only to the task's own fields); remove it`,
         ["types", creationType!, "fields", name, "default"],
       );
     }

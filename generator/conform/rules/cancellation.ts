@@ -12,5 +12,5 @@ export const cancellation = defineRule({
     "mcp-2025-11-25/errors.cancel-terminal",
     "sep-1686-draft/cancel.move-to-cancelled",
   ],
-  reads: ["behaviour.cancellation", "events.cancel"],
+  reads: ["behaviour.cancellation", "behaviour.events.cancel", "methods.*.operation=cancel"],
 });

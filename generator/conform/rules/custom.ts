@@ -6,5 +6,5 @@ export const custom = defineRule({
   description: "A custom operation answers a result of its declared type or an error the spec declares for it.",
   statements: [],
   basis: "the spec's own custom operations: their declared result types and errors",
-  reads: ["operations.custom"],
+  reads: ["methods.*.operation=custom", "methods.*.result", "methods.*.errors"],
 });

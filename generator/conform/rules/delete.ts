@@ -7,5 +7,5 @@ export const deletion = defineRule({
   statements: [
     "sep-1686-draft/deletion.delete-everything",
   ],
-  reads: ["behaviour.cancellation.deletableStatuses", "behaviour.cancellation.deleteRefusedError", "operations.delete"],
+  reads: ["behaviour.cancellation.deleteMethod", "behaviour.cancellation.deletableStatuses", "behaviour.cancellation.deleteRefusedError", "methods.*.operation=delete"],
 });

@@ -7,5 +7,5 @@ export const envelope = defineRule({
   statements: [
     "ext-tasks-2026-07-28/core.missing-meta-invalid-params",
   ],
-  reads: ["protocol.lifecycle"],
+  reads: ["protocol.lifecycle", "protocol.protocolVersion"],
 });

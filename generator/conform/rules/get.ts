@@ -9,5 +9,5 @@ export const get = defineRule({
     "ext-tasks-2026-07-28/core.multiple-tasks",
     "ext-tasks-2026-07-28/get.respond-by-status",
   ],
-  reads: ["operations.get"],
+  reads: ["methods.*.operation=get"],
 });

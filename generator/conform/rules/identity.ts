@@ -6,5 +6,5 @@ export const identity = defineRule({
   description: "A task read by its id is that task.",
   statements: [],
   basis: "the spec's get method answers the task it names",
-  reads: ["behaviour.taskType", "behaviour.idField"],
+  reads: ["behaviour.taskType", "behaviour.taskIdField", "methods.*.operation=get"],
 });

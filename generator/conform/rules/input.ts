@@ -7,5 +7,5 @@ export const input = defineRule({
   statements: [
     "ext-tasks-2026-07-28/update.ack-empty",
   ],
-  reads: ["behaviour.input"],
+  reads: ["behaviour.input", "methods.*.operation=update"],
 });

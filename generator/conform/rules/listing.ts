@@ -12,5 +12,5 @@ export const listing = defineRule({
     "sep-1686-draft/listing.get-implies-list",
     "sep-1686-draft/listing.next-cursor",
   ],
-  reads: ["behaviour.listing", "operations.list"],
+  reads: ["behaviour.listing", "methods.*.operation=list"],
 });

@@ -13,7 +13,7 @@ export const notifications = defineRule({
     "mcp-2025-11-25/notifications.may-send",
     "mcp-2025-11-25/status-notification.may-send",
   ],
-  reads: ["behaviour.statusNotifications", "methods"],
+  reads: ["behaviour.statusNotifications", "methods.*.kind=notification", "methods.*.params"],
 });
 
 /**

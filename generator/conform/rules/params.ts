@@ -10,5 +10,5 @@ export const params = defineRule({
     "mcp-2025-11-25/errors.unknown-task-id",
     "sep-1686-draft/errors.unknown-task-id",
   ],
-  reads: ["methods"],
+  reads: ["methods.*.params"],
 });

@@ -14,7 +14,7 @@ export const relatedTask = defineRule({
     "mcp-2025-11-25/meta.on-result-response",
     "sep-1686-draft/associate.all-messages-server",
   ],
-  reads: ["behaviour.relatedTask"],
+  reads: ["behaviour.relatedTask", "meta.*.key"],
 });
 
 /** The related-task `_meta` entry: on the results the spec lists it for (naming the task), absent where it says not. */

@@ -22,7 +22,7 @@ export const results = defineRule({
     "sep-1686-draft/result.error-otherwise",
     "sep-1686-draft/result.only-when-completed",
   ],
-  reads: ["behaviour.results"],
+  reads: ["behaviour.results", "behaviour.internalError", "methods.*.operation=result"],
 });
 
 /** Results carried in the task itself: present exactly when the task is terminal in the matching role. */

@@ -7,5 +7,5 @@ export const states = defineRule({
   statements: [
     "ext-tasks-2026-07-28/get.respond-by-status",
   ],
-  reads: ["states"],
+  reads: ["states", "behaviour.statusField"],
 });

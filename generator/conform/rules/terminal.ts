@@ -10,5 +10,5 @@ export const terminal = defineRule({
     "sep-1686-draft/cancel.ignore-after-end",
     "sep-1686-draft/lifecycle.terminal-final",
   ],
-  reads: ["states.terminal"],
+  reads: ["states.*.terminal"],
 });

@@ -8,5 +8,5 @@ export const transitions = defineRule({
     "mcp-2025-11-25/lifecycle.valid-paths",
     "sep-1686-draft/lifecycle.valid-paths",
   ],
-  reads: ["transitions", "operations.transition"],
+  reads: ["transitions", "methods.*.operation=transition", "methods.*.to"],
 });

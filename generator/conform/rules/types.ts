@@ -24,5 +24,5 @@ export const types = defineRule({
     "sep-1686-draft/id.string-server",
     "sep-1686-draft/keep-alive.actual-in-get",
   ],
-  reads: ["types", "methods"],
+  reads: ["types", "<type>", "methods.*.params", "methods.*.result", "meta.*.type", "behaviour.creation.ack.resultType"],
 });
