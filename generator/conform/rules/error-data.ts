@@ -8,5 +8,5 @@ export const errorData = defineRule({
     "ext-tasks-2026-07-28/core.missing-capability-error",
   ],
   basis: "the spec's own error declarations: an error's declared data type (errors[].data)",
-  reads: ["errors[].data"],
+  reads: ["errors.*.data"],
 });
