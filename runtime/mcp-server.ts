@@ -143,7 +143,8 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
     if (name === undefined || tool === undefined || !tool.enabled || support === undefined) {
       // Not an adopted tool: McpServer answers as it always did, save a task asked of a tool that cannot run as one.
       if (parsed.success && parsed.data.params.task !== undefined && (tool?.execution?.taskSupport ?? "forbidden") === "forbidden") {
-        throw new McpError(ErrorCode.MethodNotFound, `Tool ${name} does not support task-augmented execution`);
+        // The spec's error for it, from the runtime's check of the tool switch (the work is never reached).
+        return runtime.run("tools/call", parsed.data.params, extra as ServerExtra, () => plainCall(request, extra) as never, { tool: name ?? "", taskSupport: "forbidden" });
       }
       return plainCall(request, extra);
     }
