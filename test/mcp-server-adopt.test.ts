@@ -5,7 +5,7 @@
  * the SDK 1.32 client and its experimental tasks client; then `mcp-task-gen conform` on it; then wrong uses.
  */
 import { execFile, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -182,6 +182,21 @@ describe.each(["stdio", "http"] as const)("the adopted quickstart over %s, with 
     expect(await now.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).toMatchObject({ isError: true, content: old.content });
     await expect(now.request({ method: "tools/call", params: { name: "get_alerts", arguments: { state: "CA" }, task: {} } }, CreateTaskResultSchema)).rejects.toMatchObject({ code: -32601 });
   });
+});
+
+describe("the README's first task call", () => {
+  it("runs slow_tool on server.mjs as a task with the SDK's client, as the README's try-task.mjs", async () => {
+    const work = join(root, ".tmp", "mcp-server-adopt");
+    mkdirSync(work, { recursive: true });
+    const script = join(work, "try-task.mjs");
+    writeFileSync(script, `${readmeBlocks()[2]!.join("\n")}\n`);
+    const run = await promisify(execFile)(process.execPath, [script, ADOPTED], { cwd: root, timeout: 60_000 });
+    const out = run.stdout.split("\n");
+    expect(out[0]).toBe("taskCreated working");
+    expect(out).toContain("progress 20/20");
+    expect(out).toContain("taskStatus completed");
+    expect(out.at(-2)).toMatch(/^result \{.*"content":\[\{"type":"text","text":"Waited 2 seconds"\}\]\}$/);
+  }, 90_000);
 });
 
 describe("conform on the adopted quickstart", () => {
