@@ -167,10 +167,17 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
     // McpServer lists it with this switch; its calls come here, never to McpServer's own task path.
     registered.execution = { taskSupport };
     names.set(name, taskSupport);
-    const remove = registered.remove;
-    registered.remove = () => {
-      names.delete(name);
-      remove();
+    // A rename or a removal (McpServer's remove() is an update to no name) follows the tool as McpServer keeps it.
+    let current = name;
+    const update = registered.update;
+    registered.update = (changes) => {
+      update(changes);
+      const renamed = changes.name ?? undefined;
+      if (renamed !== undefined && inside._registeredTools[renamed] === registered) {
+        names.delete(current);
+        current = renamed;
+        names.set(current, taskSupport);
+      } else if (inside._registeredTools[current] !== registered) names.delete(current);
     };
     return registered;
   };

@@ -244,12 +244,18 @@ describe("wrong use fails at start, saying what to do", () => {
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
     await client.connect(clientSide);
-    tasks.registerTool("echo", { inputSchema: { text: z.string() } }, async ({ text }, extra) => ({ content: [{ type: "text", text: `${text} ${extra.task.taskId ?? "plain"}` }] }));
+    const registered = tasks.registerTool("echo", { inputSchema: { text: z.string() } }, async ({ text }, extra) => ({ content: [{ type: "text", text: `${text} ${extra.task.taskId ?? "plain"}` }] }));
     await eventually(() => (changed > 0 ? true : undefined), "tools/list_changed");
     expect((await client.listTools()).tools.find((t) => t.name === "echo")?.execution).toEqual({ taskSupport: "optional" });
     expect(await client.callTool({ name: "echo", arguments: { text: "hi" } })).toEqual({ content: [{ type: "text", text: "hi plain" }] });
     const { task } = await client.request({ method: "tools/call", params: { name: "echo", arguments: { text: "hi" }, task: {} } }, CreateTaskResultSchema);
     expect(await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).toMatchObject({ content: [{ type: "text", text: `hi ${task.taskId}` }] });
+    // Renamed, it runs as a task under its new name; removed, it is unknown, as any McpServer tool.
+    registered.update({ name: "echo2" });
+    const renamed = await client.request({ method: "tools/call", params: { name: "echo2", arguments: { text: "hi" }, task: {} } }, CreateTaskResultSchema);
+    expect(await client.experimental.tasks.getTaskResult(renamed.task.taskId, CallToolResultSchema)).toMatchObject({ content: [{ type: "text", text: `hi ${renamed.task.taskId}` }] });
+    tasks.adopt("get_alerts").remove();
+    expect(await client.callTool({ name: "get_alerts", arguments: { state: "CA" } })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("Tool get_alerts not found") }] });
     await client.close();
     await tasks.runtime.close();
   });
