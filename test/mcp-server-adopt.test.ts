@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
-import { CallToolResultSchema, CreateTaskResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, ElicitResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { withTasks } from "@mcp-task-gen/runtime/mcp-server";
 import { BUILTIN_FILES, builtinCopy } from "../scripts/builtin-specs.js";
 import { eventually, httpChild } from "./seed-harness.js";
@@ -212,7 +212,7 @@ describe("conform on the adopted quickstart", () => {
   }, 150_000);
 });
 
-describe("wrong use fails at start, saying what to do", () => {
+describe("in process: wrong uses fail at start saying what to do; tools registered or adopted through withTasks", () => {
   const weather = () => {
     const server = new McpServer({ name: "weather", version: "1.0.0" });
     server.registerTool("get_alerts", { inputSchema: { state: z.string() } }, async ({ state }) => ({ content: [{ type: "text", text: state }] }));
@@ -235,12 +235,12 @@ describe("wrong use fails at start, saying what to do", () => {
     await tasks.runtime.close();
   });
 
-  it("a tool registered through withTasks gets the task's context and announces itself (listChanged) like any McpServer tool", async () => {
+  it("a tool registered through withTasks gets the task's context and announces itself (listChanged) like any McpServer tool; an adopted one asks for input through its task", async () => {
     const server = weather();
     const tasks = withTasks(server, { audit: false });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
-    const client = new Client({ name: "c", version: "1" });
+    const client = new Client({ name: "c", version: "1" }, { capabilities: { elicitation: { form: {} } } });
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
     await client.connect(clientSide);
@@ -254,6 +254,22 @@ describe("wrong use fails at start, saying what to do", () => {
     registered.update({ name: "echo2" });
     const renamed = await client.request({ method: "tools/call", params: { name: "echo2", arguments: { text: "hi" }, task: {} } }, CreateTaskResultSchema);
     expect(await client.experimental.tasks.getTaskResult(renamed.task.taskId, CallToolResultSchema)).toMatchObject({ content: [{ type: "text", text: `hi ${renamed.task.taskId}` }] });
+    // An unchanged callback that asks through extra.sendRequest: the task waits in input_required, the question travels on tasks/result.
+    let asked = 0;
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      asked++;
+      return { action: "accept", content: { ok: true } };
+    });
+    server.registerTool("confirm", {}, async (extra) => {
+      const answer = await extra.sendRequest({ method: "elicitation/create", params: { mode: "form", message: "Go?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } }, ElicitResultSchema);
+      return { content: [{ type: "text", text: answer.action }] };
+    });
+    tasks.adopt("confirm");
+    const confirm = await client.request({ method: "tools/call", params: { name: "confirm", task: {} } }, CreateTaskResultSchema);
+    await eventually(async () => ((await client.experimental.tasks.getTask(confirm.task.taskId)).status === "input_required" ? true : undefined), "input_required");
+    expect(asked).toBe(0);
+    expect(await client.experimental.tasks.getTaskResult(confirm.task.taskId, CallToolResultSchema)).toMatchObject({ content: [{ type: "text", text: "accept" }] });
+    expect(asked).toBe(1);
     tasks.adopt("get_alerts").remove();
     expect(await client.callTool({ name: "get_alerts", arguments: { state: "CA" } })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("Tool get_alerts not found") }] });
     await client.close();
