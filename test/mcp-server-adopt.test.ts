@@ -230,6 +230,8 @@ describe("in process: wrong uses fail at start saying what to do; tools register
     expect(() => tasks.registerTool("get_alerts", {}, async () => ({ content: [] }))).toThrow(/already registered.*tasks\.adopt\("get_alerts"\)/);
     tasks.adopt("get_alerts");
     expect(() => tasks.adopt("get_alerts")).toThrow(/adopt it once/);
+    // The low-level binding refuses to take over an McpServer's tools, and names the way that keeps them.
+    expect(() => tasks.runtime.registerTools(weather().server, [])).toThrow(/answers tools\/call already.*withTasks/);
     const sdkTasks = new McpServer({ name: "w", version: "1" }, { taskStore: new InMemoryTaskStore() });
     expect(() => withTasks(sdkTasks)).toThrow(/SDK's own task store/);
     await tasks.runtime.close();
