@@ -81,6 +81,9 @@ export {
   asRpcError,
 } from "./server-api.js";
 
+/** Servers whose tools/list and tools/call registerTools wired (it may add tools to them again). */
+const TOOLS_WIRED = new WeakSet<Server>();
+
 /**
  * Task support for one or more SDK servers (one per HTTP session, or one on
  * stdio) sharing one store. `S` is the spec's status type, `W` its task type
@@ -260,6 +263,14 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
    * tools/call); each call may be augmented with a task. Call before `connect`.
    */
   registerTools(server: Server, tools: readonly TaskTool<any>[]): void {
+    // Never a silent replacement: tools/call answered by someone else (an McpServer's tools) stays theirs.
+    const handlers = (server as unknown as { _requestHandlers?: Map<string, unknown> })._requestHandlers;
+    if (handlers?.has("tools/call") === true && !TOOLS_WIRED.has(server)) {
+      throw new Error(
+        "mcp-task-gen: this Server answers tools/call already (an McpServer's tools?), and registerTools would replace them; to give an McpServer's tools tasks, use withTasks from @mcp-task-gen/runtime/mcp-server",
+      );
+    }
+    TOOLS_WIRED.add(server);
     this.addTools(tools);
     acceptUnlistedTaskRequests(server);
     server.registerCapabilities({ tools: {} });

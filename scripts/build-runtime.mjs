@@ -13,7 +13,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = join(root, "runtime");
 const esm = join(pkg, "dist", "esm");
 const cjs = join(pkg, "dist", "cjs");
-const sources = readdirSync(pkg).filter((n) => n.endsWith(".ts") && !n.endsWith(".d.ts"));
+// The runtime's modules, and the generated checks of the built-in specs it serves without a generate step (specs/).
+const tree = (dir, under = "") =>
+  readdirSync(join(dir, under), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tree(dir, join(under, e.name)) : [join(under, e.name)]));
+const sources = [...readdirSync(pkg).filter((n) => n.endsWith(".ts")), ...tree(join(pkg, "specs")).map((n) => join("specs", n))].filter((n) => n.endsWith(".ts") && !n.endsWith(".d.ts"));
 const built = (n) => join(cjs, n.replace(/\.ts$/, ".js"));
 if (process.argv.includes("--if-stale") && sources.every((n) => existsSync(built(n)) && statSync(built(n)).mtimeMs >= statSync(join(pkg, n)).mtimeMs)) {
   process.exit(0);
@@ -25,7 +28,8 @@ const { transformSync } = await import("esbuild").catch(() => {
 rmSync(join(pkg, "dist"), { recursive: true, force: true });
 execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(pkg, "tsconfig.build.json")], { stdio: "inherit" });
 mkdirSync(cjs, { recursive: true });
-for (const name of readdirSync(esm).sort()) {
+for (const name of tree(esm).sort()) {
+  mkdirSync(dirname(join(cjs, name)), { recursive: true });
   if (name.endsWith(".d.ts")) copyFileSync(join(esm, name), join(cjs, name));
   else if (name.endsWith(".js")) {
     const out = transformSync(readFileSync(join(esm, name), "utf8"), { format: "cjs", platform: "node", target: "node20", sourcefile: name });

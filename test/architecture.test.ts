@@ -202,11 +202,11 @@ describe("runtime/", () => {
 
   it("has no import cycle, and no part of the server runtime imports its facade (server.ts)", () => {
     expect(importCycles(graph).map((c) => c.join(" → "))).toEqual([]);
-    // What the facade is made of never reaches back to it; only the per-request server, built on it, imports it.
+    // What the facade is made of never reaches back to it; only the bindings built on it (the per-request server, McpServer adoption) import it.
     const parts = reachable(graph, "server.ts");
     expect(parts).toContain("server-core.ts");
     expect(parts.has("server.ts")).toBe(false);
-    expect([...graph.keys()].filter((m) => graph.get(m)!.includes("server.ts"))).toEqual(["stateless-dispatch.ts", "stateless-server.ts", "stateless-stdio.ts", "stateless-subscriptions.ts"]);
+    expect([...graph.keys()].filter((m) => graph.get(m)!.includes("server.ts"))).toEqual(["mcp-server.ts", "stateless-dispatch.ts", "stateless-server.ts", "stateless-stdio.ts", "stateless-subscriptions.ts"]);
   });
 
   it("writes a task's status only in the table interpreter (machine.ts)", () => {

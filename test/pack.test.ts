@@ -127,15 +127,15 @@ describe("the packed package", () => {
   it("the runtime package holds its build (ES modules, CommonJS, declarations) and no sources", () => {
     expect(runtimeTarball.endsWith(`mcp-task-gen-runtime-${runtimeVersion}.tgz`)).toBe(true);
     expect(runtimeFiles).toEqual(
-      expect.arrayContaining(["package.json", "README.md", "dist/esm/server.js", "dist/esm/server.d.ts", "dist/cjs/server.js", "dist/cjs/server.d.ts", "dist/cjs/package.json"]),
+      expect.arrayContaining(["package.json", "README.md", "dist/esm/server.js", "dist/esm/server.d.ts", "dist/cjs/server.js", "dist/cjs/server.d.ts", "dist/cjs/package.json", "dist/esm/specs/mcp-2025-11-25/descriptor.js", "dist/cjs/specs/mcp-2025-11-25/descriptor.js"]),
     );
     expect(runtimeFiles.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
-    expect(runtimeFiles.filter((f) => !/^(package\.json|README\.md|dist\/(esm|cjs)\/[a-z-]+\.(js|d\.ts)|dist\/cjs\/package\.json)$/.test(f))).toEqual([]);
+    expect(runtimeFiles.filter((f) => !/^(package\.json|README\.md|dist\/(esm|cjs)\/(specs\/mcp-2025-11-25\/)?[a-z-]+\.(js|d\.ts)|dist\/cjs\/package\.json)$/.test(f))).toEqual([]);
   });
 
   it("the installed runtime loads as CommonJS (require) and as ES modules (import), one module for one file", async () => {
     // (The per-request modules need @modelcontextprotocol/server, which this project does not install.)
-    const modules = ["server", "client", "store", "store-sqlite", "store-postgres", "workers", "descriptor", "machine"];
+    const modules = ["server", "client", "store", "store-sqlite", "store-postgres", "workers", "descriptor", "machine", "mcp-server"];
     const cjs = must(
       await run(process.execPath, ["-e", `for (const m of ${JSON.stringify(modules)}) { const x = require("@mcp-task-gen/runtime/" + m); if (Object.keys(x).length === 0) throw new Error(m); console.log(m, require.resolve("@mcp-task-gen/runtime/" + m)); }`], { cwd: project, env }),
       "require",
