@@ -390,11 +390,12 @@ export abstract class RuntimeCore<S extends string = string, W = Record<string, 
       this.concurrency.releaseTask(taskId, rec.owner);
       const running = this.active.get(taskId);
       if (running) running.ended = true;
-      this.relays.delete(taskId);
     }
     this.audit({ type: "status", taskId, owner: rec.owner, method: rec.method, from, to });
     this.wake(taskId);
+    // The end of a task whose work runs on a worker goes to its requestor through the relay: announced, then let go.
     if (notices.includes("status")) this.pushStatus(rec);
+    if (notices.includes("ended")) this.relays.delete(taskId);
   }
 
   /** A task a requestor's operation ended: its work stops, and what the work returns is not written. */

@@ -226,7 +226,11 @@ async function conformWith(
         await onceChecks(world, other, skipped);
       });
     } catch (e) {
-      if (e instanceof ViolationError) once = { violation: e.violation, transcript: session.wire.transcript.slice(-40), sequence: ["once: concurrent creations, a full page, another requestor's newer tasks"] };
+      if (e instanceof ViolationError && ignore.has(e.violation.rule)) {
+        // A rule the user chose to ignore: counted as a deviation, as in the runs (the checks after it are not made).
+        const d = (deviations[e.violation.rule] ??= { count: 0, first: e.violation });
+        d.count++;
+      } else if (e instanceof ViolationError) once = { violation: e.violation, transcript: session.wire.transcript.slice(-40), sequence: ["once: concurrent creations, a full page, another requestor's newer tasks"] };
       else if (e instanceof CannotTestError) cannot = { kind: e.kind, message: e.reason, sequence: ["once per run"], transcript: session.wire.transcript.slice(-20) };
       else throw e;
     } finally {
