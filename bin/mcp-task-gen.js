@@ -28,8 +28,8 @@ const answered = await fast?.fastMain(command, fast.stdIo());
 if (answered !== undefined) {
   process.exitCode = answered;
 } else {
-  const cli = await import("../dist/generator/cli.js").catch((error) => {
-    if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error?.message).includes("dist/generator/cli.js")) throw error;
+  const cli = await import("../dist/generator/cli/index.js").catch((error) => {
+    if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error?.message).includes("dist/generator/cli/index.js")) throw error;
     // A checkout that was not built: the package as installed always has dist/.
     process.stderr.write("mcp-task-gen: dist/ is not built: run `npm run build` in this checkout (after `npm ci`)\n");
     process.exit(2);

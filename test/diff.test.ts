@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../generator/cli.js";
+import { main } from "../generator/cli/index.js";
 import {
   BEHAVIOUR_RULES,
   DIFF_FORMAT,
