@@ -7,6 +7,8 @@
 //    generate is the compile itself).
 // 3. The plain forms of generate, check and the default command run without loading yargs (the same
 //    functions as after yargs parsed them); every other command line goes through yargs.
+// 4. Each command's module (dist/generator/cli/) is loaded only when that command runs: the help and the
+//    commands that only read a spec load no emitter, no template engine and no conform code.
 const argv = process.argv.slice(2);
 // A reader that stops early (`mcp-task-gen codes | head -1`) closes the pipe: the rest of the output has
 // nowhere to go, which is no error of the command's. Exit quietly, as command-line tools do.
