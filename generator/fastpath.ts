@@ -54,7 +54,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
 import { listFiles } from "./fsout.js";
-import type { SourceFile } from "./load.js";
+import type { SourceFile } from "./source.js";
 import { MANIFEST_FILE, sha256 } from "./manifest.js";
 import { DEFAULT_OUT, DEFAULT_SPEC, resolveSpec } from "./specs.js";
 

@@ -8,7 +8,7 @@ import { join, relative, resolve } from "node:path";
 import { hasErrors } from "../diagnostics.js";
 import { print, probe, probeHandlers, rememberedSpec, rememberSpec } from "../fastpath.js";
 import { apply, conflictMessage, forceable, plan } from "../fsout.js";
-import type { SourceFile } from "../load.js";
+import type { SourceFile } from "../source.js";
 import { MANIFEST_FILE, sha256 as sha256Of } from "../manifest.js";
 import type { CompileResult } from "../pipeline.js";
 import { builtinSpecs, resolveSpec } from "../specs.js";

@@ -4,7 +4,7 @@
  */
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
 import { recorder, stdIo } from "../fastpath.js";
-import type { SourceFile } from "../load.js";
+import type { SourceFile } from "../source.js";
 import type { CompileResult } from "../pipeline.js";
 import { resolveSpec } from "../specs.js";
 
