@@ -1,13 +1,16 @@
 /**
  * What each command loads, end to end through the built CLI: every command's module is imported only when
  * that command runs (generator/cli/), so the help and the commands that only read (validate, list-specs)
- * load no emitter, no template engine, no conform code and no runtime package.
+ * load no emitter, no template engine, no conform code and no runtime package; their plain forms not
+ * even the argument parser.
  *
  * Told by the modules a run loaded (test/helpers/trace-loads.mjs: what is imported, and what CommonJS
  * modules require), never by timing. The runs that do load them show that the trace would see them.
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { main, plainRead } from "../generator/cli/index.js";
+import { main as dispatch } from "../generator/cli/parse.js";
 import { cliTraced, ROOT, STACK_TRACE, tempDirs } from "./helpers/cli.js";
 
 const MINIMAL = join(ROOT, "test/fixtures/minimal.yaml");
@@ -32,6 +35,14 @@ function heavy(loaded: readonly string[]): Record<string, string[]> {
 
 const none = Object.fromEntries(Object.keys(HEAVY).map((what) => [what, []]));
 
+/** A command line run in this process: its exit code and output. */
+async function inProcess(run: typeof main, args: string[]) {
+  let out = "";
+  let err = "";
+  const code = await run(args, { out: (s) => (out += `${s}\n`), err: (s) => (err += `${s}\n`), cwd: ROOT, color: false });
+  return { code, out, err };
+}
+
 /** Runs the CLI traced, with no fast path, and checks it exited as expected without a stack trace. */
 async function traced(args: string[], code: number) {
   const r = await cliTraced(args, dirs.make(), { MCP_TASK_GEN_CACHE: "off" });
@@ -55,6 +66,32 @@ describe("a command loads only what it needs", () => {
     // Its own command module, and no other command's.
     const commands = r.loaded.filter((p) => p.startsWith("dist/generator/cli/") && !/\/(index|parse|commands|examples|shared)\.js$/.test(p));
     expect(commands).toEqual(args.includes("--help") ? [] : [`dist/generator/cli/${args[0]}.js`]);
+    // The plain forms run without the argument parser; the help is the parser's.
+    expect(r.loaded.some((p) => p.startsWith("node_modules/yargs/"))).toBe(args.includes("--help"));
+  });
+
+  it("the plain forms of list-specs, codes and validate run as the dispatcher runs them after parsing the same arguments", async () => {
+    const invalid = join(ROOT, "test/fixtures/diagnostics/MTG041-two-initial-states.yaml");
+    const warns = join(ROOT, "test/fixtures/diagnostics/MTG047-duplicate-transition.yaml");
+    const plain = [
+      ["list-specs"],
+      ["codes"],
+      ["validate", MINIMAL],
+      ["validate", invalid, "--json"],
+      ["validate", warns, "--warn-as-error"],
+      ["validate", warns, "--json", "--warn-as-error"],
+      ["validate", "no-such-spec"],
+      ["validate", "./no-such-file.yaml", "--json"],
+      ["validate", "007"],
+    ];
+    for (const args of plain) {
+      expect(plainRead(args), JSON.stringify(args)).toBeDefined();
+      expect(await inProcess(main, args), JSON.stringify(args)).toEqual(await inProcess(dispatch, args));
+    }
+    // Anything else is the dispatcher's: another flag or spelling, a repeated flag, the help, a spec that looks like a flag.
+    for (const args of [["list-specs", "--json"], ["codes", "x"], ["validate"], ["validate", "-x"], ["validate", MINIMAL, "--json", "--json"], ["validate", MINIMAL, "--json=true"], ["validate", MINIMAL, "--help"], ["validate", MINIMAL, "extra"], ["validate", ""]]) {
+      expect(plainRead(args), JSON.stringify(args)).toBeUndefined();
+    }
   });
 
   it("an invalid spec is reported by validate without the emitters too", async () => {

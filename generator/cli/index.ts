@@ -7,7 +7,8 @@
  * (pipeline.js: YAML, checks, Handlebars) is loaded only when a target needs compiling: a target that
  * is up to date is answered by the no-change fast path (fastpath.ts) first. The plain forms of generate,
  * check and the default command also run without yargs (runCommand), as bin/mcp-task-gen.js parses them
- * (fastpath.ts parseCommand); every other command line goes through the dispatcher (parse.ts).
+ * (fastpath.ts parseCommand), and so do the plain forms of list-specs, codes and validate (plainRead);
+ * every other command line goes through the dispatcher (parse.ts).
  */
 import type { Command } from "../fastpath.js";
 import { defaultIo, settle, type Io } from "./shared.js";
@@ -16,7 +17,28 @@ export type { Io } from "./shared.js";
 
 /** Parses the command line (default: the process's) and runs the command; resolves to its exit code. */
 export async function main(argv?: string[], io: Io = defaultIo()): Promise<number> {
+  const plain = plainRead(argv ?? process.argv.slice(2));
+  if (plain) return settle(io, plain(io));
   return (await import("./parse.js")).main(argv, io);
+}
+
+/**
+ * The plain forms of the commands that only read: `list-specs`, `codes`, and `validate <spec>` with
+ * --json and --warn-as-error at most once each, run without loading yargs, as the dispatcher runs them
+ * after parsing the same arguments. Anything else (another flag or spelling, --help, a spec that looks
+ * like a flag) is undefined, and left to the dispatcher.
+ */
+export function plainRead(argv: readonly string[]): ((io: Io) => Promise<number>) | undefined {
+  const [command, ...rest] = argv;
+  if (rest.length === 0 && command === "list-specs") return async (io) => (await import("./list-specs.js")).listSpecsCmd(io);
+  if (rest.length === 0 && command === "codes") return async (io) => (await import("./codes.js")).codesCmd(io);
+  if (command !== "validate") return undefined;
+  const [spec, ...flags] = rest;
+  if (spec === undefined || spec === "" || spec.startsWith("-") || new Set(flags).size !== flags.length) return undefined;
+  if (!flags.every((f) => f === "--json" || f === "--warn-as-error")) return undefined;
+  const json = flags.includes("--json");
+  const warnAsError = flags.includes("--warn-as-error");
+  return async (io) => (await import("./validate.js")).validateCmd(io, { spec, json, warnAsError });
 }
 
 /**
