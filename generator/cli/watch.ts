@@ -52,7 +52,6 @@ export async function watchTargets(io: Io, targets: readonly TargetT[], o: Omit<
     bySpec.set(path, entry);
   }
   for (const t of targets) await round(t);
-  io.out(`mcp-task-gen: watching ${[...bySpec.values()].map((e) => e.shown).join(", ")} (Ctrl-C to stop)`);
   let running = Promise.resolve(0);
   // The folders, not the files: an editor that saves by writing a new file and renaming it over the old
   // one (sed -i, "safe write") replaces the file a watch on it would follow.
@@ -74,5 +73,7 @@ export async function watchTargets(io: Io, targets: readonly TargetT[], o: Omit<
       }
     });
   }
+  // Said once the folders are watched: a change saved as soon as it is read is seen.
+  io.out(`mcp-task-gen: watching ${[...bySpec.values()].map((e) => e.shown).join(", ")} (Ctrl-C to stop)`);
   return new Promise<number>(() => {});
 }
