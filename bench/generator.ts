@@ -105,7 +105,7 @@ function profileShares(dir: string): { cat: string; ms: number; share: number }[
 // ---------------------------------------------------------------------------
 
 export async function runGenerator(specs: readonly string[], s: Settings): Promise<Section> {
-  if (!existsSync(join(ROOT, "dist", "generator", "cli.js"))) throw new Error("dist/ is missing: run `npm run build` first (npm run bench does)");
+  if (!existsSync(join(ROOT, "dist", "generator", "cli", "index.js"))) throw new Error("dist/ is missing: run `npm run build` first (npm run bench does)");
   const tmp = mkdtempSync(join(tmpdir(), "mcp-task-gen-bench-"));
   // A private no-change cache, so the run neither reads nor fills the user's.
   const ctx: Ctx = { tmp, env: { ...process.env, NO_COLOR: "1", MCP_TASK_GEN_CACHE: join(tmp, "cache") } };

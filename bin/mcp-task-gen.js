@@ -7,6 +7,8 @@
 //    generate is the compile itself).
 // 3. The plain forms of generate, check and the default command run without loading yargs (the same
 //    functions as after yargs parsed them); every other command line goes through yargs.
+// 4. Each command's module (dist/generator/cli/) is loaded only when that command runs: the help and the
+//    commands that only read a spec load no emitter, no template engine and no conform code.
 const argv = process.argv.slice(2);
 // A reader that stops early (`mcp-task-gen codes | head -1`) closes the pipe: the rest of the output has
 // nowhere to go, which is no error of the command's. Exit quietly, as command-line tools do.
@@ -28,8 +30,8 @@ const answered = await fast?.fastMain(command, fast.stdIo());
 if (answered !== undefined) {
   process.exitCode = answered;
 } else {
-  const cli = await import("../dist/generator/cli.js").catch((error) => {
-    if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error?.message).includes("dist/generator/cli.js")) throw error;
+  const cli = await import("../dist/generator/cli/index.js").catch((error) => {
+    if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error?.message).includes("dist/generator/cli/index.js")) throw error;
     // A checkout that was not built: the package as installed always has dist/.
     process.stderr.write("mcp-task-gen: dist/ is not built: run `npm run build` in this checkout (after `npm ci`)\n");
     process.exit(2);

@@ -35,7 +35,7 @@
  * --warn-as-error, any error while deciding. So it never decides anything the
  * compiler would not. bin/mcp-task-gen.js asks first for the whole command
  * (fastMain, without even loading the argument parser); the CLI asks again per
- * target (cli.ts), so that in a config with several targets the up-to-date
+ * target (cli/generate.ts), so that in a config with several targets the up-to-date
  * ones stay fast when another one compiles.
  *
  * The mapping lives in a cache, not in the manifest: a generator fingerprint
@@ -54,7 +54,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
 import { listFiles } from "./fsout.js";
-import type { SourceFile } from "./load.js";
+import type { SourceFile } from "./source.js";
 import { MANIFEST_FILE, sha256 } from "./manifest.js";
 import { DEFAULT_OUT, DEFAULT_SPEC, resolveSpec } from "./specs.js";
 
@@ -62,7 +62,7 @@ import { DEFAULT_OUT, DEFAULT_SPEC, resolveSpec } from "./specs.js";
 const CACHE_VERSION = "v2";
 const MAX_ENTRIES = 256;
 
-/** The CLI's output channels (structurally cli.ts's Io). */
+/** The CLI's output channels (structurally cli/shared.ts's Io). */
 export interface FastIo {
   out: (s: string) => void;
   err: (s: string) => void;
@@ -70,7 +70,7 @@ export interface FastIo {
   color: boolean;
 }
 
-/** The CLI's standard channels (cli.ts's default). */
+/** The CLI's standard channels (cli/shared.ts's default). */
 export function stdIo(): FastIo {
   return {
     out: (s) => process.stdout.write(s + "\n"),
@@ -392,7 +392,7 @@ export function print(io: FastIo, lines: readonly Line[]): void {
 // The whole command, for bin/mcp-task-gen.js
 // ---------------------------------------------------------------------------
 
-/** A command as yargs parses it (cli.ts), in the forms parseCommand reads. */
+/** A command as yargs parses it (cli/commands.ts), in the forms parseCommand reads. */
 export type Command =
   | { kind: "config"; force: boolean; warnAsError: boolean }
   | { kind: "generate"; target: Target; force: boolean; quiet: boolean; warnAsError: boolean }
@@ -400,7 +400,7 @@ export type Command =
 
 /**
  * The plain forms of the commands that compile, parsed exactly as yargs parses
- * them (cli.ts); undefined for anything else (another command, --dry-run,
+ * them (cli/commands.ts); undefined for anything else (another command, --dry-run,
  * --watch, any other flag or spelling, a repeated flag, a value that looks like
  * a flag), which is then left to yargs. bin/mcp-task-gen.js uses it for the
  * fast path, and to run these forms without loading yargs.
@@ -444,7 +444,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 }
 
-/** A target exactly as cli.ts's zod schema accepts it; undefined for anything else. */
+/** A target exactly as cli/config.ts's zod schema accepts it; undefined for anything else. */
 function target(raw: unknown): Target | undefined {
   if (!isPlainObject(raw)) return undefined;
   for (const [k, v] of Object.entries(raw)) if (!TARGET_KEYS.has(k) || typeof v !== "string" || v === "") return undefined;
@@ -480,7 +480,7 @@ function packageJsonConfig(cwd: string): { raw: unknown; file: string } | undefi
 }
 
 /**
- * The configuration as cli.ts's readConfig reads it: null when there is none,
+ * The configuration as cli/config.ts's readConfig reads it: null when there is none,
  * undefined when it is not plainly valid (then the full CLI reports it).
  */
 async function readConfigPlain(cwd: string): Promise<{ targets: Target[]; file: string } | null | undefined> {

@@ -4,12 +4,9 @@
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Alias, type Document, type Node, type Scalar } from "yaml";
 import { diag, type Diagnostic, type Location } from "./diagnostics.js";
+import { MAX_SPEC_BYTES, tooLarge, type SourceFile } from "./source.js";
 
-export interface SourceFile {
-  /** The name shown in diagnostics (a path relative to the cwd, or builtin:<name>). */
-  file: string;
-  text: string;
-}
+export { MAX_SPEC_BYTES, tooLarge, type SourceFile } from "./source.js";
 
 export interface Loaded {
   source: SourceFile;
@@ -17,28 +14,6 @@ export interface Loaded {
   /** Find the location of a path in the document (the key when `key` is set). */
   locate(path: readonly (string | number)[], opts?: { key?: boolean }): Location | undefined;
   diagnostics: Diagnostic[];
-}
-
-/**
- * The largest spec accepted, in bytes: the built-in specs are 23 to 35 KB, so 1 MiB leaves room for thirty
- * times that; far above it is a mistake (a generated or pasted file), refused before it is parsed (and, for a
- * file, before it is read: specs.ts checks its size).
- */
-export const MAX_SPEC_BYTES = 1024 * 1024;
-
-/** The refusal of a spec above MAX_SPEC_BYTES (MTG001 at 1:1). */
-export function tooLarge(file: string, bytes: number, lineText?: string): Diagnostic {
-  return diag(
-    "MTG001",
-    "error",
-    `the spec is ${megabytes(bytes)}, above the limit of ${megabytes(MAX_SPEC_BYTES)}; a spec declares one protocol revision in a few dozen KB, so remove what is not part of it`,
-    undefined,
-    { file, line: 1, col: 1, ...(lineText === undefined ? {} : { lineText }), length: 1 },
-  );
-}
-
-function megabytes(n: number): string {
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** The deepest nesting of mappings and lists accepted (the built-in specs nest about ten levels). */

@@ -1,17 +1,18 @@
 /**
  * The pure core: source text in, diagnostics and virtual files out.
- * load → check → lower → emit → lay out → manifest. Nothing here touches the disk
+ * load → check → lower (analyze.ts) → emit → lay out → manifest. Nothing here touches the disk
  * except reading the generator's own templates.
  */
-import { check } from "./check/index.js";
-import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import { analyze } from "./analyze.js";
+import type { Diagnostic } from "./diagnostics.js";
 import { EMITTERS, renderTemplate, type Emitter, type VirtualFile } from "./emit/index.js";
 import { tidyMarkdown, tidyStatements } from "./formatter.js";
-import { lower, type IR } from "./ir.js";
-import { load, type SourceFile } from "./load.js";
+import type { IR } from "./ir.js";
+import type { SourceFile } from "./load.js";
 import { MANIFEST_FILE, sha256, type Manifest } from "./manifest.js";
-import { GENERATOR_NAME, GENERATOR_VERSION, RUNTIME_PACKAGE, RUNTIME_VERSION } from "./version.js";
+import { RUNTIME_PACKAGE, RUNTIME_VERSION } from "./version.js";
 
+export { analyze } from "./analyze.js";
 export type { VirtualFile } from "./emit/index.js";
 export { MANIFEST_FILE, sha256, type Manifest } from "./manifest.js";
 
@@ -27,23 +28,6 @@ export interface CompileResult {
   ir?: IR;
   /** Present when there is no error: the files, sorted by path, the manifest last. */
   files?: VirtualFile[];
-}
-
-/** Load, check and lower a spec without emitting. */
-export function analyze(source: SourceFile): { diagnostics: Diagnostic[]; ir?: IR } {
-  const loaded = load(source);
-  if (loaded.diagnostics.length > 0 || hasErrors(loaded.diagnostics)) {
-    return { diagnostics: sortDiagnostics(loaded.diagnostics) };
-  }
-  const checked = check(loaded);
-  const diagnostics = sortDiagnostics(checked.diagnostics);
-  if (!checked.spec || hasErrors(diagnostics)) return { diagnostics };
-  const ir = lower(checked.spec, {
-    generator: { name: GENERATOR_NAME, version: GENERATOR_VERSION },
-    file: source.file,
-    sourceText: source.text,
-  });
-  return { diagnostics, ir };
 }
 
 export function header(ir: IR): string {

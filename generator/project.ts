@@ -18,7 +18,7 @@ import { resolveSpec } from "./specs.js";
 import { planUserFileUpdates } from "./update-user-files.js";
 import { RUNTIME_PACKAGE, RUNTIME_VERSION } from "./version.js";
 
-/** The CLI's output channels (structurally the same as cli.ts's Io). */
+/** The CLI's output channels (structurally the same as cli/shared.ts's Io). */
 export interface ProjectIo {
   out: (s: string) => void;
   err: (s: string) => void;

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { packageFolder } from "./package-folder.js";
 import { diag, type Diagnostic } from "./diagnostics.js";
-import { MAX_SPEC_BYTES, tooLarge, type SourceFile } from "./load.js";
+import { MAX_SPEC_BYTES, tooLarge, type SourceFile } from "./source.js";
 
 /**
  * The spec used when none is named (generate, check, validate, init): the revision the clients people

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { main } from "../generator/cli.js";
+import { main } from "../generator/cli/index.js";
 import { CODES, formatDiagnostic, type Diagnostic } from "../generator/diagnostics.js";
 import { MAX_SPEC_BYTES } from "../generator/load.js";
 import { analyze, compile } from "../generator/pipeline.js";

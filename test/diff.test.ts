@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../generator/cli.js";
+import { main } from "../generator/cli/index.js";
 import {
   BEHAVIOUR_RULES,
   DIFF_FORMAT,
@@ -154,9 +154,9 @@ describe("diff: fields, by direction", () => {
     expect(sides(at(wide, "types.Task.ttl"))).toEqual({ rule: "value.widened", client: "breaking", server: "compatible" });
     const narrow = diffAfter((s) => (s.types.GetTaskParams.fields.taskId = { type: "string", format: "uuid" }));
     expect(sides(at(narrow, "types.GetTaskParams.taskId"))).toEqual({ rule: "value.narrowed", client: "breaking", server: "compatible" });
-    const changed = diffAfter((s) => (s.types.Task.fields.ttl = "boolean"));
-    expect(sides(at(changed, "types.Task.ttl"))).toEqual({ rule: "value.changed", client: "breaking", server: "breaking" });
-    expect(at(changed, "types.Task.ttl")).toMatchObject({ before: "integer", after: "boolean" });
+    const changed = diffAfter((s) => (s.types.Progress.fields.percent = "boolean"));
+    expect(sides(at(changed, "types.Progress.percent"))).toEqual({ rule: "value.changed", client: "breaking", server: "breaking" });
+    expect(at(changed, "types.Progress.percent")).toMatchObject({ before: "integer", after: "boolean" });
   });
 
   it("enum values added widen, removed narrow", () => {

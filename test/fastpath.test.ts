@@ -21,7 +21,7 @@ const MINIMAL = join(ROOT, "test/fixtures/minimal.yaml");
 /** A spec that compiles with one warning (MTG047). */
 const WARNS = join(ROOT, "test/fixtures/diagnostics/MTG047-duplicate-transition.yaml");
 const COMPILER = "dist/generator/pipeline.js";
-const CLI = "dist/generator/cli.js";
+const CLI = "dist/generator/cli/index.js";
 
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
 

@@ -110,7 +110,7 @@ describe("the packed package", () => {
       expect.arrayContaining([
         "package.json",
         "bin/mcp-task-gen.js",
-        "dist/generator/cli.js",
+        "dist/generator/cli/index.js",
         "dist/generator/index.js",
         "dist/generator/index.d.ts",
         // The templates precompiled by `npm run build` (prepare).
