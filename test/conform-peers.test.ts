@@ -63,8 +63,9 @@ function deviations(r: ConformReport): string[] {
 
 describe("conform against server-everything 2026.8.31 (mcp-2025-11-25)", () => {
   // What it does differently, as conform reports it: invalid params answered -32603, and error messages
-  // that are not the spec's (prefixed "MCP error -32602:", or naming the id).
-  const KNOWN = ["error-message", "params", "tool-switch"];
+  // that are not the spec's (prefixed "MCP error -32602:", or naming the id); over HTTP the end of a cancelled task is
+  // not announced by a status notification, where the spec's push delivery sends every change.
+  const KNOWN = ["error-message", "params", "tool-switch", "status-push"];
 
   it("over stdio: every other rule holds", async () => {
     const r = await conform({ ir: ir(), target: { stdio: `${process.execPath} ${everything}` }, runs: 12, seed: SEED, outcomes: EVERYTHING, ignore: KNOWN });
@@ -124,8 +125,9 @@ describe("conform against the SDK 1.32 example server simpleStreamableHttp", () 
 
 describe("conform against the SDK 1.32 example server simpleTaskInteractive", () => {
   // Its two tools ask for input (an elicitation, a sampling request) delivered on the session's standalone stream.
-  // Its task store is not bound to sessions: another session's tasks/get is served ("isolation").
-  const KNOWN = ["params", "unknown-id", "error-message", "http-header-limit", "tool-switch", "isolation"];
+  // Its task store is not bound to sessions: another session's tasks/get is served ("isolation"); the end of a task
+  // is not always announced by a status notification ("status-push").
+  const KNOWN = ["params", "unknown-id", "error-message", "http-header-limit", "tool-switch", "isolation", "status-push"];
 
   it("every rule holds but its known deviations; input rounds complete; the methods it does not declare are not asked", async () => {
     const port = await freePort();

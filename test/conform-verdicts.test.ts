@@ -102,8 +102,8 @@ describe("over stdio, one server process serves every run", () => {
     const fresh = join(tmp, "fresh.log");
     const f = await conformCli(["--stdio", `${FLAKY} count ${fresh} -- ${DEMO} ${SPEC}`, "--runs", "3", "--fresh-process", "--json"]);
     expect(f.code, f.stderr).toBe(0);
-    // The probe's process, then one per run.
-    expect(readFileSync(fresh, "utf8").trim().split("\n")).toHaveLength(4);
+    // The probe's process, then one per run, then one for the checks made once per invocation.
+    expect(readFileSync(fresh, "utf8").trim().split("\n")).toHaveLength(5);
   }, 240_000);
 });
 

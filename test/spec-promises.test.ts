@@ -69,9 +69,12 @@ describe("a spec's own promises on the wire", () => {
     expect((await start(s, 100)).ttl).toBe(60_000);
   });
 
-  it("poll interval: the spec's default under the field's minimum is sent as the minimum; a configured one above the maximum as the maximum", async () => {
+  it("poll interval: the spec's default as it is (validate refuses one outside the field's bounds); a configured one under the minimum as the minimum, above the maximum as the maximum", async () => {
     const s = await serve();
-    expect((await start(s, 100)).pollMs).toBe(200);
+    expect((await start(s, 100)).pollMs).toBe(300);
+    await open!.close();
+    const low = await serve({ pollFrequency: 50 });
+    expect((await start(low, 100)).pollMs).toBe(200);
     await open!.close();
     const t = await serve({ pollFrequency: 60_000 });
     expect((await start(t, 100)).pollMs).toBe(5_000);

@@ -5,7 +5,7 @@
  */
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
-import { checkEndAnnounced } from "./rules/notifications.js";
+import { checkEndAnnounced } from "./rules/status-push.js";
 import { checkRelated } from "./rules/related-task.js";
 import { checkResultType } from "./rules/result-type.js";
 import { checkEndResult, checkInline } from "./rules/results.js";

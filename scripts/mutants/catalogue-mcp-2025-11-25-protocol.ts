@@ -378,7 +378,7 @@ export const mcp20251125Protocol: Mutant[] = [
   {
     name: `${m25}/end-never-announced`,
     spec: m25,
-    rules: ["notifications"],
+    rules: ["status-push"],
     bug: "the status notification of a task's terminal status is never sent",
     onMessage: (m) => {
       const status = paramsOf(m).status;

@@ -18,6 +18,7 @@ import { errorData } from "./error-data.js";
 import { headerMismatch } from "./header-mismatch.js";
 import { optIn } from "./opt-in.js";
 import { retention } from "./retention.js";
+import { statusPush } from "./status-push.js";
 import { subscriptions } from "./subscriptions.js";
 import { errorMessage } from "./error-message.js";
 import { params } from "./params.js";
@@ -84,6 +85,7 @@ export const rules = {
   optIn,
   subscriptions,
   retention,
+  statusPush,
 } as const satisfies Record<string, Rule>;
 
 /** Every rule, in the order reports list them. */

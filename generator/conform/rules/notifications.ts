@@ -60,19 +60,3 @@ export function checkNotifications(w: World): void {
     }
   }
 }
-
-/**
- * Where the spec pushes status notifications on the session, the end of every task is announced: the notification
- * of its terminal status comes (within 3 s of the tester seeing the end: another process may have ended it).
- */
-export async function checkEndAnnounced(w: World, t: ModelTask): Promise<void> {
-  const sn = w.model.ir.behaviour.statusNotifications;
-  if (sn === false || sn.delivery !== "push" || !w.model.terminal.has(t.status)) return;
-  checked(notifications);
-  const deadline = Date.now() + 3000;
-  while (t.notified !== t.status && Date.now() < deadline) {
-    checkNotifications(w);
-    if (t.notified !== t.status) await new Promise((r) => setTimeout(r, 25));
-  }
-  if (t.notified !== t.status) fail(notifications, `the end of task ${t.id} (${t.status}) was never announced by ${sn.method}`, t.status, t.notified ?? "no status notification");
-}
