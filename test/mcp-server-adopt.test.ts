@@ -19,6 +19,7 @@ import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, ElicitResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { withTasks } from "@mcp-task-gen/runtime/mcp-server";
 import { BUILTIN_FILES, builtinCopy } from "../scripts/builtin-specs.js";
+import { readmeBlocks as readmeJsBlocks } from "./helpers/readme.js";
 import { eventually, httpChild } from "./seed-harness.js";
 
 const root = join(import.meta.dirname, "..");
@@ -29,11 +30,7 @@ const lines = (file: string) => readFileSync(file, "utf8").split("\n");
 
 /** The ```js blocks of the README's section "Quick start: tasks for an existing server": the lines to add, then the client. */
 function readmeBlocks(): string[][] {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const start = readme.indexOf("## Quick start: tasks for an existing server\n");
-  expect(start, "the README's quick start for an existing server").toBeGreaterThanOrEqual(0);
-  const section = readme.slice(start, readme.indexOf("\n## ", start + 3));
-  return [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!.replace(/\n$/, "").split("\n"));
+  return readmeJsBlocks("## Quick start: tasks for an existing server", "js").map((b) => b.replace(/\n$/, "").split("\n"));
 }
 
 describe("the README's lines on the quickstart", () => {
