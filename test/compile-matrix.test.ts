@@ -6,7 +6,7 @@
  * `moduleResolution: node10`; TypeScript reads a folder with no package.json above it the same way). Every
  * built-in spec and every fixture spec is generated once (output-samples/ is checked to be the same output); each
  * setting is one tsc process over all their output folders (the folders of a setting share the
- * declarations of zod and the SDK, read once). The README states these settings as the supported ones.
+ * declarations of zod and the SDK, read once). docs/cli.md states these settings as the supported ones.
  */
 import { cpSync, mkdirSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, isAbsolute, join, relative, sep } from "node:path";

@@ -2,7 +2,7 @@
  * `conform` with mcp-2025-11-25 against servers this project did not generate: the reference server
  * @modelcontextprotocol/server-everything 2026.8.31 (stdio and Streamable HTTP) and an SDK 1.32 example
  * server with task tools. The tester must finish on a peer that deviates, never crash or hang, and report
- * each deviation as the rule it breaks; the README lists them as found here.
+ * each deviation as the rule it breaks; docs/conform.md lists them as found here.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";

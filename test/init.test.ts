@@ -1,7 +1,7 @@
 /**
- * `mcp-task-gen init`, end to end, exactly as the README tells a newcomer: from
- * this checkout, `npx mcp-task-gen init <dir>`, then `npm install` and
- * `npm test` in the new project (offline-friendly: --prefer-offline, from the
+ * `mcp-task-gen init`, end to end, exactly as the README's quick start tells a
+ * newcomer (its commands are read from the README): from this checkout,
+ * `npx mcp-task-gen init <dir>`, then `npm install` and `npm test` in the new project (offline-friendly: --prefer-offline, from the
  * npm cache that installed this repository). The scaffold names this checkout
  * as its mcp-task-gen (a `file:` link, since the package is on no registry);
  * nothing is swapped in behind its back. Its tests start the server and drive
@@ -21,6 +21,7 @@ import { delimiter, dirname, join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cli, ROOT, STACK_TRACE, run, tempDirs, type Run } from "./helpers/cli.js";
 import { inspectorCli } from "./helpers/inspector.js";
+import { readmeCommands } from "./helpers/readme.js";
 import { freshDatabase, query } from "./runtime/store-postgres-db.js";
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 600_000 });
@@ -70,6 +71,8 @@ const runtimeVersion = (JSON.parse(readFileSync(join(ROOT, "runtime", "package.j
 let tmp: string;
 let seed: string;
 let initRun: Run;
+/** The README's quick start for `folder`: the arguments of its npx, npm install and npm test commands. */
+let quickStart: { init: string[]; install: string[]; test: string[] };
 /** The scaffold's package.json as init wrote it (the README's installs add to it later). */
 let initPkg: Record<string, Record<string, string>>;
 
@@ -77,10 +80,16 @@ beforeAll(async () => {
   tmp = dirs.make();
   env.MCP_TASK_GEN_CACHE = join(tmp, "cache");
   seed = join(tmp, "srv-stdio");
-  // The README's commands: npx mcp-task-gen init <dir> (here, in this checkout), then npm install there.
-  initRun = must(await run(NPX, ["mcp-task-gen", "init", seed], { cwd: ROOT, env, timeoutMs: 120_000 }), "npx mcp-task-gen init");
+  // The README's quick start: npx mcp-task-gen init <dir> (here, in this checkout), then npm install and npm
+  // test there (its folder is this temp folder; npm's quiet, offline-friendly flags are added to the install).
+  const [init, ...rest] = readmeCommands("## Quick start: a new server");
+  expect(init!.slice(0, 3)).toEqual(["npx", "mcp-task-gen", "init"]);
+  const folder = init![3]!;
+  expect(rest).toEqual([["cd", folder], ["npm", "install"], ["npm", "test"]]);
+  quickStart = { init: init!.slice(1).map((a) => (a === folder ? seed : a)), install: rest[1]!.slice(1), test: rest[2]!.slice(1) };
+  initRun = must(await run(NPX, quickStart.init, { cwd: ROOT, env, timeoutMs: 120_000 }), "npx mcp-task-gen init");
   initPkg = json(join(seed, "package.json"));
-  must(await npm(seed, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), "npm install");
+  must(await npm(seed, [...quickStart.install, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), "npm install");
   // What init's "Next:" adds on a Node without built-in SQLite (before 22.13), as it prints it.
   const driver = /^ {2}npm install (better-sqlite3@12) /m.exec(initRun.stdout);
   expect(driver !== null).toBe(!/^(22\.(1[3-9]|[2-9]\d)|2[3-9]|[3-9]\d)/.test(process.versions.node));
@@ -150,7 +159,7 @@ describe("mcp-task-gen init (the default spec, stdio)", () => {
   });
 
   it("builds and passes its own tests, the example tool run as a task through the generated client", async () => {
-    const r = must(await npm(seed, ["test"]), "npm test");
+    const r = must(await npm(seed, quickStart.test), "npm test");
     expect(summary(r.stdout + r.stderr)).toEqual({ pass: 11, fail: 0, skipped: 0 });
     // A passed test: "ok 6 - <name>" (TAP) or "✔ <name> (12ms)" (the spec reporter).
     const passed = (name: string) => new RegExp(`^(?:ok \\d+ - |✔ )${name.replace(/[()]/g, "\\$&")}(?: \\(.*\\))?$`, "m");

@@ -1,6 +1,6 @@
 /**
- * An existing McpServer gains tasks in place (`@mcp-task-gen/runtime/mcp-server`), as the README's "Tasks for
- * an existing server" says: the SDK quickstart's weather server (test/fixtures/weather/quickstart.mjs) with the
+ * An existing McpServer gains tasks in place (`@mcp-task-gen/runtime/mcp-server`), as the README's quick start
+ * "tasks for an existing server" says: the SDK quickstart's weather server (test/fixtures/weather/quickstart.mjs) with the
  * README's lines added (server.mjs), run as a file over stdio and over Streamable HTTP on 127.0.0.1, against
  * the SDK 1.32 client and its experimental tasks client; then `mcp-task-gen conform` on it; then wrong uses.
  */
@@ -19,6 +19,7 @@ import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, ElicitResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { withTasks } from "@mcp-task-gen/runtime/mcp-server";
 import { BUILTIN_FILES, builtinCopy } from "../scripts/builtin-specs.js";
+import { readmeBlocks as readmeJsBlocks } from "./helpers/readme.js";
 import { eventually, httpChild } from "./seed-harness.js";
 
 const root = join(import.meta.dirname, "..");
@@ -27,12 +28,9 @@ const QUICKSTART = join(dir, "quickstart.mjs");
 const ADOPTED = join(dir, "server.mjs");
 const lines = (file: string) => readFileSync(file, "utf8").split("\n");
 
-/** The ```js blocks of the README's section "Tasks for an existing server": the lines to add, then the client. */
+/** The ```js blocks of the README's section "Quick start: tasks for an existing server": the lines to add, then the client. */
 function readmeBlocks(): string[][] {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const start = readme.indexOf("## Tasks for an existing server\n");
-  const section = readme.slice(start, readme.indexOf("\n## ", start + 3));
-  return [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!.replace(/\n$/, "").split("\n"));
+  return readmeJsBlocks("## Quick start: tasks for an existing server", "js").map((b) => b.replace(/\n$/, "").split("\n"));
 }
 
 describe("the README's lines on the quickstart", () => {

@@ -7,7 +7,7 @@
  * live work is settled as if its process had restarted), no task of a tool without retry ran twice,
  * and what clients were told during the outage is the declared, retryable error naming nothing of
  * the database. A worker started while the database is down waits for it; a second process under
- * a live runner name refuses to start. The measured times are printed (README's crash table).
+ * a live runner name refuses to start. The measured times are printed (docs/stores-and-workers.md, the crash table).
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";

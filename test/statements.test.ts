@@ -2,7 +2,7 @@
  * The protocol's normative statements (spec/statements/*.yaml) and conform's rules are kept complete together:
  * every rule names the statements it checks (or says what of the spec it checks instead), every named statement
  * exists, and every statement has a check, a reason it cannot be seen from outside, or the gap that is left. The
- * README's totals are the ones the files give.
+ * totals in docs/conform.md are the ones the files give.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -88,12 +88,12 @@ describe("the protocol's normative statements", () => {
     }
   });
 
-  it("the README gives the totals per revision that the files give", () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  it("docs/conform.md gives the totals per revision that the files give", () => {
+    const doc = readFileSync(join(ROOT, "docs", "conform.md"), "utf8");
     for (const revision of REVISIONS) {
       const t = totals(revision);
       const row = `| ${revision} | ${t.server} | ${t.wire} | ${t.checked} | ${t.partly} | ${t.unchecked} |`;
-      expect(readme, `README row for ${revision}`).toContain(row);
+      expect(doc, `docs/conform.md row for ${revision}`).toContain(row);
     }
   });
 });

@@ -421,7 +421,7 @@ describe("conform against a server whose work runs on separate worker processes"
       try {
         await Promise.all(pool.map((w) => w.ready));
         // With a PostgreSQL store the demo binds tasks to the auth context alone, so that any process serves them
-        // (README, "Binding"): another principal's sessions must not reach them; another session of the same
+        // (docs/stores-and-workers.md, "Binding"): another principal's sessions must not reach them; another session of the same
         // principal does, the one deviation from a session-bound spec (ext-tasks-2026-07-28 binds to auth).
         const url = await server.url;
         const as = (token: string) => ({ Authorization: `Bearer ${token}` });
