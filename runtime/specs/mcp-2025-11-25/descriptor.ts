@@ -51,6 +51,7 @@ export const DESCRIPTOR: TaskSpecDescriptor<T.TaskStatus> = {
       code: -32602,
       message: "Cannot cancel task: already in terminal status '{status}'",
       context: { status: "" },
+      task: { status: "status" },
     },
     internalError: { code: -32603, message: "Internal error", context: {} },
     taskCancelled: { code: -32603, message: "Task was cancelled: it has no result", context: {} },

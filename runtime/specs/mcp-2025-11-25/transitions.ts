@@ -31,7 +31,7 @@ export const TRANSITIONS = {
   "cancelled": [],
 } as const satisfies Record<TaskStatus, readonly TaskStatus[]>;
 
-/** What the guards of the table read. */
+/** What the guards of the table read: the task's pending input count and the fields the guards name. */
 export interface TransitionContext {
   pendingInputs?: number;
 }
