@@ -1,0 +1,5 @@
+/** Statement mutants of ext-tasks. */
+import type { Mutant, Unmutable } from "./mutant.js";
+
+export const extMutants: Mutant[] = [];
+export const extUnmutable: Unmutable[] = [];
