@@ -7,7 +7,8 @@
  *   http:  startHttpProxy({ upstream, mutant }) (or --http <port> --upstream <url>): an HTTP server on
  *          127.0.0.1 forwarding every request to the real endpoint, JSON and SSE bodies rewritten.
  *
- * STATEMENT_MUTANT_TRACE=<file> appends every message the proxy sends on, as JSON lines.
+ * STATEMENT_MUTANT_TRACE=<file> appends every message the proxy sends on, as JSON lines;
+ * STATEMENT_MUTANT_ERRORS=<file> records a mutant that throws (the message is then passed on unchanged).
  */
 import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
@@ -27,6 +28,7 @@ class Relay {
     readonly rewriter: Rewriter,
     readonly transport: Transport,
     private readonly trace = process.env.STATEMENT_MUTANT_TRACE,
+    private readonly errors = process.env.STATEMENT_MUTANT_ERRORS,
   ) {}
 
   /** Runs the mutant on one message; resolves to the messages to send on, in order. */
@@ -41,7 +43,14 @@ class Relay {
       request = this.pending.get(key(other, msg.id));
     }
     const ctx: Ctx = { dir, transport: this.transport, conn, request, inject };
-    const out = this.rewriter.onMessage ? await this.rewriter.onMessage(msg, ctx) : undefined;
+    let out: Msg[] | undefined;
+    try {
+      out = this.rewriter.onMessage ? await this.rewriter.onMessage(msg, ctx) : undefined;
+    } catch (e) {
+      // A mutant that throws is a bug of the catalogue, not of the server: said, and the message passed on.
+      process.stderr.write(`statement-mutant: the mutant threw: ${String(e)}\n`);
+      if (this.errors) appendFileSync(this.errors, `${String((e as Error)?.stack ?? e)}\n`);
+    }
     const sent = out ?? [msg];
     // A request the mutant made itself is answered like any other: record it too.
     for (const m of sent) {

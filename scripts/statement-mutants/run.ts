@@ -4,6 +4,7 @@
  * survived (0, held), untestable (3, or no answer in time), error (anything else).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startHttpProxy } from "./proxy.js";
@@ -39,6 +40,9 @@ export interface RunResult {
   seconds: number;
 }
 
+/** Where the proxy records a mutant that threw during a run (then the verdict is error, not a kill). */
+const errorsFile = join(root, ".tmp", `statement-mutant-errors-${process.pid}.txt`);
+
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export const verdictOf = (exit: number | null): Verdict =>
@@ -68,7 +72,7 @@ function runConform(args: string[], opts: RunOptions): Promise<{ exit: number | 
       cwd: root,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, ...(opts.trace ? { STATEMENT_MUTANT_TRACE: opts.trace } : {}) },
+      env: { ...process.env, STATEMENT_MUTANT_ERRORS: errorsFile, ...(opts.trace ? { STATEMENT_MUTANT_TRACE: opts.trace } : {}) },
     });
     let stdout = "";
     child.stdout!.on("data", (c: Buffer) => (stdout.length < 4_000_000 ? (stdout += c.toString("utf8")) : undefined));
@@ -85,11 +89,14 @@ function runConform(args: string[], opts: RunOptions): Promise<{ exit: number | 
 function violationsOf(stdout: string): string[] {
   try {
     const j = JSON.parse(stdout) as Record<string, unknown>;
-    const checks = Array.isArray(j.checks) ? j.checks : [];
-    return checks.slice(0, 5).map((c) => {
+    const out: string[] = [];
+    const f = j.failure as { kind?: string; violation?: { rule?: string; message?: string } } | undefined;
+    if (f?.violation) out.push(`${f.violation.rule}: ${f.violation.message}`);
+    for (const c of Array.isArray(j.checks) ? j.checks : []) {
       const o = c as Record<string, unknown>;
-      return String(o.rule ?? o.name ?? "").concat(": ", String(o.message ?? o.detail ?? JSON.stringify(o))).slice(0, 300);
-    });
+      if (o.ok === false || o.passed === false || o.status === "fail" || o.verdict === "violation") out.push(`${String(o.rule ?? o.name ?? "")}: ${String(o.message ?? "")}`);
+    }
+    return out.map((x) => x.slice(0, 300)).slice(0, 5);
   } catch {
     return stdout.trim() ? [stdout.trim().split("\n").slice(0, 3).join(" | ").slice(0, 300)] : [];
   }
@@ -122,6 +129,8 @@ function startDemoHttp(revision: Revision): Promise<{ url: string; child: ChildP
 /** One conform run against the demo of `revision` behind the proxy applying `mutant` on `transport`. */
 export async function runMutant(mutant: Mutant, revision: Revision, transport: Transport, opts: RunOptions): Promise<RunResult> {
   const started = Date.now();
+  mkdirSync(dirname(errorsFile), { recursive: true });
+  rmSync(errorsFile, { force: true });
   const common = ["--spec", revision, "--seed", String(opts.seed), "--json", ...(opts.runs !== undefined ? ["--runs", String(opts.runs)] : [])];
   let res: { exit: number | null; stdout: string };
   if (transport === "stdio") {
@@ -134,10 +143,11 @@ export async function runMutant(mutant: Mutant, revision: Revision, transport: T
     } catch (e) {
       return { mutant: mutant.name, statement: mutant.statement, revision, transport, exit: null, verdict: "error", violations: [String(e)], seconds: 0 };
     }
-    const prev = process.env.STATEMENT_MUTANT_TRACE;
+    const prev = [process.env.STATEMENT_MUTANT_TRACE, process.env.STATEMENT_MUTANT_ERRORS];
     if (opts.trace) process.env.STATEMENT_MUTANT_TRACE = opts.trace;
+    process.env.STATEMENT_MUTANT_ERRORS = errorsFile;
     const proxy = await startHttpProxy({ upstream: demo.url, mutant });
-    if (opts.trace) process.env.STATEMENT_MUTANT_TRACE = prev;
+    [process.env.STATEMENT_MUTANT_TRACE, process.env.STATEMENT_MUTANT_ERRORS] = prev;
     try {
       res = await runConform([...common, "--url", proxy.url], opts);
     } finally {
@@ -145,14 +155,15 @@ export async function runMutant(mutant: Mutant, revision: Revision, transport: T
       stop(demo.child);
     }
   }
+  const thrown = existsSync(errorsFile) ? readFileSync(errorsFile, "utf8").split("\n")[0]! : undefined;
   return {
     mutant: mutant.name,
     statement: mutant.statement,
     revision,
     transport,
     exit: res.exit,
-    verdict: verdictOf(res.exit),
-    violations: res.exit === 1 ? violationsOf(res.stdout) : [],
+    verdict: thrown ? "error" : verdictOf(res.exit),
+    violations: thrown ? [`the mutant threw: ${thrown}`] : res.exit === 1 ? violationsOf(res.stdout) : [],
     seconds: Math.round((Date.now() - started) / 100) / 10,
   };
 }
