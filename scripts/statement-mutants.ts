@@ -93,7 +93,7 @@ async function main() {
     for (const t of transportsOf(m)) runs.push(await runMutant(m, r, t, opts));
     const verdict = combine(runs);
     results.push({ mutant: m.name, statement: m.statement, revision: r, description: m.description, verdict, runs });
-    say(`${verdict.padEnd(10)} ${m.name}  [${runs.map((x) => `${x.transport}:${x.exit}`).join(" ")}] ${runs.reduce((s, x) => s + x.seconds, 0).toFixed(1)} s`);
+    say(`${verdict.padEnd(10)} ${m.name}  [${runs.map((x) => `${x.transport}:${x.exit} hits ${x.hits}`).join(", ")}] ${runs.reduce((s, x) => s + x.seconds, 0).toFixed(1)} s`);
   }
 
   const rows = revisions.map((r) => {
@@ -107,12 +107,14 @@ async function main() {
   say("|---|---:|---:|---:|---:|---:|");
   for (const x of [...rows, total]) say(`| ${x.revision} | ${x.mutants} | ${x.killed} | ${x.survived} | ${x.untestable} | ${x.error} |`);
   const survivors = results.filter((x) => x.verdict === "survived").map((x) => x.mutant);
-  if (survivors.length) say(`\nsurvived:\n  ${survivors.join("\n  ")}`);
+  const struck = (x: (typeof results)[number]) => x.runs.some((r) => r.hits > 0);
+  const neverStruck = results.filter((x) => x.verdict === "survived" && !struck(x)).map((x) => x.mutant);
+  if (survivors.length) say(`\nsurvived (* = the bug never struck in the run: conform never made the server show it):\n  ${results.filter((x) => x.verdict === "survived").map((x) => (struck(x) ? "  " : "* ") + x.mutant).join("\n  ")}`);
   const untestable = results.filter((x) => x.verdict === "untestable" || x.verdict === "error").map((x) => `${x.mutant} (${x.verdict})`);
   if (untestable.length) say(`\nuntestable or error:\n  ${untestable.join("\n  ")}`);
 
   mkdirSync(dirname(o.report), { recursive: true });
-  writeFileSync(o.report, JSON.stringify({ seed: o.seed, runs: o.runs ?? "conform default", only: o.only, sample: o.sample, noop: noopResults, table: [...rows, total], survivors, results, unmutable }, null, 2));
+  writeFileSync(o.report, JSON.stringify({ seed: o.seed, runs: o.runs ?? "conform default", only: o.only, sample: o.sample, noop: noopResults, table: [...rows, total], survivors, neverStruck, results, unmutable }, null, 2));
   say(`\nreport: ${o.report}`);
   process.exitCode = noopResults.some((x) => x.verdict !== "survived") ? 1 : 0;
 }

@@ -8,7 +8,8 @@
  *          127.0.0.1 forwarding every request to the real endpoint, JSON and SSE bodies rewritten.
  *
  * STATEMENT_MUTANT_TRACE=<file> appends every message the proxy sends on, as JSON lines;
- * STATEMENT_MUTANT_ERRORS=<file> records a mutant that throws (the message is then passed on unchanged).
+ * STATEMENT_MUTANT_ERRORS=<file> records a mutant that throws (the message is then passed on unchanged);
+ * STATEMENT_MUTANT_HITS=<file> gets a line each time the mutant changes, drops or adds a message or an HTTP exchange.
  */
 import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
@@ -29,10 +30,17 @@ class Relay {
     readonly transport: Transport,
     private readonly trace = process.env.STATEMENT_MUTANT_TRACE,
     private readonly errors = process.env.STATEMENT_MUTANT_ERRORS,
+    private readonly hits = process.env.STATEMENT_MUTANT_HITS,
   ) {}
 
+  /** Records that the mutant changed something (one line a change), so a survivor that never struck can be told apart. */
+  hit(what: string): void {
+    if (this.hits) appendFileSync(this.hits, what + "\n");
+  }
+
   /** Runs the mutant on one message; resolves to the messages to send on, in order. */
-  async apply(msg: Msg, dir: Direction, conn: string, inject: Ctx["inject"]): Promise<Msg[]> {
+  async apply(msg: Msg, dir: Direction, conn: string, inject: Ctx["inject"], injected = false): Promise<Msg[]> {
+    if (injected) this.hit(`inject ${dir} ${msg?.method ?? "response"}`);
     const key = (d: Direction, id: unknown) => `${d}\0${conn}\0${JSON.stringify(id)}`;
     let request: Ctx["request"];
     if (msg && typeof msg === "object" && typeof msg.method === "string" && msg.id !== undefined) {
@@ -52,6 +60,7 @@ class Relay {
       if (this.errors) appendFileSync(this.errors, `${String((e as Error)?.stack ?? e)}\n`);
     }
     const sent = out ?? [msg];
+    if (out !== undefined && JSON.stringify(out) !== JSON.stringify([msg])) this.hit(`${dir} ${msg?.method ?? ctx.request?.method ?? "?"}`);
     // A request the mutant made itself is answered like any other: record it too.
     for (const m of sent) {
       if (m !== msg && typeof m?.method === "string" && m.id !== undefined) this.pending.set(key(dir, m.id), { method: m.method, params: m.params });
@@ -77,7 +86,7 @@ export function runStdioProxy(mutant: Mutant, command: string[]): void {
   };
   const inject: Ctx["inject"] = (dir, m, delayMs) => {
     const d = boundedDelay(delayMs);
-    const go = () => void relay.apply(m, dir, "stdio", inject).then((ms) => ms.forEach((x) => write(dir, x)));
+    const go = () => void relay.apply(m, dir, "stdio", inject, true).then((ms) => ms.forEach((x) => write(dir, x)));
     if (d === 0) go();
     else setTimeout(go, d).unref();
   };
@@ -156,7 +165,7 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
   const injectFor = (conn: string, local?: (m: Msg) => boolean): Ctx["inject"] => {
     const inject: Ctx["inject"] = (dir, m, delayMs) => {
       const go = async () => {
-        const out = await relay.apply(m, dir, conn, inject);
+        const out = await relay.apply(m, dir, conn, inject, true);
         for (const x of out) {
           if (dir === "toServer") postUpstream(conn, x);
           else if (!(local && local(x))) {
@@ -189,7 +198,9 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
       const out: Msg[] = [];
       for (const m of inMsgs) out.push(...(await relay.apply(m, "toServer", conn, injectFor(conn))));
       const view = { method: req.method ?? "GET", headers, messages: out };
+      const before = JSON.stringify(view);
       rewriter.onHttpRequest?.(view);
+      if (JSON.stringify(view) !== before) relay.hit("http request");
       if (req.method === "POST") lastHeaders.set(conn, view.headers);
       if (parsed !== undefined && view.messages.length === 0) {
         res.writeHead(202).end();
@@ -219,8 +230,13 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
     const ctype = headers["content-type"] ?? "";
     const sessionConn = headers["mcp-session-id"] ?? conn;
     const view: HttpResponseView = { status: ur.statusCode ?? 500, headers, requestMessages, messages: [], sse: ctype.includes("text/event-stream") };
-    if (view.sse) {
+    const hook = () => {
+      const before = JSON.stringify(view);
       rewriter.onHttpResponse?.(view);
+      if (JSON.stringify(view) !== before) relay.hit("http response");
+    };
+    if (view.sse) {
+      hook();
       res.writeHead(view.status, view.headers);
       res.flushHeaders();
       const send = (m: Msg) => {
@@ -251,6 +267,11 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
       ur.setEncoding("utf8");
       ur.on("data", (chunk: string) => {
         buf += chunk;
+        if (buf.length > MAX_BODY_BYTES) {
+          ur.destroy();
+          res.end();
+          return;
+        }
         let nl: number;
         while ((nl = buf.indexOf("\n")) >= 0) {
           const line = buf.slice(0, nl).replace(/\r$/, "");
@@ -282,7 +303,7 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
     }
     if (parsed === undefined) {
       view.messages = [];
-      rewriter.onHttpResponse?.(view);
+      hook();
       res.writeHead(view.status, view.headers).end(raw);
       return;
     }
@@ -290,7 +311,7 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
     const inject = injectFor(sessionConn, (m) => (extra.push(m), true));
     for (const m of (Array.isArray(parsed) ? parsed : [parsed]) as Msg[]) view.messages.push(...(await relay.apply(m, "toClient", sessionConn, inject)));
     view.messages.push(...extra);
-    rewriter.onHttpResponse?.(view);
+    hook();
     if (view.sse) {
       view.headers["content-type"] = "text/event-stream";
       res.writeHead(view.status, view.headers);

@@ -37,11 +37,15 @@ export interface RunResult {
   verdict: Verdict;
   /** What conform reported broken (its rule names and messages, shortened), when it said so. */
   violations: string[];
+  /** How many messages or HTTP exchanges the mutant changed: 0 means the bug never struck in the run. */
+  hits: number;
   seconds: number;
 }
 
 /** Where the proxy records a mutant that threw during a run (then the verdict is error, not a kill). */
 const errorsFile = join(root, ".tmp", `statement-mutant-errors-${process.pid}.txt`);
+/** Where the proxy records each change the mutant made during a run. */
+const hitsFile = join(root, ".tmp", `statement-mutant-hits-${process.pid}.txt`);
 
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -72,7 +76,7 @@ function runConform(args: string[], opts: RunOptions): Promise<{ exit: number | 
       cwd: root,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, STATEMENT_MUTANT_ERRORS: errorsFile, ...(opts.trace ? { STATEMENT_MUTANT_TRACE: opts.trace } : {}) },
+      env: { ...process.env, STATEMENT_MUTANT_ERRORS: errorsFile, STATEMENT_MUTANT_HITS: hitsFile, ...(opts.trace ? { STATEMENT_MUTANT_TRACE: opts.trace } : {}) },
     });
     let stdout = "";
     child.stdout!.on("data", (c: Buffer) => (stdout.length < 4_000_000 ? (stdout += c.toString("utf8")) : undefined));
@@ -131,6 +135,7 @@ export async function runMutant(mutant: Mutant, revision: Revision, transport: T
   const started = Date.now();
   mkdirSync(dirname(errorsFile), { recursive: true });
   rmSync(errorsFile, { force: true });
+  rmSync(hitsFile, { force: true });
   const common = ["--spec", revision, "--seed", String(opts.seed), "--json", ...(opts.runs !== undefined ? ["--runs", String(opts.runs)] : [])];
   let res: { exit: number | null; stdout: string };
   if (transport === "stdio") {
@@ -141,13 +146,14 @@ export async function runMutant(mutant: Mutant, revision: Revision, transport: T
     try {
       demo = await startDemoHttp(revision);
     } catch (e) {
-      return { mutant: mutant.name, statement: mutant.statement, revision, transport, exit: null, verdict: "error", violations: [String(e)], seconds: 0 };
+      return { mutant: mutant.name, statement: mutant.statement, revision, transport, exit: null, verdict: "error", violations: [String(e)], hits: 0, seconds: 0 };
     }
-    const prev = [process.env.STATEMENT_MUTANT_TRACE, process.env.STATEMENT_MUTANT_ERRORS];
+    const prev = [process.env.STATEMENT_MUTANT_TRACE, process.env.STATEMENT_MUTANT_ERRORS, process.env.STATEMENT_MUTANT_HITS];
     if (opts.trace) process.env.STATEMENT_MUTANT_TRACE = opts.trace;
     process.env.STATEMENT_MUTANT_ERRORS = errorsFile;
+    process.env.STATEMENT_MUTANT_HITS = hitsFile;
     const proxy = await startHttpProxy({ upstream: demo.url, mutant });
-    [process.env.STATEMENT_MUTANT_TRACE, process.env.STATEMENT_MUTANT_ERRORS] = prev;
+    [process.env.STATEMENT_MUTANT_TRACE, process.env.STATEMENT_MUTANT_ERRORS, process.env.STATEMENT_MUTANT_HITS] = prev;
     try {
       res = await runConform([...common, "--url", proxy.url], opts);
     } finally {
@@ -155,6 +161,7 @@ export async function runMutant(mutant: Mutant, revision: Revision, transport: T
       stop(demo.child);
     }
   }
+  const hits = existsSync(hitsFile) ? readFileSync(hitsFile, "utf8").split("\n").filter(Boolean).length : 0;
   const thrown = existsSync(errorsFile) ? readFileSync(errorsFile, "utf8").split("\n")[0]! : undefined;
   return {
     mutant: mutant.name,
@@ -164,6 +171,7 @@ export async function runMutant(mutant: Mutant, revision: Revision, transport: T
     exit: res.exit,
     verdict: thrown ? "error" : verdictOf(res.exit),
     violations: thrown ? [`the mutant threw: ${thrown}`] : res.exit === 1 ? violationsOf(res.stdout) : [],
+    hits,
     seconds: Math.round((Date.now() - started) / 100) / 10,
   };
 }
