@@ -2,11 +2,11 @@
  * The statement-mutant runner: mutants written from the protocol's statements (MUST/SHOULD/MAY of each
  * revision), applied at the wire by a proxy in front of the demo server, each run through conform.
  *
- *   npm run mutants:statements -- [--only <prefix>] [--sample N] [--seed S] [--runs N]
+ *   npm run mutants:statements -- [--only <prefix>[,<prefix>...]] [--sample N] [--seed S] [--runs N]
  *                                 [--transport stdio|http] [--report <file>] [--no-noop] [--noop-only]
  *
- * First the no-op mutant on each revision and transport in play (conform must hold: the proxy is
- * transparent), then each mutant; prints a table per revision and a total, and writes a JSON report
+ * First the no-op mutant on each revision in play, over both transports (conform must hold: the proxy
+ * is transparent), then each mutant; prints a table per revision and a total, and writes a JSON report
  * (default .tmp/statement-mutants.json). Exits 1 when the proxy is not transparent, else 0.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -66,7 +66,8 @@ export function sample<T>(items: T[], n: number, seed: number): T[] {
 
 async function main() {
   const o = parse(process.argv.slice(2));
-  let chosen: Mutant[] = revisions.flatMap((r) => catalogue[r]).filter((m) => m.name.startsWith(o.only));
+  const prefixes = o.only.split(",");
+  let chosen: Mutant[] = revisions.flatMap((r) => catalogue[r]).filter((m) => prefixes.some((p) => m.name.startsWith(p)));
   if (o.sample > 0) chosen = sample(chosen, o.sample, o.seed);
   if (o.noopOnly) chosen = [];
   const transportsOf = (m: Mutant) => (m.transports ?? ["stdio"]).filter((t) => o.transport === undefined || t === o.transport);
@@ -77,7 +78,8 @@ async function main() {
   if (o.noop) {
     const inPlay = o.noopOnly ? revisions : revisions.filter((r) => chosen.some((m) => revisionOf(m) === r));
     for (const r of inPlay) {
-      const ts = new Set<Transport>(o.noopOnly ? ["stdio", "http"] : chosen.filter((m) => revisionOf(m) === r).flatMap(transportsOf));
+      // Both transports whatever the mutants use: a kill counts only where the proxy itself is shown transparent.
+      const ts = new Set<Transport>((["stdio", "http"] as const).filter((t) => o.transport === undefined || t === o.transport));
       for (const t of ts) {
         const res = await runMutant(noop, r, t, opts);
         noopResults.push(res);
