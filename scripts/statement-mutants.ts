@@ -4,6 +4,7 @@
  *
  *   npm run mutants:statements -- [--only <prefix>[,<prefix>...]] [--sample N] [--seed S] [--runs N]
  *                                 [--transport stdio|http] [--report <file>] [--no-noop] [--noop-only]
+ *                                 [--timeout <seconds a conform run may take, default 300>]
  *
  * First the no-op mutant on each revision in play, over both transports (conform must hold: the proxy
  * is transparent), then each mutant; prints a table per revision and a total, and writes a JSON report
@@ -16,7 +17,7 @@ import type { Mutant, Revision, Transport } from "./statement-mutants/mutant.js"
 import { combine, root, runMutant, type RunResult, type Verdict } from "./statement-mutants/run.js";
 
 function parse(argv: string[]) {
-  const o = { only: "", sample: 0, seed: 1, runs: undefined as number | undefined, transport: undefined as Transport | undefined, report: join(root, ".tmp", "statement-mutants.json"), noop: true, noopOnly: false };
+  const o = { only: "", sample: 0, seed: 1, runs: undefined as number | undefined, transport: undefined as Transport | undefined, report: join(root, ".tmp", "statement-mutants.json"), noop: true, noopOnly: false, timeout: 300 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const v = () => {
@@ -33,11 +34,13 @@ function parse(argv: string[]) {
       if (t !== "stdio" && t !== "http") usage("--transport is stdio or http");
       o.transport = t;
     } else if (a === "--report") o.report = resolve(v());
+    else if (a === "--timeout") o.timeout = Number(v());
     else if (a === "--no-noop") o.noop = false;
     else if (a === "--noop-only") o.noopOnly = true;
     else usage(`unknown option ${a}`);
   }
   if (!Number.isInteger(o.seed) || !Number.isInteger(o.sample) || o.sample < 0) usage("--seed and --sample take integers");
+  if (!(o.timeout > 0 && o.timeout <= 3600)) usage("--timeout takes seconds, at most 3600");
   return o;
 }
 
@@ -71,7 +74,7 @@ async function main() {
   if (o.sample > 0) chosen = sample(chosen, o.sample, o.seed);
   if (o.noopOnly) chosen = [];
   const transportsOf = (m: Mutant) => (m.transports ?? ["stdio"]).filter((t) => o.transport === undefined || t === o.transport);
-  const opts = { seed: o.seed, runs: o.runs };
+  const opts = { seed: o.seed, runs: o.runs, timeoutMs: o.timeout * 1000 };
   const say = (s: string) => process.stdout.write(s + "\n");
 
   const noopResults: RunResult[] = [];

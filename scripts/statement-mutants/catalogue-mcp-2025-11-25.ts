@@ -221,8 +221,8 @@ export const mcp2025Mutants: Mutant[] = [
   mutant(R + "result.create-task-result/no-task-id", "the CreateTaskResult's task has no taskId", (m, ctx) =>
     answers(m, ctx, "tools/call") && m.result?.task ? [{ ...m, result: { ...m.result, task: { ...m.result.task, taskId: undefined } } }] : undefined,
   ),
-  mutant(R + "result.asap/created-late", "answers the CreateTaskResult only after a 5 s wait", async (m, ctx) => {
-    if (answers(m, ctx, "tools/call") && m.result?.task) await sleep(5000);
+  mutant(R + "result.asap/created-late", "answers the CreateTaskResult only after a 2 s wait", async (m, ctx) => {
+    if (answers(m, ctx, "tools/call") && m.result?.task) await sleep(2000);
     return undefined;
   }),
   mutant(R + "result.terminal-final/error-as-empty-result", "tasks/result of a task that ended in a JSON-RPC error returns an empty result", (m, ctx) =>

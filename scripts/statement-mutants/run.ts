@@ -81,7 +81,7 @@ function runConform(args: string[], opts: RunOptions): Promise<{ exit: number | 
     let stdout = "";
     child.stdout!.on("data", (c: Buffer) => (stdout.length < 4_000_000 ? (stdout += c.toString("utf8")) : undefined));
     child.stderr!.resume();
-    const timer = setTimeout(() => stop(child), opts.timeoutMs ?? 240_000);
+    const timer = setTimeout(() => stop(child), opts.timeoutMs ?? 300_000);
     child.on("exit", (code) => {
       clearTimeout(timer);
       resolve({ exit: code, stdout });
