@@ -229,12 +229,19 @@ export const mcp2025Mutants: Mutant[] = [
     errorOf(m, ctx, "tasks/result") && m.error.code !== -32602 ? [{ jsonrpc: "2.0", id: m.id, result: { content: [], _meta: { [REL]: { taskId: paramTaskId(ctx) } } } }] : undefined,
   ),
   tracked("result.block/not-ready-error", "tasks/result of an unfinished task answers an error at once instead of waiting", (m, ctx, t, s) => {
-    const early: Set<string> = (s.early ??= new Set());
+    // The error it answers at once goes out; the server's own answer, later, is dropped.
+    const early: Map<string, number> = (s.early ??= new Map());
+    const key = JSON.stringify(m.id);
     if (ctx.dir === "toServer" && m.method === "tasks/result" && typeof m.params?.taskId === "string" && t.status.has(m.params.taskId) && !t.isTerminal(m.params.taskId)) {
-      early.add(JSON.stringify(m.id));
+      early.set(key, 0);
       ctx.inject("toClient", errorFor(m, -32602, "Task is not finished yet")[0]!);
     }
-    if (answers(m, ctx, "tasks/result") && early.has(JSON.stringify(m.id))) return [];
+    if (answers(m, ctx, "tasks/result") && early.has(key)) {
+      const n = early.get(key)!;
+      early.set(key, n + 1);
+      if (n > 0) early.delete(key);
+      return n === 0 ? undefined : [];
+    }
     return undefined;
   }),
   mutant(R + "result.exactly/is-error-dropped", "tasks/result drops isError from a tool result", (m, ctx) =>
