@@ -148,12 +148,15 @@ export async function runMutant(mutant: Mutant, revision: Revision, transport: T
     } catch (e) {
       return { mutant: mutant.name, statement: mutant.statement, revision, transport, exit: null, verdict: "error", violations: [String(e)], hits: 0, seconds: 0 };
     }
-    const prev = [process.env.STATEMENT_MUTANT_TRACE, process.env.STATEMENT_MUTANT_ERRORS, process.env.STATEMENT_MUTANT_HITS];
-    if (opts.trace) process.env.STATEMENT_MUTANT_TRACE = opts.trace;
-    process.env.STATEMENT_MUTANT_ERRORS = errorsFile;
-    process.env.STATEMENT_MUTANT_HITS = hitsFile;
+    // The in-process proxy reads its files from the environment when it starts; the environment is then put back.
+    const keys = ["STATEMENT_MUTANT_TRACE", "STATEMENT_MUTANT_ERRORS", "STATEMENT_MUTANT_HITS"] as const;
+    const prev = keys.map((k) => process.env[k]);
+    const set = (k: string, v: string | undefined) => (v === undefined ? delete process.env[k] : (process.env[k] = v));
+    set("STATEMENT_MUTANT_TRACE", opts.trace);
+    set("STATEMENT_MUTANT_ERRORS", errorsFile);
+    set("STATEMENT_MUTANT_HITS", hitsFile);
     const proxy = await startHttpProxy({ upstream: demo.url, mutant });
-    [process.env.STATEMENT_MUTANT_TRACE, process.env.STATEMENT_MUTANT_ERRORS, process.env.STATEMENT_MUTANT_HITS] = prev;
+    keys.forEach((k, i) => set(k, prev[i]));
     try {
       res = await runConform([...common, "--url", proxy.url], opts);
     } finally {
