@@ -1,0 +1,130 @@
+/**
+ * What a statement mutant is: a server bug written from one statement of a protocol revision,
+ * applied at the wire by the mutating proxy (proxy.ts) to the messages between a client and a real
+ * server. Also the small helpers the catalogues share to read and rewrite JSON-RPC messages.
+ */
+
+/** One JSON-RPC message as it travels (request, notification, result or error). */
+export type Msg = Record<string, any>;
+
+/** Which way a message travels through the proxy. */
+export type Direction = "toServer" | "toClient";
+
+export type Transport = "stdio" | "http";
+
+/** The revisions a catalogue is written for; each has a built-in spec of the same name. */
+export type Revision = "sep-1686-draft" | "mcp-2025-11-25" | "ext-tasks-2026-07-28";
+
+/** What the proxy tells a mutant about the message in hand. */
+export interface Ctx {
+  dir: Direction;
+  transport: Transport;
+  /** The connection the message travels on: one per stdio proxy; the Mcp-Session-Id (or "none") over HTTP. */
+  conn: string;
+  /** For a response: the request it answers (its method and params), as the proxy saw it go the other way. */
+  request?: { method: string; params?: any };
+  /** Sends a message of the mutant's own, now or after delayMs (bounded by the proxy). */
+  inject(dir: Direction, msg: Msg, delayMs?: number): void;
+}
+
+/** An HTTP exchange as a mutant may rewrite it before it goes on (status, headers; the body is messages). */
+export interface HttpRequestView {
+  method: string;
+  headers: Record<string, string>;
+  messages: Msg[];
+}
+export interface HttpResponseView {
+  status: number;
+  headers: Record<string, string>;
+  /** The client's request messages this response answers. */
+  requestMessages: Msg[];
+  /** The response messages (already rewritten by onMessage). */
+  messages: Msg[];
+  /** Whether the body is an SSE stream (true) or one JSON body (false). A mutant may switch a JSON body to SSE. */
+  sse: boolean;
+}
+
+/**
+ * The rewriting half of a mutant, one per proxy: it may keep state across messages (keyed by ctx.conn
+ * when it is per connection). onMessage returns the messages to send on in place of msg ([] drops it,
+ * undefined passes it unchanged); a Promise delays them.
+ */
+export interface Rewriter {
+  onMessage?(msg: Msg, ctx: Ctx): Msg[] | undefined | Promise<Msg[] | undefined>;
+  onHttpRequest?(req: HttpRequestView): void;
+  onHttpResponse?(res: HttpResponseView): void;
+}
+
+export interface Mutant {
+  /** `<statement-id>/<bug>` */
+  name: string;
+  /** The id of the statement the bug breaks (seen: wire, party: server). */
+  statement: string;
+  /** One line: what the buggy server does. */
+  description: string;
+  /** The transports it is run on (default: stdio). */
+  transports?: Transport[];
+  start(): Rewriter;
+}
+
+/** A statement no proxy can break, and why. */
+export interface Unmutable {
+  statement: string;
+  reason: string;
+}
+
+// ---- helpers shared by the catalogues ----
+
+export const isRequest = (m: Msg) => typeof m.method === "string" && m.id !== undefined;
+export const isNotification = (m: Msg) => typeof m.method === "string" && m.id === undefined;
+export const isResult = (m: Msg) => m.result !== undefined && m.method === undefined;
+export const isError = (m: Msg) => m.error !== undefined && m.method === undefined;
+
+/** A response from the server to a client request of this method. */
+export const answers = (m: Msg, ctx: Ctx, method: string | RegExp) =>
+  ctx.dir === "toClient" &&
+  ctx.request !== undefined &&
+  (typeof method === "string" ? ctx.request.method === method : method.test(ctx.request.method)) &&
+  (isResult(m) || isError(m));
+
+export const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+/** A mutant from a rewriting function alone: fn sees every message with a fresh state of the mutant. */
+export function mutant(
+  name: string,
+  description: string,
+  fn: (msg: Msg, ctx: Ctx, state: Record<string, any>) => Msg[] | undefined | Promise<Msg[] | undefined>,
+  opts: { transports?: Transport[]; http?: Omit<Rewriter, "onMessage"> } = {},
+): Mutant {
+  const statement = name.slice(0, name.lastIndexOf("/"));
+  return {
+    name,
+    statement,
+    description,
+    transports: opts.transports,
+    start() {
+      const state: Record<string, any> = {};
+      return { onMessage: (m, c) => fn(m, c, state), ...(opts.http ?? {}) };
+    },
+  };
+}
+
+/** Replaces a response's result (a copy of it, to rewrite in place). */
+export function withResult(m: Msg, edit: (r: any) => any): Msg[] {
+  const r = clone(m.result);
+  const out = edit(r);
+  return [{ ...m, result: out === undefined ? r : out }];
+}
+
+/** An error response in place of m. */
+export const errorFor = (m: Msg, code: number, message: string, data?: unknown): Msg[] => [
+  { jsonrpc: "2.0", id: m.id, error: data === undefined ? { code, message } : { code, message, data } },
+];
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 20_000)));
+
+/** The task object of a result, wherever the revision puts it (result.task or the result itself). */
+export function taskOf(r: any): any {
+  if (r && typeof r === "object" && r.task && typeof r.task === "object") return r.task;
+  return r;
+}
