@@ -137,7 +137,12 @@ export function checkDefaults(ctx: Ctx, task: TaskInfo): void {
     const t = spec.types[task.taskType];
     return t !== undefined && typeof t !== "string" && t.type === "object";
   })();
-  const owners = taskObject ? extendsChain(spec, task.taskType) : new Set<string>();
+  // A task type that is a union of status shapes keeps its own fields in the object `Task` (the runtime reads them there).
+  const taskShape = (() => {
+    const t = spec.types.Task;
+    return t !== undefined && typeof t !== "string" && t.type === "object";
+  })();
+  const owners = taskObject ? extendsChain(spec, task.taskType) : taskShape ? extendsChain(spec, "Task") : new Set<string>();
   const cr = spec.behaviour.creation;
   const creationType = cr.via === "param" && typeof cr.paramType === "string" ? cr.paramType.replace(/\?$/, "") : undefined;
   let reported = 0;
