@@ -6,8 +6,8 @@
  * McpServer's: its other tools, prompts and resources, `tools/list` (the adopted tools listed by McpServer
  * itself, with `execution.taskSupport`), `listChanged`, its validation (invalid arguments come back as an
  * `isError` result) and its error handling. Only `tools/call` of an adopted tool is served by the runtime,
- * and the task methods of the 2025-11-25 revision (the one SDK 1.x clients speak), on the built-in copy of
- * that spec's generated checks (specs/mcp-2025-11-25/).
+ * and the task methods of the revision SDK 1.x clients speak, on the built-in copy of that spec's generated
+ * checks (specs/sdk1.ts).
  */
 import { McpServer, type BaseToolCallback, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AnySchema, ZodRawShapeCompat } from "@modelcontextprotocol/sdk/server/zod-compat.js";
@@ -26,8 +26,7 @@ import type { TaskSupport } from "./behaviour.js";
 import { TaskRuntime, type TaskContext, type TaskPeer, type TaskServerOptions } from "./server.js";
 import type { RequestHandler } from "./server-api.js";
 import type { ServerExtra } from "./task-context.js";
-import { DESCRIPTOR } from "./specs/mcp-2025-11-25/descriptor.js";
-import type { TaskStatus } from "./specs/mcp-2025-11-25/types.js";
+import { DESCRIPTOR, SDK1_SPEC, type TaskStatus } from "./specs/sdk1.js";
 
 export type { TaskContext } from "./server.js";
 
@@ -55,8 +54,8 @@ export interface TaskToolConfig<InputArgs, OutputArgs> {
 }
 
 export interface WithTasksOptions extends TaskServerOptions<TaskStatus> {
-  /** The revision served: `mcp-2025-11-25` (the only one SDK 1.x clients speak, and the default). */
-  spec?: "mcp-2025-11-25";
+  /** The revision served: the one SDK 1.x clients speak (the only one, and the default). */
+  spec?: typeof SDK1_SPEC;
   /**
    * A runtime shared by several servers (one McpServer per HTTP session, all on one store): made once with
    * {@link createTaskRuntime}. The other options are then that runtime's.
@@ -81,11 +80,11 @@ export interface McpServerTasks {
   readonly runtime: TaskRuntime<TaskStatus>;
 }
 
-/** A task runtime for the 2025-11-25 revision, to share between servers (see {@link WithTasksOptions.runtime}). */
+/** A task runtime for the revision SDK 1.x speaks, to share between servers (see {@link WithTasksOptions.runtime}). */
 export function createTaskRuntime(options: Omit<WithTasksOptions, "runtime"> = {}): TaskRuntime<TaskStatus> {
-  const { spec = "mcp-2025-11-25", ...rest } = options;
+  const { spec = SDK1_SPEC, ...rest } = options;
   if (spec !== DESCRIPTOR.spec.id) {
-    throw new Error(`mcp-task-gen: withTasks serves spec mcp-2025-11-25 (what SDK 1.x's McpServer and its clients speak), not ${String(spec)}`);
+    throw new Error(`mcp-task-gen: withTasks serves spec ${SDK1_SPEC} (what SDK 1.x's McpServer and its clients speak), not ${String(spec)}`);
   }
   return new TaskRuntime(DESCRIPTOR, rest);
 }

@@ -115,7 +115,7 @@ export interface StatelessHttpOptions extends StatelessServerOptions, HttpLimits
 }
 
 /**
- * The JSON-RPC code of a request whose authentication failed. Core 2026-07-28 defines none (its
+ * The JSON-RPC code of a request whose authentication failed. The per-request core defines none (its
  * authorization rules speak in HTTP statuses and the `WWW-Authenticate` challenge), calls
  * -32000..-32019 legacy (new code SHOULD NOT use it), reserves -32020..-32099 for the codes it
  * defines, and has codes for other purposes allocated outside -32768..-32000: this one is.
@@ -128,7 +128,7 @@ function quoted(value: string): string {
 }
 
 /**
- * The answer to a request `authenticate` refused, as core 2026-07-28's authorization rules give it:
+ * The answer to a request `authenticate` refused, as the per-request core's authorization rules give it:
  * 401 with a Bearer challenge (RFC 6750 §3: `error="invalid_token"` only where the request carried
  * credentials), or 403 with `error="insufficient_scope"` where the refusal says so (an OAuth error
  * whose code is insufficient_scope, e.g. the SDK's verifyBearerToken); `resource_metadata` where

@@ -48,7 +48,7 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
 }
 
 /**
- * What the server sends first when it tears a subscription down (core 2026-07-28, Cancellation: a server
+ * What the server sends first when it tears a subscription down (the per-request core, Cancellation: a server
  * MUST send `notifications/cancelled` referencing the subscribe request when it tears its stream down; the
  * only purpose it may send one for). Like every message of the stream, it names the subscription in `_meta`.
  */

@@ -191,7 +191,10 @@ export class Session {
   /** The server's answer to the handshake (initialize lifecycle). */
   serverCapabilities: Record<string, unknown> | undefined;
   /** The server's requests seen, with the related task id they carried. */
-  readonly serverRequests: Array<{ method: string; relatedTaskId?: string }> = [];
+  readonly serverRequests: Array<{ method: string; relatedTaskId?: string; duringTask: boolean }> = [];
+  /** Requests of the tester still open, by method: a server request that comes while one that carries a task's input is open is that task's. */
+  private readonly openByMethod = new Map<string, number>();
+  private readonly inputCarriers: ReadonlySet<string>;
   private readonly capabilities: Record<string, unknown>;
   readonly timing: Timing;
 
@@ -206,11 +209,15 @@ export class Session {
     if ("url" in target && target.headers) this.wire.setHeaders(target.headers);
     const b = model.ir.behaviour;
     this.capabilities = clientCapabilities(model);
+    // The requests a task's input comes on: the result method (its stream), and a creation request kept open.
+    const result = model.op("result")?.method;
+    this.inputCarriers = new Set([...(result === undefined ? [] : [result]), ...(b.creation.ack.mode === "notification" ? ["tools/call"] : [])]);
     const related = b.relatedTask === false ? undefined : model.metaKey(b.relatedTask.meta);
     this.wire.onServerRequest = async (method, params) => {
       const meta = isObject(params?._meta) ? params._meta : {};
       const rel = related === undefined ? undefined : meta[related];
-      this.serverRequests.push({ method, ...(isObject(rel) && typeof rel.taskId === "string" ? { relatedTaskId: rel.taskId } : {}) });
+      const duringTask = [...this.inputCarriers].some((m) => (this.openByMethod.get(m) ?? 0) > 0);
+      this.serverRequests.push({ method, duringTask, ...(isObject(rel) && typeof rel.taskId === "string" ? { relatedTaskId: rel.taskId } : {}) });
       if (method === "ping") return { result: {} };
       const result = answerInput(method, params);
       return result === undefined ? { error: { code: -32601, message: "Method not found" } } : { result };
@@ -254,7 +261,8 @@ export class Session {
       for (const k of meta.omit ?? []) delete m[k];
       e.params = { ...e.params, _meta: m };
     }
-    return this.wire.request(method, e.params, { timeoutMs: Math.max(timeoutMs, this.timing.requestMs), headers: e.headers, ...(onId ? { onId } : {}) });
+    this.openByMethod.set(method, (this.openByMethod.get(method) ?? 0) + 1);
+    return this.wire.request(method, e.params, { timeoutMs: Math.max(timeoutMs, this.timing.requestMs), headers: e.headers, ...(onId ? { onId } : {}) }).finally(() => this.openByMethod.set(method, (this.openByMethod.get(method) ?? 1) - 1));
   }
 
   /**

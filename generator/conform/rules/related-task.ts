@@ -54,10 +54,9 @@ export function checkServerRequests(w: World): void {
   for (; w.serverRequestsSeen < all.length; w.serverRequestsSeen++) {
     const r = all[w.serverRequestsSeen]!;
     if (rel === false || !rel.requests || input === false || !input.requests.includes(r.method)) continue;
-    // Without the meta, a request is a task's only where one of the requestor's tasks is asking (work of the
-    // input outcome not ended, or a result stream open to carry its input): a plain tool may elicit too.
-    const asking = w.tasks.some((t) => !t.gone && !w.model.terminal.has(t.status) && (t.outcome === "input" || t.resultStream !== undefined));
-    if (r.relatedTaskId === undefined && !asking) continue;
+    // Without the meta, a request is a task's only where it came while a request that carries a task's input was
+    // open (the result method's stream, a creation request kept open): a plain tool may elicit too.
+    if (r.relatedTaskId === undefined && !r.duringTask) continue;
     checked(relatedTask);
     if (r.relatedTaskId === undefined || !w.made.ids.has(r.relatedTaskId)) {
       fail(relatedTask, `the server's ${r.method} for a task does not name one of the requestor's tasks in the related-task meta`, "the id of the task that asks", r.relatedTaskId ?? "nothing");
