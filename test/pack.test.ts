@@ -130,7 +130,7 @@ describe("the packed package", () => {
       expect.arrayContaining(["package.json", "README.md", "dist/esm/server.js", "dist/esm/server.d.ts", "dist/cjs/server.js", "dist/cjs/server.d.ts", "dist/cjs/package.json", "dist/esm/specs/mcp-2025-11-25/descriptor.js", "dist/cjs/specs/mcp-2025-11-25/descriptor.js"]),
     );
     expect(runtimeFiles.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
-    expect(runtimeFiles.filter((f) => !/^(package\.json|README\.md|dist\/(esm|cjs)\/(specs\/mcp-2025-11-25\/)?[a-z-]+\.(js|d\.ts)|dist\/cjs\/package\.json)$/.test(f))).toEqual([]);
+    expect(runtimeFiles.filter((f) => !/^(package\.json|README\.md|dist\/(esm|cjs)\/(specs\/(mcp-2025-11-25\/)?)?[a-z0-9-]+\.(js|d\.ts)|dist\/cjs\/package\.json)$/.test(f))).toEqual([]);
   });
 
   it("the installed runtime loads as CommonJS (require) and as ES modules (import), one module for one file", async () => {
