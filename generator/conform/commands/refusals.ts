@@ -9,9 +9,7 @@ import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { minimalValue } from "../schemas.js";
 import { CLIENT_CAPABILITIES_KEY, envelope, PROTOCOL_VERSION_KEY, valueAt } from "../session.js";
-import { addressing, count, expectAnswer, expectError, isLimitError, mayAugment, validParams, type World } from "../world.js";
-
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+import { addressing, count, expectAnswer, expectError, isLimitError, isObject, mayAugment, validParams, type World } from "../world.js";
 
 /** Methods that address one task, asked about an id no one was given. */
 export class Unknown extends Cmd {
