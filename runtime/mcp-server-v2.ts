@@ -19,12 +19,10 @@ import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult, type 
 import type { TaskSupport } from "./behaviour.js";
 import { createTaskRuntime, type WithTasksOptions } from "./mcp-server.js";
 import { capabilityAt, isObject, nestAt } from "./plan.js";
-import type { TaskContext, TaskPeer, TaskRuntime } from "./server.js";
-import type { ServerExtra } from "./task-context.js";
-import type { TaskStatus } from "./specs/sdk1.js";
+import type { ServerExtra, TaskContext, TaskPeer } from "./task-context.js";
 
 export { createTaskRuntime, type WithTasksOptions } from "./mcp-server.js";
-export type { TaskContext } from "./server.js";
+export type { TaskContext } from "./task-context.js";
 
 /** The context an adopted tool's callback receives when its call runs as a task: 2.x's, bound to the task, plus the task's context. */
 export type TaskToolContext = ServerContext & {
@@ -41,7 +39,7 @@ export interface McpServerTasks {
    */
   adopt(name: string, options?: { taskSupport?: Exclude<TaskSupport, "forbidden"> }): RegisteredTool;
   /** The runtime serving the tasks (its store, `close()`). */
-  readonly runtime: TaskRuntime<TaskStatus>;
+  readonly runtime: ReturnType<typeof createTaskRuntime>;
 }
 
 /** 2.x McpServer's members this binding relies on (TypeScript-private or internal in the SDK, present in 2.4). */
