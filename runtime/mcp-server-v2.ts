@@ -114,9 +114,32 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
   const peer = sdk as unknown as TaskPeer;
   const names = new Map<string, Exclude<TaskSupport, "forbidden">>();
 
-  // The task methods: 2.x answers them -32601 itself on a modern-era instance; here only on a legacy-era one.
+  /**
+   * Whether tasks are served to this request: on a legacy-era instance, where a task can be bound to its requestor
+   * (the connection, the HTTP session, or the auth context). An HTTP exchange with neither session nor auth context
+   * (createMcpHandler's stateless legacy fallback without auth) could not keep one requestor's tasks from another:
+   * there the server stays exactly as it was, and so it does on a modern-era instance.
+   */
+  const servesTasks = (ctx: ServerContext): boolean => !sdk._servedModernEra() && (!sessionlessHttp(sdk) || ctx.http?.authInfo !== undefined);
+  const top = decl.path[0]!;
+  const initialize = handlers.get("initialize");
+  const listTools = handlers.get("tools/list");
+  if (initialize === undefined || listTools === undefined) throw new Error("mcp-task-gen: this McpServer's Server registered no initialize or tools/list handler");
+  handlers.set("initialize", async (request, ctx) => {
+    const result = (await initialize(request, ctx)) as { capabilities: Record<string, unknown> };
+    if (servesTasks(ctx)) return result;
+    const { [top]: _tasks, ...capabilities } = result.capabilities;
+    return { ...result, capabilities };
+  });
+  handlers.set("tools/list", async (request, ctx) => {
+    const result = (await listTools(request, ctx)) as { tools: Array<{ name: string; execution?: unknown }> };
+    if (servesTasks(ctx)) return result;
+    return { ...result, tools: result.tools.map(({ execution, ...tool }) => (names.has(tool.name) ? tool : { ...tool, execution })) };
+  });
+
+  // The task methods: 2.x answers them -32601 itself on a modern-era instance; here only where tasks are served.
   sdk.fallbackRequestHandler = async (request, ctx) => {
-    const handled = sdk._servedModernEra() ? undefined : await runtime.handleTaskRequest(request.method, request.params, extraOf(ctx));
+    const handled = servesTasks(ctx) ? await runtime.handleTaskRequest(request.method, request.params, extraOf(ctx)) : undefined;
     if (handled === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
     return handled;
   };
@@ -128,7 +151,7 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
     const tool = name === undefined ? undefined : inside._registeredTools[name];
     const support = name === undefined ? undefined : names.get(name);
     const asked = params.task !== undefined;
-    if (sdk._servedModernEra() || name === undefined || tool === undefined || !tool.enabled || (support === undefined && !asked) || (support === "optional" && !asked)) {
+    if (!servesTasks(ctx) || name === undefined || tool === undefined || !tool.enabled || (support === undefined && !asked) || (support === "optional" && !asked)) {
       // McpServer answers as it always did.
       return plainCall(request, ctx);
     }
@@ -137,10 +160,8 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
       // A task asked of a tool that cannot run as one: the spec's error, from the runtime's check of the tool switch.
       return runtime.run("tools/call", params, extra, () => plainCall(request, ctx) as never, { tool: name, taskSupport: "forbidden" });
     }
-    // An HTTP exchange without a session (createMcpHandler's stateless legacy fallback, a stateless transport)
-    // ends with its answer: no one to send the task's status notifications to later.
-    const transport = sdk.transport as { handleRequest?: unknown; sessionId?: string } | undefined;
-    const perRequest = typeof transport?.handleRequest === "function" && transport.sessionId === undefined;
+    // An HTTP exchange without a session ends with its answer: no one to send the task's status notifications to later.
+    const perRequest = sessionlessHttp(sdk);
     const answer = runtime.run("tools/call", params, extra, (task) => runTool(inside, sdk, tool, name, params.arguments, boundContext(ctx, task), task.taskId === undefined), {
       tool: name,
       taskSupport: support,
@@ -182,6 +203,12 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
       return registered;
     },
   };
+}
+
+/** Whether the server is connected to an HTTP transport without a session (each exchange ends with its answer). */
+function sessionlessHttp(sdk: ServerInside): boolean {
+  const transport = sdk.transport as { handleRequest?: unknown; sessionId?: string } | undefined;
+  return typeof transport?.handleRequest === "function" && transport.sessionId === undefined;
 }
 
 /** McpServer's own tool call (its validation, its errors as `isError` results, its result projection), as a task's work. */

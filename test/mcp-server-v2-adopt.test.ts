@@ -51,7 +51,7 @@ describe("the documented lines on 2.x's quickstart", () => {
 
 type Served = { connect(modern?: boolean): Promise<Client>; stderr(): string; close(): Promise<void> };
 
-async function serve(file: string, kind: "stdio" | "http"): Promise<Served> {
+async function serve(file: string, kind: "stdio" | "http" | "stateless"): Promise<Served> {
   const clients: Client[] = [];
   const client = (modern: boolean) => {
     const c = new Client({ name: "weather-user", version: "1.0.0" }, { capabilities: {}, ...(modern ? { versionNegotiation: { mode: "auto" as const } } : {}) });
@@ -72,7 +72,7 @@ async function serve(file: string, kind: "stdio" | "http"): Promise<Served> {
       close: async () => void (await Promise.all(clients.map((c) => c.close().catch(() => undefined)))),
     };
   }
-  const child = spawn(process.execPath, [file, "--http", "0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [file, "--http", "0", ...(kind === "stateless" ? ["--stateless"] : [])], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   const served = httpChild(child, file);
   const url = new URL(await served.url);
   return {
@@ -160,27 +160,23 @@ describe.each(["stdio", "http"] as const)("the adopted 2.x quickstart over %s, w
     }
   }, 30_000);
 
-  it(`reports the task's progress ${kind === "stdio" ? "after the request was answered" : "nowhere: a stateless legacy exchange ends with its answer"}`, async () => {
+  it("reports the task's progress after the request was answered", async () => {
     progress.length = 0;
     const created = (await now.request(
       { method: "tools/call", params: { name: "slow_tool", arguments: { seconds: 0.3 }, task: { ttl: 60_000 }, _meta: { progressToken: "p1" } } },
       looseResult,
     )) as { task: { taskId: string; status: string } };
     expect(created.task.status).toBe("working");
-    const done = await eventually(async () => {
-      const t = (await now.request({ method: "tasks/get", params: { taskId: created.task.taskId } }, looseResult)) as { status: string };
-      return t.status === "working" ? undefined : t;
-    }, "the task to end");
-    expect(done.status).toBe("completed");
-    if (kind === "stdio") await eventually(() => (progress.length >= 3 ? true : undefined), "three progress notifications");
-    expect(progress).toEqual(kind === "stdio" ? [1, 2, 3] : []);
+    await eventually(() => (progress.length >= 3 ? true : undefined), "three progress notifications");
+    expect(progress).toEqual([1, 2, 3]);
+    expect(await now.request({ method: "tasks/get", params: { taskId: created.task.taskId } }, looseResult)).toMatchObject({ status: "completed" });
   });
 
-  it(`cancels a running task: tasks/cancel answers it cancelled, it stays cancelled${kind === "stdio" ? ", and its work stops at its next check of ctx.mcpReq.signal" : ""}`, async () => {
+  it("cancels a running task: tasks/cancel answers it cancelled, it stays cancelled, and its work stops at its next check of ctx.mcpReq.signal", async () => {
     progress.length = 0;
     const params = { name: "slow_tool", arguments: { seconds: 30 }, task: { ttl: 60_000 }, _meta: { progressToken: "p2" } };
     const { task } = (await now.request({ method: "tools/call", params }, looseResult)) as { task: { taskId: string } };
-    if (kind === "stdio") await eventually(() => (progress.length >= 2 ? true : undefined), "progress of the running task");
+    await eventually(() => (progress.length >= 2 ? true : undefined), "progress of the running task");
     expect(await now.request({ method: "tasks/get", params: { taskId: task.taskId } }, looseResult)).toMatchObject({ status: "working" });
     expect(await now.request({ method: "tasks/cancel", params: { taskId: task.taskId } }, looseResult)).toMatchObject({ taskId: task.taskId, status: "cancelled" });
     const seen = progress.length;
@@ -202,6 +198,28 @@ describe.each(["stdio", "http"] as const)("the adopted 2.x quickstart over %s, w
     const old = await was.callTool({ name: "slow_tool", arguments: { seconds: "x" } });
     expect(await now.request({ method: "tasks/result", params: { taskId: task.taskId } }, looseResult)).toMatchObject({ isError: true, content: old.content });
     await expect(now.request({ method: "tools/call", params: { name: "get_alerts", arguments: { state: "CA" }, task: {} } }, looseResult)).rejects.toMatchObject({ code: -32601 });
+  });
+});
+
+describe("the adopted 2.x quickstart on createMcpHandler's stateless legacy fallback, without an auth context", () => {
+  let before: Served;
+  let after: Served;
+  beforeAll(async () => {
+    [before, after] = await Promise.all([serve(QUICKSTART, "stateless"), serve(ADOPTED, "stateless")]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([before?.close(), after?.close()]);
+  });
+
+  it("is what it was (no session, no auth: no requestor a task could be bound to): no tasks advertised, a task request answered plainly", async () => {
+    const [was, now] = await Promise.all([before.connect(), after.connect()]);
+    expect(now.getProtocolEra()).toBe("legacy");
+    expect(now.getServerCapabilities()).toEqual(was.getServerCapabilities());
+    expect((await now.listTools()).tools).toEqual((await was.listTools()).tools);
+    for (const call of PLAIN_CALLS) expect(await answer(now.callTool(call)), JSON.stringify(call)).toEqual(await answer(was.callTool(call)));
+    const asked = { method: "tools/call", params: { name: "slow_tool", arguments: { seconds: 0.05 }, task: {} } };
+    expect(await now.request(asked, looseResult)).toEqual(await was.request(asked, looseResult));
+    expect(await answer(now.request({ method: "tasks/list", params: {} }, looseResult))).toEqual(await answer(was.request({ method: "tasks/list", params: {} }, looseResult)));
   });
 });
 
