@@ -139,7 +139,7 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
 
   // The task methods: 2.x answers them -32601 itself on a modern-era instance; here only where tasks are served.
   sdk.fallbackRequestHandler = async (request, ctx) => {
-    const handled = servesTasks(ctx) ? await runtime.handleTaskRequest(request.method, request.params, extraOf(ctx)) : undefined;
+    const handled = servesTasks(ctx) ? await runtime.handleTaskRequest(request.method, request.params, extraOf(ctx), sessionlessHttp(sdk) ? undefined : peer) : undefined;
     if (handled === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
     return handled;
   };

@@ -283,4 +283,36 @@ describe("in process: wrong uses fail at start saying what to do", () => {
     expect(() => withTasks1(weather() as never)).toThrow(/@modelcontextprotocol\/server 2\.x; import withTasks from @mcp-task-gen\/runtime\/mcp-server-v2/);
     await tasks.runtime.close();
   });
+
+  it("an adopted tool that asks for input within a task: its unchanged ctx.mcpReq.elicitInput puts the task in input_required, the question travels on tasks/result", async () => {
+    const server = weather();
+    let calls = 0;
+    server.registerTool("confirm", {}, async (ctx) => {
+      calls++;
+      const answer = await ctx.mcpReq.elicitInput({ mode: "form", message: "Go?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
+      return { content: [{ type: "text" as const, text: `${answer.action} ${(ctx as { task?: { taskId?: string } }).task?.taskId ?? "plain"}` }] };
+    });
+    const tasks = withTasks(server, { audit: false });
+    tasks.adopt("confirm");
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "c", version: "1" }, { capabilities: { elicitation: { form: {} } } });
+    let asked = 0;
+    client.setRequestHandler("elicitation/create", async () => {
+      asked++;
+      return { action: "accept", content: { ok: true } };
+    });
+    await client.connect(clientSide);
+    // Plainly, as before: McpServer's own call, the question asked on the request.
+    expect(await client.callTool({ name: "confirm", arguments: {} })).toMatchObject({ content: [{ text: "accept plain" }] });
+    expect(asked).toBe(1);
+    const { task } = (await client.request({ method: "tools/call", params: { name: "confirm", arguments: {}, task: {} } }, looseResult)) as { task: { taskId: string } };
+    await eventually(async () => ((await client.request({ method: "tasks/get", params: { taskId: task.taskId } }, looseResult)) as { status: string }).status === "input_required" || undefined, "input_required");
+    expect(asked).toBe(1);
+    expect(await client.request({ method: "tasks/result", params: { taskId: task.taskId } }, looseResult)).toMatchObject({ content: [{ text: `accept ${task.taskId}` }] });
+    expect(asked).toBe(2);
+    expect(calls).toBe(2);
+    await client.close();
+    await tasks.runtime.close();
+  });
 });
