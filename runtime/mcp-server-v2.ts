@@ -137,9 +137,26 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
     return { ...result, tools: result.tools.map(({ execution, ...tool }) => (names.has(tool.name) ? tool : { ...tool, execution })) };
   });
 
+  /** The peer of this request's connection (none where the exchange ends with its answer), remembered by the runtime for its session until it closes. */
+  let forgetting = false;
+  const peerOf = (ctx: ServerContext): TaskPeer | undefined => {
+    if (sessionlessHttp(sdk)) return undefined;
+    const transport = sdk.transport as { onclose?: () => void } | undefined;
+    const sid = ctx.sessionId;
+    if (sid !== undefined && transport !== undefined && !forgetting) {
+      forgetting = true;
+      const closed = transport.onclose;
+      transport.onclose = () => {
+        closed?.();
+        runtime.forgetPeer(sid, peer);
+      };
+    }
+    return peer;
+  };
+
   // The task methods: 2.x answers them -32601 itself on a modern-era instance; here only where tasks are served.
   sdk.fallbackRequestHandler = async (request, ctx) => {
-    const handled = servesTasks(ctx) ? await runtime.handleTaskRequest(request.method, request.params, extraOf(ctx), sessionlessHttp(sdk) ? undefined : peer) : undefined;
+    const handled = servesTasks(ctx) ? await runtime.handleTaskRequest(request.method, request.params, extraOf(ctx), peerOf(ctx)) : undefined;
     if (handled === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
     return handled;
   };
@@ -161,11 +178,12 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
       return runtime.run("tools/call", params, extra, () => plainCall(request, ctx) as never, { tool: name, taskSupport: "forbidden" });
     }
     // An HTTP exchange without a session ends with its answer: no one to send the task's status notifications to later.
-    const perRequest = sessionlessHttp(sdk);
+    const session = peerOf(ctx);
+    const perRequest = session === undefined;
     const answer = runtime.run("tools/call", params, extra, (task) => runTool(inside, sdk, tool, name, params.arguments, boundContext(ctx, task), task.taskId === undefined), {
       tool: name,
       taskSupport: support,
-      ...(perRequest ? {} : { peer }),
+      ...(perRequest ? {} : { peer: session }),
     });
     if (!perRequest) return answer;
     try {

@@ -259,6 +259,11 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     return this.dispatch({ jsonrpc: "2.0", id: extra.requestId, method, params: (params ?? {}) as Record<string, unknown> } as JSONRPCRequest, extra, peer);
   }
 
+  /** Forgets a session's peer once its connection closed (for a binding that gives `handleTaskRequest` its peers). */
+  forgetPeer(sessionId: string, peer: TaskPeer): void {
+    if (this.peers.get(sessionId) === peer) this.peers.delete(sessionId);
+  }
+
   /**
    * Registers plain async tools on a low-level `Server` (tools/list and
    * tools/call); each call may be augmented with a task. Call before `connect`.

@@ -315,4 +315,23 @@ describe("in process: wrong uses fail at start saying what to do", () => {
     await client.close();
     await tasks.runtime.close();
   });
+
+  it("forgets a session's connection once it closed: the runtime keeps no server of a closed session", async () => {
+    const server = weather();
+    const tasks = withTasks(server, { audit: false });
+    tasks.adopt("get_alerts");
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    // A transport of a session, as a sessionful HTTP transport is.
+    Object.assign(serverSide, { sessionId: "session-1" });
+    await server.connect(serverSide);
+    const client = new Client({ name: "c", version: "1" }, { capabilities: {} });
+    await client.connect(clientSide);
+    const { task } = (await client.request({ method: "tools/call", params: { name: "get_alerts", arguments: { state: "CA" }, task: {} } }, looseResult)) as { task: { taskId: string } };
+    expect(await client.request({ method: "tasks/result", params: { taskId: task.taskId } }, looseResult)).toMatchObject({ content: [{ text: "CA" }] });
+    const peers = (tasks.runtime as unknown as { peers: Map<string, unknown> }).peers;
+    expect(peers.get("session-1")).toBe(server.server);
+    await client.close();
+    await eventually(() => (peers.has("session-1") ? undefined : true), "the closed session's peer forgotten");
+    await tasks.runtime.close();
+  });
 });
