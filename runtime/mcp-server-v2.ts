@@ -15,7 +15,17 @@
  * Everything else stays McpServer's: its other tools, prompts and resources, `tools/list`, `listChanged`,
  * plain calls of the adopted tools (its validation, its `isError` results, its multi-round-trip seam).
  */
-import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolResult, type RegisteredTool, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type BaseToolCallback,
+  type CallToolResult,
+  type RegisteredTool,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+  type ToolAnnotations,
+} from "@modelcontextprotocol/server";
 import type { TaskSupport } from "./behaviour.js";
 import { createTaskRuntime, type WithTasksOptions } from "./mcp-server.js";
 import { capabilityAt, isObject, nestAt } from "./plan.js";
@@ -30,8 +40,26 @@ export type TaskToolContext = ServerContext & {
   readonly task?: TaskContext;
 };
 
+/** A tool's config as 2.x's `McpServer.registerTool` takes it, plus whether a call may run plainly. */
+export interface TaskToolConfig<InputArgs, OutputArgs> {
+  title?: string;
+  description?: string;
+  inputSchema?: InputArgs;
+  outputSchema?: OutputArgs;
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+  /** `optional` (default): a call runs as a task when the client asks for one, plainly otherwise; `required`: only as a task. */
+  execution?: { taskSupport?: Exclude<TaskSupport, "forbidden"> };
+}
+
 /** What {@link withTasks} returns. */
 export interface McpServerTasks {
+  /** Registers a tool that may run as a task: `McpServer.registerTool`'s signature; the callback's `ctx.task` is typed. */
+  registerTool<OutputArgs extends StandardSchemaWithJSON, InputArgs extends StandardSchemaWithJSON | undefined = undefined>(
+    name: string,
+    config: TaskToolConfig<InputArgs, OutputArgs>,
+    cb: BaseToolCallback<CallToolResult, TaskToolContext, InputArgs>,
+  ): RegisteredTool;
   /**
    * Makes a tool already registered with `server.registerTool` run as a task when the client asks for one, in
    * place: its callback unchanged; within a task its `ctx.mcpReq` (signal, notify, send, elicitInput,
@@ -194,7 +222,7 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
     }
   });
 
-  return {
+  const tasks: McpServerTasks = {
     runtime,
     adopt(name, options = {}) {
       const registered = inside._registeredTools[name];
@@ -220,7 +248,16 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
       };
       return registered;
     },
+    registerTool(name, config, cb) {
+      if (inside._registeredTools[name] !== undefined) {
+        throw new Error(`mcp-task-gen: tool ${name} is already registered on this McpServer; to make it run as a task in place, call tasks.adopt("${name}") instead of registering it again`);
+      }
+      const { execution, ...plain } = config;
+      server.registerTool(name, plain as never, cb as never);
+      return tasks.adopt(name, { taskSupport: execution?.taskSupport ?? "optional" });
+    },
   };
+  return tasks;
 }
 
 /** Whether the server is connected to an HTTP transport without a session (each exchange ends with its answer). */

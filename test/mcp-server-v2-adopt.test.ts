@@ -316,6 +316,33 @@ describe("in process: wrong uses fail at start saying what to do", () => {
     await tasks.runtime.close();
   });
 
+  it("a tool registered through withTasks: announced (listChanged) and listed like any McpServer tool, its ctx.task typed; renamed, it runs as a task under its new name", async () => {
+    const server = weather();
+    const tasks = withTasks(server, { audit: false });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "c", version: "1" }, { capabilities: {} });
+    let changed = 0;
+    client.setNotificationHandler("notifications/tools/list_changed", () => void changed++);
+    await client.connect(clientSide);
+    expect(() => tasks.registerTool("get_alerts", {}, async () => ({ content: [] }))).toThrow(/already registered.*tasks\.adopt\("get_alerts"\)/);
+    const registered = tasks.registerTool("echo", { inputSchema: z.object({ text: z.string() }) }, async ({ text }, ctx) => ({
+      content: [{ type: "text" as const, text: `${text} ${ctx.task?.taskId ?? "plain"}` }],
+    }));
+    await eventually(() => (changed > 0 ? true : undefined), "tools/list_changed");
+    expect((await client.listTools()).tools.find((t) => t.name === "echo")?.execution).toEqual({ taskSupport: "optional" });
+    expect(await client.callTool({ name: "echo", arguments: { text: "hi" } })).toEqual({ content: [{ type: "text", text: "hi plain" }] });
+    registered.update({ name: "echo2" });
+    const { task } = (await client.request({ method: "tools/call", params: { name: "echo2", arguments: { text: "hi" }, task: {} } }, looseResult)) as { task: { taskId: string } };
+    expect(await client.request({ method: "tasks/result", params: { taskId: task.taskId } }, looseResult)).toMatchObject({ content: [{ text: `hi ${task.taskId}` }] });
+    // Removed, it is unknown, as any McpServer tool.
+    registered.remove();
+    await expect(client.callTool({ name: "echo2", arguments: { text: "hi" } })).rejects.toThrow(/Tool echo2 not found/);
+    await expect(client.request({ method: "tools/call", params: { name: "echo2", arguments: { text: "hi" }, task: {} } }, looseResult)).rejects.toThrow(/Tool echo2 not found/);
+    await client.close();
+    await tasks.runtime.close();
+  });
+
   it("forgets a session's connection once it closed: the runtime keeps no server of a closed session", async () => {
     const server = weather();
     const tasks = withTasks(server, { audit: false });
