@@ -223,11 +223,11 @@ describe("the adopted 2.x quickstart on createMcpHandler's stateless legacy fall
   });
 });
 
-describe("the adopted 2.x quickstart in the modern era (server/discover), over Streamable HTTP", () => {
+describe.each(["stdio", "http"] as const)("the adopted 2.x quickstart in the modern era (server/discover), over %s", (kind) => {
   let before: Served;
   let after: Served;
   beforeAll(async () => {
-    [before, after] = await Promise.all([serve(QUICKSTART, "http"), serve(ADOPTED, "http")]);
+    [before, after] = await Promise.all([serve(QUICKSTART, kind), serve(ADOPTED, kind)]);
   }, 60_000);
   afterAll(async () => {
     await Promise.all([before?.close(), after?.close()]);
