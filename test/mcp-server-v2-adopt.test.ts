@@ -259,6 +259,32 @@ describe("conform on the adopted 2.x quickstart", () => {
   }, 150_000);
 });
 
+describe("conform on the adopted 2.x quickstart over HTTP sessions", () => {
+  let served: Served;
+  beforeAll(async () => {
+    served = await serve(ADOPTED, "http");
+  }, 60_000);
+  afterAll(() => served?.close());
+
+  it("holds every task rule of mcp-2025-11-25 it exercises; the one rule broken is the fixture's node:http header limit", async () => {
+    const url = /"url":"([^"]+)"/.exec(served.stderr())![1]!;
+    const outcomes = { complete: { name: "slow_tool", arguments: { seconds: 0.2 } }, long: { name: "slow_tool", arguments: { seconds: 30 } }, fail: null, error: null, input: null };
+    const run = await promisify(execFile)(
+      process.execPath,
+      ["bin/mcp-task-gen.js", "conform", "--spec", "mcp-2025-11-25", "--url", url, "--outcomes", JSON.stringify(outcomes), "--runs", "8"],
+      { cwd: root, timeout: 120_000 },
+    ).then(
+      () => ({ stdout: "", stderr: "", code: 0 }),
+      (e: { stdout: string; stderr: string; code: number }) => e,
+    );
+    // A violation's report goes to stderr.
+    const report = `${run.stdout}${run.stderr}`;
+    expect(run.code, report).toBe(1);
+    expect(report.match(/^ {2}FAIL .*/gm)).toEqual([expect.stringMatching(/^ {2}FAIL http-header-limit: 20 kB of headers refused with HTTP 431 and no JSON-RPC body/)]);
+    expect(report).not.toMatch(/rule broken/);
+  }, 150_000);
+});
+
 describe("in process: wrong uses fail at start saying what to do", () => {
   const weather = () => {
     const server = new McpServer({ name: "weather", version: "1.0.0" });
