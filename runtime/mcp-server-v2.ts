@@ -5,12 +5,13 @@
  * (mcp-server.ts), on 2.x's own `Server` (its handler registry, its codec per protocol era).
  *
  * What a 2.x server serves depends on the era its instance is bound to, which the SDK decides when it is
- * connected (after `withTasks`): on a legacy-era instance (a client's `initialize` handshake, over stdio,
- * a sessionful HTTP transport or `createMcpHandler`'s stateless legacy fallback) the task methods and task
- * creation of the revision SDK 1.x clients speak (specs/sdk1.ts), which 2.x's legacy codec carries; on a
- * modern-era instance (`server/discover` and the per-request envelope) the adopted tools answer plainly,
- * as before, and nothing about tasks is advertised there (2.x's modern codec drops the `tasks` capability
- * and `execution` from what it sends, and answers the task methods -32601 itself).
+ * connected (after `withTasks`): on a legacy-era instance (a client's `initialize` handshake) whose tasks can be
+ * bound to their requestor (over stdio, an HTTP session, or an auth context), the task methods and task creation
+ * of the revision SDK 1.x clients speak (specs/sdk1.ts), which 2.x's legacy codec carries. Elsewhere the server
+ * stays as it was and advertises no tasks: on a modern-era instance (`server/discover` and the per-request
+ * envelope), where 2.x's modern codec drops the `tasks` capability and `execution` from what it sends and
+ * answers the task methods -32601 itself, and on an HTTP exchange with neither session nor auth context
+ * (`createMcpHandler`'s stateless legacy fallback), where one requestor's tasks could not be kept from another.
  *
  * Everything else stays McpServer's: its other tools, prompts and resources, `tools/list`, `listChanged`,
  * plain calls of the adopted tools (its validation, its `isError` results, its multi-round-trip seam).
