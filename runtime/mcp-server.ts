@@ -107,8 +107,12 @@ const adopted = new WeakSet<McpServer>();
  */
 export function withTasks(server: McpServer, options: WithTasksOptions = {}): McpServerTasks {
   if (!(server instanceof McpServer)) {
+    // 2.x's McpServer (@modelcontextprotocol/server) sits on a Server that projects tool results per protocol era.
+    const v2 = typeof (server as { server?: { projectCallToolResult?: unknown } } | null)?.server?.projectCallToolResult === "function";
     throw new TypeError(
-      "mcp-task-gen: withTasks takes an McpServer of @modelcontextprotocol/sdk 1.x (if it is one, the project has two copies of the SDK: `npm ls @modelcontextprotocol/sdk`; for a low-level Server use TaskRuntime.install and registerTools)",
+      v2
+        ? "mcp-task-gen: this is an McpServer of @modelcontextprotocol/server 2.x; import withTasks from @mcp-task-gen/runtime/mcp-server-v2 for it"
+        : "mcp-task-gen: withTasks takes an McpServer of @modelcontextprotocol/sdk 1.x (if it is one, the project has two copies of the SDK: `npm ls @modelcontextprotocol/sdk`; for a low-level Server use TaskRuntime.install and registerTools)",
     );
   }
   if (adopted.has(server)) throw new Error("mcp-task-gen: withTasks was already called on this McpServer; keep the object the first call returned and register every task tool through it");

@@ -252,10 +252,16 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
 
   /**
    * Answers a task method for a binding that registers the methods itself;
-   * resolves to undefined for any other method.
+   * resolves to undefined for any other method. `peer`: the session's other party,
+   * where a result stream sends a task's input requests.
    */
-  handleTaskRequest(method: string, params: unknown, extra: ServerExtra): Promise<Result | undefined> {
-    return this.dispatch({ jsonrpc: "2.0", id: extra.requestId, method, params: (params ?? {}) as Record<string, unknown> } as JSONRPCRequest, extra);
+  handleTaskRequest(method: string, params: unknown, extra: ServerExtra, peer?: TaskPeer): Promise<Result | undefined> {
+    return this.dispatch({ jsonrpc: "2.0", id: extra.requestId, method, params: (params ?? {}) as Record<string, unknown> } as JSONRPCRequest, extra, peer);
+  }
+
+  /** Forgets a session's peer once its connection closed (for a binding that gives `handleTaskRequest` its peers). */
+  forgetPeer(sessionId: string, peer: TaskPeer): void {
+    if (this.peers.get(sessionId) === peer) this.peers.delete(sessionId);
   }
 
   /**
