@@ -11,7 +11,7 @@ export const BUILTIN_FILES = ["descriptor.ts", "protocol.ts", "transitions.ts", 
 
 /** The runtime's copy of one generated file. */
 export function builtinCopy(text: string): string {
-  return text.replace(/from "zod";/g, 'from "zod/v4";').replace(/from "@mcp-task-gen\/runtime\/descriptor";/g, 'from "../../descriptor.js";');
+  return text.replace(/from "zod";/g, 'from "zod/v4";').replace(/from "@mcp-task-gen\/runtime\/codegen";/g, 'from "../../codegen.js";');
 }
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
