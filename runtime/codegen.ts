@@ -5,7 +5,23 @@
  * generated server binding wraps. Hand-written code imports the generated binding, or the runtime's
  * other entry points, rather than this one.
  */
-export type * from "./behaviour.js";
+export type {
+  Behaviour,
+  CancellationBehaviour,
+  CapabilityBehaviour,
+  CreationBehaviour,
+  EventsBehaviour,
+  InputBehaviour,
+  LimitsBehaviour,
+  ListingBehaviour,
+  OutcomesBehaviour,
+  RelatedTaskBehaviour,
+  ResultsBehaviour,
+  RetentionBehaviour,
+  StateRole,
+  StatusNotificationBehaviour,
+  TaskSupport,
+} from "./behaviour.js";
 export { checkRuntimeVersion, RUNTIME_VERSION, type MethodDecl, type Operation, type SafeParse, type TaskSpecDescriptor, type TransitionContext } from "./descriptor.js";
 export type { ErrorCatalog, ErrorDecl } from "./errors.js";
 export { makePlan, type RetentionPlan, type RuntimePlan, type StatusPlan } from "./plan.js";
