@@ -9,6 +9,12 @@
 //    functions as after yargs parsed them); every other command line goes through yargs.
 // 4. Each command's module (dist/generator/cli/) is loaded only when that command runs: the help and the
 //    commands that only read a spec load no emitter, no template engine and no conform code.
+//
+// Node 22.1 and later keep the compiled code of the modules it loads in a cache on disk (module.enableCompileCache:
+// os.tmpdir()/node-compile-cache, or $NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so that a
+// later run skips compiling them again. An older Node has no such cache and runs as before.
+import nodeModule from "node:module";
+nodeModule.enableCompileCache?.();
 const argv = process.argv.slice(2);
 // A reader that stops early (`mcp-task-gen codes | head -1`) closes the pipe: the rest of the output has
 // nowhere to go, which is no error of the command's. Exit quietly, as command-line tools do.

@@ -49,10 +49,10 @@ describe("the README's lines on the quickstart", () => {
     expect(added.filter((l) => l.trim() !== "")).toHaveLength(3);
   });
 
-  it("the runtime's built-in copy of mcp-2025-11-25 is the generated code of output-samples", () => {
+  it("the runtime's built-in copy of mcp-2025-11-25, made by its build, is the generated code of output-samples", () => {
     for (const f of BUILTIN_FILES) {
       const sample = readFileSync(join(root, "output-samples", "mcp-2025-11-25", f), "utf8");
-      expect(readFileSync(join(root, "runtime", "specs", "mcp-2025-11-25", f), "utf8"), `${f}: run npx tsx scripts/builtin-specs.ts`).toBe(builtinCopy(sample));
+      expect(readFileSync(join(root, "runtime", "specs", "mcp-2025-11-25", f), "utf8"), `${f}: run npm run build (and npm run samples)`).toBe(builtinCopy(sample));
     }
   });
 });

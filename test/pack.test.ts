@@ -133,9 +133,9 @@ describe("the packed package", () => {
     expect(runtimeFiles.filter((f) => !/^(package\.json|README\.md|dist\/(esm|cjs)\/(specs\/(mcp-2025-11-25\/)?)?[a-z0-9-]+\.(js|d\.ts)|dist\/cjs\/package\.json)$/.test(f))).toEqual([]);
   });
 
-  it("the installed runtime loads as CommonJS (require) and as ES modules (import), one module for one file", async () => {
+  it("the installed runtime's entry points load as CommonJS (require) and as ES modules (import), one module for one file; its other modules are not reachable", async () => {
     // (The per-request modules need @modelcontextprotocol/server, which this project does not install.)
-    const modules = ["server", "client", "store", "store-sqlite", "store-postgres", "workers", "descriptor", "machine", "mcp-server"];
+    const modules = ["server", "client", "store", "store-sqlite", "store-postgres", "workers", "task-context", "errors", "transports", "codegen", "mcp-server"];
     const cjs = must(
       await run(process.execPath, ["-e", `for (const m of ${JSON.stringify(modules)}) { const x = require("@mcp-task-gen/runtime/" + m); if (Object.keys(x).length === 0) throw new Error(m); console.log(m, require.resolve("@mcp-task-gen/runtime/" + m)); }`], { cwd: project, env }),
       "require",
@@ -146,6 +146,12 @@ describe("the packed package", () => {
       "import",
     );
     expect(esm.stdout.trim().split("\n").map((l) => l.split(" ")[1])).toEqual(modules.map((m) => expect.stringMatching(new RegExp(`node_modules/@mcp-task-gen/runtime/dist/esm/${m}\\.js$`))));
+    // Only the entry points: a module of the runtime's own is not reachable by its path.
+    for (const internal of ["plan", "machine", "server-core", "specs/sdk1"]) {
+      const refused = await run(process.execPath, ["-e", `require("@mcp-task-gen/runtime/${internal}")`], { cwd: project, env });
+      expect(refused.code, internal).not.toBe(0);
+      expect(refused.stderr, internal).toContain("ERR_PACKAGE_PATH_NOT_EXPORTED");
+    }
     const { TaskRuntime } = (await import(pathToFileURL(join(project, "node_modules/@mcp-task-gen/runtime/dist/esm/server.js")).href)) as { TaskRuntime: unknown };
     expect(typeof TaskRuntime).toBe("function");
   });

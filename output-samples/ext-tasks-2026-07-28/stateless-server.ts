@@ -6,7 +6,7 @@
 // (@mcp-task-gen/runtime/stateless-server), which reads everything about the spec from
 // the descriptor.
 import { DESCRIPTOR } from "./descriptor.js";
-import { makePlan } from "@mcp-task-gen/runtime/plan";
+import { makePlan } from "@mcp-task-gen/runtime/codegen";
 import { protocolVersionOf, serverCapabilities, taskRequestMethods } from "@mcp-task-gen/runtime/stateless-server";
 
 export {

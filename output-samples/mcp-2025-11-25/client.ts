@@ -5,7 +5,7 @@
 // spec's descriptor and task type. Everything it does is read from the descriptor.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type * as T from "./types.js";
-import type { TaskSpecDescriptor } from "@mcp-task-gen/runtime/descriptor";
+import type { TaskSpecDescriptor } from "@mcp-task-gen/runtime/codegen";
 import { DESCRIPTOR } from "./descriptor.js";
 import * as R from "@mcp-task-gen/runtime/client";
 

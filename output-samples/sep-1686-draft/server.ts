@@ -4,9 +4,8 @@
 // the spec's descriptor and types. Everything it does is read from DESCRIPTOR.
 import type * as T from "./types.js";
 import { DESCRIPTOR } from "./descriptor.js";
-import { makePlan } from "@mcp-task-gen/runtime/plan";
+import * as codegen from "@mcp-task-gen/runtime/codegen";
 import type { TaskRecord } from "@mcp-task-gen/runtime/store";
-import * as wire from "@mcp-task-gen/runtime/wire";
 import {
   TaskRuntime as Runtime,
   type AuditEvent as RuntimeAuditEvent,
@@ -43,7 +42,7 @@ export {
 
 type Status = T.TaskStatus;
 type Task = T.Task;
-const plan = makePlan(DESCRIPTOR);
+const plan = codegen.makePlan(DESCRIPTOR);
 
 export type TaskServerOptions = RuntimeServerOptions<Status>;
 /** One audit event. */
@@ -70,12 +69,12 @@ export class TaskRuntime extends Runtime<Status, Task> {
 }
 
 /** The task as the requestor sees it. */
-export const toWireTask = (rec: TaskRecord): Task => wire.toWireTask<Task>(plan, rec);
+export const toWireTask = (rec: TaskRecord): Task => codegen.toWireTask<Task>(plan, rec);
 /** The task with what its status carries inlined. */
-export const toDetailedTask = (rec: TaskRecord): Task => wire.toDetailedTask<Task>(plan, rec);
+export const toDetailedTask = (rec: TaskRecord): Task => codegen.toDetailedTask<Task>(plan, rec);
 /** Marks a result as the request's own answer, where the spec declares a result type. */
-export const withResultType = <R>(result: R): R => wire.withResultType(plan, result);
+export const withResultType = <R>(result: R): R => codegen.withResultType(plan, result);
 /** Adds the related-task meta to a result, where the spec declares one. */
-export const withRelated = <R extends object>(result: R, taskId: string): R => wire.withRelated(plan, result, taskId);
+export const withRelated = <R extends object>(result: R, taskId: string): R => codegen.withRelated(plan, result, taskId);
 /** Whether a request declares the client capability in its own `_meta`. */
-export const declaresClientCapability = (params: unknown): boolean => wire.declaresClientCapability(plan, params);
+export const declaresClientCapability = (params: unknown): boolean => codegen.declaresClientCapability(plan, params);
