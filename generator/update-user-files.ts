@@ -95,8 +95,9 @@ async function loadTypeScript(projectDir: string): Promise<typeof Ts | undefined
   return typescript;
 }
 
-/** What to do when TypeScript is missing. */
-export const TYPESCRIPT_MISSING = "handler files not checked against the contract: that needs TypeScript, which is not installed (npm install --save-dev typescript)";
+/** What to do when TypeScript (one with its compiler API) is missing. */
+export const TYPESCRIPT_MISSING =
+  "handler files not checked against the contract: that needs TypeScript's compiler API (typescript 5 or 6; 7 has none), which is not installed (npm install --save-dev typescript@5)";
 
 /** The files the update reads: TypeScript sources under dir (not declarations, node_modules or dot entries), sorted. */
 export function listTs(dir: string): string[] {

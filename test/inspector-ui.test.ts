@@ -77,7 +77,7 @@ beforeAll(async () => {
 
   // The README's command for the web UI, run as written (npx resolves the package to the conformance folder's).
   const readme = readFileSync(join(project, "README.md"), "utf8");
-  const line = /^npx @modelcontextprotocol\/inspector (node dist\/src\/server\.js) +# the web UI/m.exec(readme);
+  const line = /^npx --yes @modelcontextprotocol\/inspector (node dist\/src\/server\.js) +# the web UI/m.exec(readme);
   expect(line, "the README's web UI command").not.toBeNull();
   const [clientPort, sandboxPort] = [await freePort(), await freePort()];
   const launcher = conformanceFile("@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js");
