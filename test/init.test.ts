@@ -287,7 +287,9 @@ describe("the scaffold README's \"Connect a client\", run as written where no te
   });
 
   it("with `npm start` holding the default store, the Inspector's CLI (as written) shows which process holds it and what to do", async () => {
-    const first = spawn(process.execPath, ["dist/src/server.js"], { cwd: seed, env, stdio: ["pipe", "ignore", "pipe"] });
+    must(await npm(seed, ["run", "build"]), "npm run build");
+    // The README's `npm start`, left running: its server holds tasks.db.
+    const first = spawn(NPM, ["start"], { cwd: seed, env, stdio: ["pipe", "ignore", "pipe"] });
     let err = "";
     first.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
     const firstExit = new Promise((resolve) => first.once("exit", resolve));
@@ -300,7 +302,7 @@ describe("the scaffold README's \"Connect a client\", run as written where no te
       const error = r.stderr.split("\n").find((l) => l.startsWith('{"error"'));
       expect(error, r.stderr).toBeDefined();
       const shown = (JSON.parse(error!) as { error: { message: string } }).error.message;
-      expect(shown).toContain(`tasks.db is open elsewhere (another process or store): process ${first.pid} holds it`);
+      expect(shown).toMatch(/tasks\.db is open elsewhere \(another process or store\): process \d+ holds it \(node \S+dist\/src\/server\.js, since /);
       expect(shown).toContain("stop that process");
       expect(shown).toContain("TASK_STORE=memory keeps tasks in memory");
       expect(r.stderr).not.toMatch(STACK_TRACE);
