@@ -163,6 +163,7 @@ describe("the Inspector's web UI, connected to the scaffold over stdio", () => {
 
   it("a second server on a held task store: marked failed, with which process holds it and what to do", async () => {
     // Disconnected, the Inspector's server leaves and frees tasks.db; a server started here (as `npm start`) takes it.
+    await page.getByText("Servers", { exact: true }).first().click();
     await page.getByLabel('Connect or disconnect "node"').click({ force: true });
     await page.getByText("Connected", { exact: true }).waitFor({ state: "detached", timeout: 30_000 });
     let holder: ChildProcess | undefined;
