@@ -163,9 +163,8 @@ describe("the Inspector's web UI, connected to the scaffold over stdio", () => {
 
   it("a second server on a held task store: marked failed, with which process holds it and what to do", async () => {
     // Disconnected, the Inspector's server leaves and frees tasks.db; a server started here (as `npm start`) takes it.
-    await page.getByText("Servers", { exact: true }).first().click();
-    await page.getByLabel('Connect or disconnect "node"').click({ force: true });
-    await page.getByText("Connected", { exact: true }).waitFor({ state: "detached", timeout: 30_000 });
+    await page.getByRole("button", { name: "Disconnect from server" }).click();
+    await expect.poll(() => page.getByLabel('Connect or disconnect "node"').isChecked(), { timeout: 30_000 }).toBe(false);
     let holder: ChildProcess | undefined;
     for (let attempt = 0; holder === undefined && attempt < 20; attempt++) {
       const child = spawn(node22(), ["dist/src/server.js"], { cwd: project, env, stdio: ["pipe", "ignore", "pipe"] });
