@@ -286,7 +286,7 @@ describe("the scaffold README's \"Connect a client\", run as written where no te
     expect(rows.rows).toEqual([{ status: JSON.stringify("completed") }]);
   });
 
-  it("with `npm start` holding the default store, the Inspector's CLI (as written) shows which process holds it and what to do", async () => {
+  it("with `npm start` holding the default store, the Inspector's CLI (as written) and `npm run client` show which process holds it and what to do", async () => {
     must(await npm(seed, ["run", "build"]), "npm run build");
     // The README's `npm start`, left running: its server holds tasks.db.
     const first = spawn(NPM, ["start"], { cwd: seed, env, stdio: ["pipe", "ignore", "pipe"] });
@@ -306,6 +306,11 @@ describe("the scaffold README's \"Connect a client\", run as written where no te
       expect(shown).toContain("stop that process");
       expect(shown).toContain("TASK_STORE=memory keeps tasks in memory");
       expect(r.stderr).not.toMatch(STACK_TRACE);
+      // And `npm run client`, whose server is refused the same way, says so without a stack trace.
+      const client = await npm(seed, ["run", "--silent", "client"]);
+      expect(client.code).toBe(1);
+      expect(client.stderr).toMatch(/tasks\.db is open elsewhere \(another process or store\): process \d+ holds it/);
+      expect(client.stderr).not.toMatch(STACK_TRACE);
     } finally {
       first.stdin.end();
       await firstExit;
