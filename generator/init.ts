@@ -296,9 +296,7 @@ export async function scaffold(o: InitOptions): Promise<Scaffold> {
   const devDependencies = {
     "@types/node": version("@types/node", "^20.0.0"),
     [GENERATOR_NAME]: o.generatorSource ?? `^${pkg.version ?? GENERATOR_VERSION}`,
-    // Not ts-morph: `npm run generate` keeps src/handlers/ in step with it, but it weighs a quarter of the
-    // install, and a new project needs it only once its spec changes (README, "Changing the spec", says
-    // to install it then; `generate` says so too).
+    // The compiler; also what `generate` and `check` read src/handlers/ with, to keep it in step.
     typescript: version("typescript", "^5.9.0"),
   };
 

@@ -1,6 +1,6 @@
 /**
  * Keeps user-owned handler files in step with the generated handler contract
- * (generator/emit/contract.ts), safely: ts-morph finds where things are, and
+ * (generator/emit/contract.ts), safely: TypeScript's parser finds where things are, and
  * the files are changed by inserting text only: every existing byte stays,
  * except the `// mcp-task-gen:` marker lines this module wrote itself (replaced
  * or removed once obsolete).
@@ -25,7 +25,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import type * as TsMorph from "ts-morph";
+import type * as Ts from "typescript";
 import {
   KNOWN_MEMBERS,
   KNOWN_TOOL_MEMBERS,
@@ -49,7 +49,7 @@ export interface UserFilesReport {
   updates: UserFileUpdate[];
   /** Things the user should know that were not changed (a file that does not parse, no class to update, ...). */
   warnings: string[];
-  /** Set when the files could not be read against the contract at all (ts-morph is missing). */
+  /** Set when the files could not be read against the contract at all (TypeScript is missing). */
   unchecked?: string;
 }
 
@@ -71,32 +71,33 @@ interface Edit {
 }
 
 
-let tsMorph: typeof TsMorph | undefined;
-
-/** The ts-morph range this generator is written against (an optional peer dependency, like the scaffold's). */
-export const TS_MORPH_RANGE = "^28.0.0";
+let typescript: typeof Ts | undefined;
 
 /**
- * ts-morph, an optional peer dependency (it brings its own TypeScript, most of an install's size): from
- * beside this package, else from the project it runs in. Undefined when neither has it.
+ * TypeScript's compiler (its parser only): from beside this package, else from the project it runs in (a
+ * project that compiles TypeScript has it). Undefined when neither has it.
  */
-async function loadTsMorph(projectDir: string): Promise<typeof TsMorph | undefined> {
-  if (tsMorph) return tsMorph;
+async function loadTypeScript(projectDir: string): Promise<typeof Ts | undefined> {
+  if (typescript) return typescript;
+  const usable = (m: unknown) => {
+    const ts = ((m as { default?: typeof Ts }).default ?? m) as typeof Ts;
+    return typeof ts.createSourceFile === "function" ? ts : undefined;
+  };
   try {
-    tsMorph = await import("ts-morph");
+    typescript = usable(await import("typescript"));
   } catch {
     try {
-      const path = createRequire(join(projectDir, "package.json")).resolve("ts-morph");
-      tsMorph = (await import(pathToFileURL(path).href)) as typeof TsMorph;
+      typescript = usable(createRequire(join(projectDir, "package.json"))("typescript"));
     } catch {
       return undefined;
     }
   }
-  return tsMorph;
+  return typescript;
 }
 
-/** What to do when ts-morph is missing. */
-export const TS_MORPH_MISSING = `handler files not checked against the contract: that needs ts-morph, which is not installed (npm install --save-dev ts-morph@${TS_MORPH_RANGE})`;
+/** What to do when TypeScript (one with its compiler API) is missing. */
+export const TYPESCRIPT_MISSING =
+  "handler files not checked against the contract: that needs TypeScript's compiler API (typescript 5 or 6; 7 has none), which is not installed (npm install --save-dev typescript@5)";
 
 /** The files the update reads: TypeScript sources under dir (not declarations, node_modules or dot entries), sorted. */
 export function listTs(dir: string): string[] {
@@ -132,7 +133,7 @@ export async function planUserFileUpdates(o: UpdateOptions): Promise<UserFilesRe
     return report;
   }
   const tools = await planner(o.projectDir);
-  if (!tools) return { ...report, unchecked: TS_MORPH_MISSING };
+  if (!tools) return { ...report, unchecked: TYPESCRIPT_MISSING };
   let classes = 0;
   for (const file of listTs(o.handlersDir)) {
     const path = relative(o.projectDir, file).split(sep).join("/");
@@ -150,65 +151,79 @@ export async function planUserFileUpdates(o: UpdateOptions): Promise<UserFilesRe
 }
 
 interface Planner {
-  project: TsMorph.Project;
-  SyntaxKind: typeof TsMorph.SyntaxKind;
-  Node: typeof TsMorph.Node;
+  ts: typeof Ts;
 }
 
 async function planner(projectDir: string): Promise<Planner | undefined> {
-  const m = await loadTsMorph(projectDir);
-  if (!m) return undefined;
-  const { Project, SyntaxKind, Node } = m;
-  return { project: new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: false, noLib: true } }), SyntaxKind, Node };
+  const ts = await loadTypeScript(projectDir);
+  return ts && { ts };
+}
+
+/** Every node under `node`, depth first in source order, that `is` accepts. */
+function descendants<T extends Ts.Node>(ts: typeof Ts, node: Ts.Node, is: (n: Ts.Node) => n is T): T[] {
+  const out: T[] = [];
+  const visit = (n: Ts.Node): void => {
+    if (is(n)) out.push(n);
+    ts.forEachChild(n, visit);
+  };
+  ts.forEachChild(node, visit);
+  return out;
+}
+
+function parse(ts: typeof Ts, path: string, text: string): Ts.SourceFile {
+  const kind = /\.(m|c)?tsx$/.test(path) ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
 }
 
 /** The update of one file: stubs, markers and imports, as edits of its text. */
 function planFile(
-  { project, SyntaxKind, Node }: Planner,
+  { ts }: Planner,
   o: Pick<UpdateOptions, "contract" | "contractFile">,
   file: string,
   path: string,
   before: string,
 ): { classes: number; update?: UserFileUpdate; warning?: string } {
   let classes = 0;
-  const sf = project.createSourceFile(`/p/${path}`, before, { overwrite: true });
-  if (syntaxErrors(project, sf) > 0) {
+  if (syntaxErrors(ts, path, before) > 0) {
     return { classes, warning: `${path}: does not parse; left as it is (fix it, then run npx mcp-task-gen again)` };
   }
+  const sf = parse(ts, path, before);
+  const start = (n: Ts.Node) => n.getStart(sf, true);
+  const text = (n: Ts.Node) => n.getText(sf);
   const edits: Edit[] = [];
   const notes: string[] = [];
-  const isAnchor = (n: TsMorph.Node) => Node.isStatement(n) || Node.isPropertyDeclaration(n) || Node.isPropertyAssignment(n);
+  const isAnchor = (n: Ts.Node) => ts.isStatement(n) || ts.isPropertyDeclaration(n) || ts.isPropertyAssignment(n);
   const imports = new Set<string>();
   const c = o.contract;
   const wanted = new Map(c.members.map((m) => [m.name, m]));
 
   // Classes that implement ServerHandlers.
-  for (const cls of sf.getDescendantsOfKind(SyntaxKind.ClassDeclaration)) {
-    const implementsIt = cls.getImplements().some((h) => /(^|\.)ServerHandlers$/.test(h.getExpression().getText()));
-    if (!implementsIt) continue;
+  for (const cls of descendants(ts, sf, ts.isClassDeclaration)) {
+    const implemented = (cls.heritageClauses ?? []).filter((h) => h.token === ts.SyntaxKind.ImplementsKeyword).flatMap((h) => h.types);
+    if (!implemented.some((h) => /(^|\.)ServerHandlers$/.test(text(h.expression)))) continue;
     classes++;
-    const className = cls.getName() ?? "(anonymous class)";
-    const present = new Map<string, TsMorph.Node>();
-    for (const m of cls.getMembers()) {
-      if (Node.isPropertyDeclaration(m) || Node.isMethodDeclaration(m) || Node.isGetAccessorDeclaration(m)) {
-        const n = m.getName();
+    const className = cls.name?.text ?? "(anonymous class)";
+    const present = new Map<string, Ts.ClassElement>();
+    for (const m of cls.members) {
+      if (ts.isPropertyDeclaration(m) || ts.isMethodDeclaration(m) || ts.isGetAccessorDeclaration(m)) {
+        const n = text(m.name);
         if (!present.has(n)) present.set(n, m);
       }
     }
     for (const [name, node] of present) {
       if (wanted.has(name)) {
-        markerEdits(before, node.getStart(true), name, undefined, edits);
-      } else if (KNOWN_MEMBERS.includes(name) || answersCustomOperation(node)) {
-        if (markerEdits(before, node.getStart(true), name, removedMarker(name, c.spec), edits)) {
+        markerEdits(before, start(node), name, undefined, edits);
+      } else if (KNOWN_MEMBERS.includes(name) || answersCustomOperation(ts, sf, node)) {
+        if (markerEdits(before, start(node), name, removedMarker(name, c.spec), edits)) {
           notes.push(`marked ${className}.${name}: no longer part of the contract of spec ${c.spec}`);
         }
       }
     }
     const missing = c.members.filter((m) => !present.has(m.name));
     if (missing.length > 0) {
-      const indent = memberIndent(before, cls);
+      const indent = memberIndent(before, sf, cls);
       const stubs = missing.map((m) => m.stub.map((l) => (l === "" ? "" : indent + l)).join("\n"));
-      edits.push(closingInsert(before, cls, stubs.join("\n\n")));
+      edits.push(closingInsert(before, sf, cls, stubs.join("\n\n")));
       for (const m of missing) {
         m.imports.forEach((i) => imports.add(i));
         notes.push(`added a stub for ${className}.${m.name} (${m.method}), new in the contract of spec ${c.spec}`);
@@ -217,39 +232,43 @@ function planFile(
   }
 
   // defineTool({ ... }) calls.
-  for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-    if (!/(^|\.)defineTool$/.test(call.getExpression().getText())) continue;
-    const arg = call.getArguments()[0];
-    if (!arg || !Node.isObjectLiteralExpression(arg)) continue;
-    const props = new Map<string, TsMorph.Node>();
-    for (const p of arg.getProperties()) {
-      if (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) || Node.isMethodDeclaration(p)) props.set(p.getName(), p);
+  for (const call of descendants(ts, sf, ts.isCallExpression)) {
+    if (!/(^|\.)defineTool$/.test(text(call.expression))) continue;
+    const arg = call.arguments[0];
+    if (!arg || !ts.isObjectLiteralExpression(arg)) continue;
+    const props = new Map<string, Ts.ObjectLiteralElementLike>();
+    for (const p of arg.properties) {
+      if (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p) || ts.isMethodDeclaration(p)) props.set(text(p.name), p);
     }
-    const toolName = literalText(props.get("name")) ?? "a tool";
+    const toolName = literalText(ts, sf, props.get("name")) ?? "a tool";
     for (const [name, node] of props) {
-      if (c.tool?.member === name) markerEdits(before, node.getStart(true), name, undefined, edits);
+      if (c.tool?.member === name) markerEdits(before, start(node), name, undefined, edits);
       else if (KNOWN_TOOL_MEMBERS.includes(name)) {
-        if (markerEdits(before, node.getStart(true), name, removedMarker(name, c.spec, "tool contract"), edits)) {
+        if (markerEdits(before, start(node), name, removedMarker(name, c.spec, "tool contract"), edits)) {
           notes.push(`marked '${name}' of tool ${toolName}: no longer part of the tool contract of spec ${c.spec} (the compiler reports it)`);
         }
       }
     }
     // A required member the tool lacks: a marker above the statement that holds the call.
-    let statement: TsMorph.Node = call;
-    for (let up = call.getParent(); up && !isAnchor(statement); up = up.getParent()) {
-      if (Node.isArrayLiteralExpression(up)) break;
+    let statement: Ts.Node = call;
+    for (let up = call.parent; up && !isAnchor(statement); up = up.parent) {
+      if (ts.isArrayLiteralExpression(up)) break;
       statement = up;
     }
     const lacks = c.tool?.required === true && !props.has(c.tool.member);
-    if (markerEdits(before, statement.getStart(true), "", lacks ? missingToolMemberMarker(c.tool!, c.spec) : undefined, edits, true)) {
+    if (markerEdits(before, start(statement), "", lacks ? missingToolMemberMarker(c.tool!, c.spec) : undefined, edits, true)) {
       if (lacks) notes.push(`marked tool ${toolName}: spec ${c.spec} asks every tool for '${c.tool!.member}' (the compiler reports it)`);
     }
   }
 
   // Imports the stubs need, as a new declaration after the last import.
   if (imports.size > 0) {
+    const declarations = sf.statements.filter(ts.isImportDeclaration);
     const already = new Set(
-      sf.getImportDeclarations().flatMap((d) => d.getNamedImports().map((n) => (n.getAliasNode() ?? n.getNameNode()).getText())),
+      declarations.flatMap((d) => {
+        const bindings = d.importClause?.namedBindings;
+        return bindings && ts.isNamedImports(bindings) ? bindings.elements.map((e) => e.name.text) : [];
+      }),
     );
     const byName = (a: string, b: string) => a.localeCompare(b);
     const fresh = [...imports].filter((n) => !already.has(n));
@@ -258,8 +277,8 @@ function planFile(
     if (names.length > 0) {
       const spec = contractSpecifier(file, o.contractFile);
       const line = `import { ${names.map((n) => (STUB_VALUE_IMPORTS.has(n) ? n : `type ${n}`)).join(", ")} } from ${JSON.stringify(spec)};\n`;
-      const last = sf.getImportDeclarations().at(-1);
-      const pos = last ? lineEnd(before, last.getEnd()) : 0;
+      const last = declarations.at(-1);
+      const pos = last ? lineEnd(before, last.end) : 0;
       // First in the list: at the same position, it goes above a marker.
       edits.unshift({ pos, remove: 0, text: last ? line : `${line}\n` });
     }
@@ -267,8 +286,7 @@ function planFile(
 
   if (edits.length === 0) return { classes };
   const after = applyEdits(before, edits);
-  const check = project.createSourceFile(`/p/${path}.check.ts`, after, { overwrite: true });
-  if (syntaxErrors(project, check) > 0) {
+  if (syntaxErrors(ts, path, after) > 0) {
     return { classes, warning: `${path}: an update would not parse; left as it is (please report this): ${notes.join("; ")}` };
   }
   return after !== before ? { classes, update: { path, before, after, notes } } : { classes };
@@ -278,22 +296,22 @@ function planFile(
  * A member that answers a custom operation: its parameters or its result are typed by the contract's
  * CustomOperations map, as the stub of one is (its name is the spec's, so no list knows it).
  */
-function answersCustomOperation(node: TsMorph.Node): boolean {
-  const m = node as TsMorph.MethodDeclaration;
-  if (typeof m.getParameters !== "function") return false;
-  const types = [...m.getParameters().map((p) => p.getTypeNode()?.getText() ?? ""), m.getReturnTypeNode()?.getText() ?? ""];
+function answersCustomOperation(ts: typeof Ts, sf: Ts.SourceFile, node: Ts.Node): boolean {
+  if (!ts.isMethodDeclaration(node) && !ts.isGetAccessorDeclaration(node)) return false;
+  const types = [...node.parameters.map((p) => p.type?.getText(sf) ?? ""), node.type?.getText(sf) ?? ""];
   return types.some((t) => /(^|[^\w.])CustomOperations\s*\[/.test(t));
 }
 
-function syntaxErrors(project: TsMorph.Project, sf: TsMorph.SourceFile): number {
-  return project.getProgram().compilerObject.getSyntacticDiagnostics(sf.compilerNode as never).length;
+/** The syntax errors of a file's text (what the parser reports; no types are read). */
+function syntaxErrors(ts: typeof Ts, path: string, text: string): number {
+  const fileName = /\.(m|c)?tsx$/.test(path) ? "file.tsx" : "file.ts";
+  return ts.transpileModule(text, { fileName, reportDiagnostics: true, compilerOptions: { noLib: true } }).diagnostics?.length ?? 0;
 }
 
-function literalText(node: TsMorph.Node | undefined): string | undefined {
-  if (!node) return undefined;
-  const init = (node as TsMorph.PropertyAssignment).getInitializer?.();
-  const t = init?.getText();
-  return t && /^["'`]/.test(t) ? t : undefined;
+function literalText(ts: typeof Ts, sf: Ts.SourceFile, node: Ts.Node | undefined): string | undefined {
+  if (!node || !ts.isPropertyAssignment(node)) return undefined;
+  const t = node.initializer.getText(sf);
+  return /^["'`]/.test(t) ? t : undefined;
 }
 
 function lineStart(text: string, pos: number): number {
@@ -332,20 +350,20 @@ function markerEdits(text: string, start: number, name: string, marker: string |
 }
 
 /** The indentation of the class's members (of the first one, else the class's own plus two spaces). */
-function memberIndent(text: string, cls: TsMorph.ClassDeclaration): string {
-  const first = cls.getMembers()[0];
-  const from = first ? first.getStart(true) : cls.getStart(true);
+function memberIndent(text: string, sf: Ts.SourceFile, cls: Ts.ClassDeclaration): string {
+  const first = cls.members[0];
+  const from = first ? first.getStart(sf, true) : cls.getStart(sf, true);
   const own = /^[ \t]*/.exec(text.slice(lineStart(text, from)))![0];
   return first ? own : `${own}  `;
 }
 
 /** Inserts members before the class's closing brace, after a blank line. */
-function closingInsert(text: string, cls: TsMorph.ClassDeclaration, body: string): Edit {
-  const close = cls.getEnd() - 1;
+function closingInsert(text: string, sf: Ts.SourceFile, cls: Ts.ClassDeclaration, body: string): Edit {
+  const close = cls.end - 1;
   const at = lineStart(text, close);
   const beforeBrace = text.slice(at, close);
-  const members = cls.getMembers();
-  if (/^[ \t]*$/.test(beforeBrace) && at > cls.getStart()) {
+  const members = cls.members;
+  if (/^[ \t]*$/.test(beforeBrace) && at > cls.getStart(sf)) {
     // `}` on its own line: insert whole lines above it.
     return { pos: at, remove: 0, text: `${members.length > 0 ? "\n" : ""}${body}\n` };
   }

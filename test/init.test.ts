@@ -12,15 +12,19 @@
  * over stateless HTTP) link its node_modules or install their own, and build
  * and test the same way. The scaffold's tests run a task on each task store:
  * PostgreSQL is a database of its own on the cluster the test setup started (DATABASE_URL). The
- * README's "Connect a client" commands are run as written: the Inspector's CLI
- * (on the Node 22 of the conformance folder), the desktop client entry, the
- * client example.
+ * README's "Connect a client" commands are run as written, with stdin closed
+ * and no terminal: the Inspector's commands (`npx --yes`, on the Node 22 of the
+ * conformance folder), `npm run client -- ...`, the desktop client entry, the
+ * client example; and the Inspector's CLI shows why a second server cannot open
+ * the default store.
  */
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cli, ROOT, STACK_TRACE, run, tempDirs, type Run } from "./helpers/cli.js";
 import { inspectorCli } from "./helpers/inspector.js";
+import { node22 } from "./helpers/node22.js";
 import { readmeCommands } from "./helpers/readme.js";
 import { freshDatabase, query } from "./runtime/store-postgres-db.js";
 
@@ -94,13 +98,11 @@ beforeAll(async () => {
   const driver = /^ {2}npm install (better-sqlite3@12) /m.exec(initRun.stdout);
   expect(driver !== null).toBe(!/^(22\.(1[3-9]|[2-9]\d)|2[3-9]|[3-9]\d)/.test(process.versions.node));
   if (driver) must(await npm(seed, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", driver[1]!], 480_000), "npm install better-sqlite3");
-  // The README's installs for the PostgreSQL store (Scaling out) and for `npm run generate` (Changing the spec).
+  // The README's install for the PostgreSQL store (Scaling out); `generate` and `check` need nothing more.
   const readme = readFileSync(join(seed, "README.md"), "utf8");
-  for (const install of [/`(npm install pg@8 pg-boss@10)`/, /^(npm install --save-dev ts-morph@\S+)/m]) {
-    const line = install.exec(readme)?.[1];
-    expect(line, String(install)).toBeDefined();
-    must(await npm(seed, [...line!.split(" ").slice(1), "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), line!);
-  }
+  const line = /`(npm install pg@8 pg-boss@10)`/.exec(readme)?.[1];
+  expect(line).toBeDefined();
+  must(await npm(seed, [...line!.split(" ").slice(1), "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], 480_000), line!);
 }, 900_000);
 
 describe("mcp-task-gen init (the default spec, stdio)", () => {
@@ -134,7 +136,7 @@ describe("mcp-task-gen init (the default spec, stdio)", () => {
     expect(pkg.scripts.generate).toBe("mcp-task-gen");
     expect(pkg.scripts.worker).toBe("node dist/src/worker.js");
     // No store driver (SQLite is built into Node 22+; better-sqlite3, pg and pg-boss are installed when
-    // needed, as the README says) and no ts-morph (installed once the spec changes): nothing to compile.
+    // needed, as the README says): nothing to compile. TypeScript also reads the handler files for generate and check.
     expect(Object.keys(pkg.dependencies)).toEqual(["@mcp-task-gen/runtime", "@modelcontextprotocol/sdk", "zod"]);
     expect(Object.keys(pkg.devDependencies).sort()).toEqual(["@types/node", "mcp-task-gen", "typescript"]);
     // This checkout, linked: the package is on no registry. The generated code needs nothing of it at run time.
@@ -182,25 +184,77 @@ describe("mcp-task-gen init (the default spec, stdio)", () => {
   });
 });
 
-describe("the scaffold README's \"Connect a client\", run as written", () => {
+describe("the scaffold README's \"Connect a client\", run as written where no terminal answers", () => {
   const readme = () => readFileSync(join(seed, "README.md"), "utf8");
-  const block = (lang: string) => {
-    const section = readme().slice(readme().indexOf("## Connect a client"));
-    return new RegExp("```" + lang + "\\n([\\s\\S]*?)\\n```").exec(section)![1]!;
-  };
+  const section = () => readme().slice(readme().indexOf("## Connect a client"), readme().indexOf("\n## ", readme().indexOf("## Connect a client") + 3));
+  const blocks = (lang: string) => [...section().matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)\\n```", "g"))].map((m) => m[1]!);
+  const block = (lang: string) => blocks(lang)[0]!;
+  /** The commands of the section's sh blocks, comments dropped. */
+  const commands = () => blocks("sh").flatMap((b) => b.split("\n")).map((l) => l.replace(/(^|\s)#.*$/, "").trim()).filter((l) => l !== "");
+  /** The Inspector needs Node 22.19 or later: the conformance folder's Node 22 comes first on PATH (and runs `node` in its command). */
+  const inspectorEnv = () => ({ ...env, PATH: [dirname(node22()), env.PATH].join(delimiter) });
+  // Every command runs with stdin closed, no terminal (helpers/cli.ts run): npx cannot ask there.
 
-  it("the Inspector's CLI lists the example tool and calls it (Node 22, as the README says)", async () => {
+  it("the Inspector's CLI commands, as written (npx --yes), list the example tool and call it", async () => {
     must(await npm(seed, ["run", "build"]), "npm run build");
-    const [node22, inspector] = inspectorCli();
-    const lines = block("sh").split("\n").filter((l) => l.startsWith("npx @modelcontextprotocol/inspector --cli "));
+    const lines = commands().filter((l) => l.startsWith("npx --yes @modelcontextprotocol/inspector --cli "));
     expect(lines).toHaveLength(2);
     const outputs: string[] = [];
-    for (const line of lines) {
-      const args = line.slice("npx @modelcontextprotocol/inspector ".length).split(" ");
-      outputs.push(must(await run(node22, [inspector, ...args], { cwd: seed, env, timeoutMs: 60_000 }), line).stdout);
-    }
+    for (const line of lines) outputs.push(must(await run(NPX, line.split(" ").slice(1), { cwd: seed, env: inspectorEnv(), timeoutMs: 240_000 }), line).stdout);
     expect((JSON.parse(outputs[0]!) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain("echo");
     expect(JSON.parse(outputs[1]!)).toEqual({ content: [{ type: "text", text: "hello" }] });
+  });
+
+  it("the Inspector's web UI command, as written, starts the Inspector and serves its page", async () => {
+    const line = commands().find((l) => l.startsWith("npx --yes @modelcontextprotocol/inspector node "));
+    expect(line).toBeDefined();
+    const ports = { CLIENT_PORT: String(await freePort()), MCP_SANDBOX_PORT: String(await freePort()) };
+    // No browser to open here, no keychain: the page is fetched, secrets stay in memory.
+    const settings = { ...ports, MCP_AUTO_OPEN_ENABLED: "false", MCP_INSPECTOR_SECRET_STORE: "memory", HOME: join(tmp, "home") };
+    const child = spawn(NPX, line!.split(" ").slice(1), { cwd: seed, env: { ...inspectorEnv(), ...settings }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the Inspector did not start:\n${out}`)), 180_000);
+        const poll = setInterval(() => {
+          const m = new RegExp(`http://127\\.0\\.0\\.1:${ports.CLIENT_PORT}\\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]+`).exec(out);
+          if (m) (clearTimeout(timer), clearInterval(poll), resolve(m[0]));
+        }, 100);
+        child.once("exit", (code) => (clearTimeout(timer), clearInterval(poll), reject(new Error(`the Inspector exited (${code}):\n${out}`))));
+      });
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<html");
+    } finally {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      if (child.exitCode === null) process.kill(-child.pid!, "SIGTERM");
+      await exited;
+    }
+  });
+
+  it("`npm run client -- echo ...`, as written, runs the tool as a task: its status, progress as it arrives, then the result", async () => {
+    const line = commands().find((l) => l.startsWith("npm run client -- "));
+    expect(line).toBe("npm run client -- echo message=hello delayMs=2000");
+    const child = spawn(NPM, line!.split(" ").slice(1), { cwd: seed, env, stdio: ["ignore", "pipe", "pipe"] });
+    const lines: { text: string; at: number }[] = [];
+    let err = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    let partial = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      const parts = (partial + d).split("\n");
+      partial = parts.pop()!;
+      for (const text of parts) lines.push({ text, at: Date.now() });
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code, err).toBe(0);
+    const own = lines.filter((l) => !l.text.startsWith(">") && l.text !== "");
+    expect(own.map((l) => l.text).slice(0, -1)).toEqual(["status working", "progress 1/5", "progress 2/5", "progress 3/5", "progress 4/5", "progress 5/5", "status completed"]);
+    expect(JSON.parse(own.at(-1)!.text)).toMatchObject({ content: [{ type: "text", text: "hello" }] });
+    // As they arrive: the steps are 400 ms apart, and each line is printed when its notification comes.
+    const progress = own.filter((l) => l.text.startsWith("progress"));
+    expect(progress.at(-1)!.at - progress[0]!.at).toBeGreaterThan(1_000);
   });
 
   it("the desktop client entry starts the server, as a desktop client would (command and args from the JSON)", async () => {
@@ -221,17 +275,61 @@ describe("the scaffold README's \"Connect a client\", run as written", () => {
   it("the client example (src/client.ts, as the README shows it) runs the tool as a task", async () => {
     expect(readFileSync(join(seed, "src/client.ts"), "utf8")).toContain(block("ts"));
     const r = must(await npm(seed, ["run", "--silent", "client"]), "npm run client");
-    expect(JSON.parse(r.stdout)).toMatchObject({ content: [{ type: "text", text: "hello from a task" }] });
+    expect(JSON.parse(r.stdout.trim().split("\n").at(-1)!)).toMatchObject({ content: [{ type: "text", text: "hello from a task" }] });
   });
 
   it("`npm run client` hands the server it starts the settings the shell gives (TASK_STORE): the task is in PostgreSQL", async () => {
     const r = must(await run(NPM, ["run", "--silent", "client"], { cwd: seed, env: { ...env, TASK_STORE: `postgres:${database!.url}` }, timeoutMs: 240_000 }), "npm run client");
-    const out = JSON.parse(r.stdout) as { _meta: Record<string, { taskId: string }> };
+    const out = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { _meta: Record<string, { taskId: string }> };
     const taskId = out._meta["io.modelcontextprotocol/related-task"]!.taskId;
     const rows = await query(`SELECT status FROM mcp_tasks.tasks WHERE task_id = $1`, [JSON.stringify(taskId)], database!.url);
     expect(rows.rows).toEqual([{ status: JSON.stringify("completed") }]);
   });
+
+  it("with `npm start` holding the default store, the Inspector's CLI (as written) and `npm run client` show which process holds it and what to do", async () => {
+    must(await npm(seed, ["run", "build"]), "npm run build");
+    // The README's `npm start`, left running: its server holds tasks.db.
+    const first = spawn(NPM, ["start"], { cwd: seed, env, stdio: ["pipe", "ignore", "pipe"] });
+    let err = "";
+    first.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    const firstExit = new Promise((resolve) => first.once("exit", resolve));
+    try {
+      await vi.waitFor(() => expect(err).toContain('"serving on stdio"'), { timeout: 30_000, interval: 50 });
+      const line = commands().find((l) => l.startsWith("npx --yes @modelcontextprotocol/inspector --cli node dist/src/server.js --method tools/list"))!;
+      const r = await run(NPX, line.split(" ").slice(1), { cwd: seed, env: inspectorEnv(), timeoutMs: 240_000 });
+      expect(r.code).toBe(1);
+      // The Inspector's error, as JSON on its stderr (beside the server's own lines, which it passes on).
+      const error = r.stderr.split("\n").find((l) => l.startsWith('{"error"'));
+      expect(error, r.stderr).toBeDefined();
+      const shown = (JSON.parse(error!) as { error: { message: string } }).error.message;
+      expect(shown).toMatch(/tasks\.db is open elsewhere \(another process or store\): process \d+ holds it \(node \S+dist\/src\/server\.js, since /);
+      expect(shown).toContain("stop that process");
+      expect(shown).toContain("TASK_STORE=memory keeps tasks in memory");
+      expect(r.stderr).not.toMatch(STACK_TRACE);
+      // And `npm run client`, whose server is refused the same way, says so without a stack trace.
+      const client = await npm(seed, ["run", "--silent", "client"]);
+      expect(client.code).toBe(1);
+      expect(client.stderr).toMatch(/tasks\.db is open elsewhere \(another process or store\): process \d+ holds it/);
+      expect(client.stderr).not.toMatch(STACK_TRACE);
+    } finally {
+      first.stdin.end();
+      await firstExit;
+    }
+  });
 });
+
+/** A free port on 127.0.0.1 (the Inspector takes its ports from the environment). */
+async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
 
 describe("other specs and transports (sharing the install)", () => {
   const scaffold = async (name: string, args: string[], install = false) => {
@@ -287,14 +385,15 @@ describe("other specs and transports (sharing the install)", () => {
 
 describe("the scaffold README's next steps, run as written", () => {
   const readme = () => readFileSync(join(seed, "README.md"), "utf8");
-  /** The ts blocks of a section, in order. */
-  const blocks = (heading: string) => {
+  /** The ```lang blocks of a section, in order. */
+  const sections = (heading: string, lang: string) => {
     const text = readme();
     const from = text.indexOf(`## ${heading}`);
     expect(from, heading).toBeGreaterThan(-1);
     const section = text.slice(from, text.indexOf("\n## ", from + 3));
-    return [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    return [...section.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
   };
+  const blocks = (heading: string) => sections(heading, "ts");
   const edit = (file: string, from: string, to: string) => {
     const text = readFileSync(join(seed, file), "utf8");
     expect(text, `${file} holds ${JSON.stringify(from)}`).toContain(from);
@@ -306,13 +405,13 @@ describe("the scaffold README's next steps, run as written", () => {
     writeFileSync(join(seed, "src/handlers/countdown.ts"), tool!);
     edit("src/handlers/index.ts", 'import { echo } from "./echo.js";\n', `import { echo } from "./echo.js";\n${importLine}`);
     edit("src/handlers/index.ts", "  readonly tools = [echo];\n", toolsLine!);
-    const [call] = blocks("Progress and status in your client");
-    edit("src/client.ts", "await client.close();", `${call}await client.close();`);
+    // Progress and status: the README's command, as written (`npm run build && npm run client -- countdown ...`).
+    const [build, client] = sections("Progress and status in your client", "sh")[0]!.trim().split(" && ");
+    expect(build).toBe("npm run build");
     must(await npm(seed, ["run", "build"]), "npm run build");
-    const r = must(await npm(seed, ["run", "--silent", "client"]), "npm run client");
-    const lines = r.stdout.trim().split("\n");
-    // The example's own call first, then the new tool's: statuses, progress at each step, the result.
-    expect(lines).toEqual(expect.arrayContaining(["progress 1/3: 2 to go", "progress 2/3: 1 to go", "progress 3/3: 0 to go", "status working", "status completed"]));
+    const r = must(await npm(seed, client!.split(" ").slice(1)), client!);
+    const lines = r.stdout.trim().split("\n").filter((l) => !l.startsWith(">") && l !== "");
+    expect(lines.slice(0, -1)).toEqual(["status working", "progress 1/3: 2 to go", "progress 2/3: 1 to go", "progress 3/3: 0 to go", "status completed"]);
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ content: [{ type: "text", text: "counted down from 3" }] });
     // The Inspector's CLI lists it.
     const [node22, inspector] = inspectorCli();

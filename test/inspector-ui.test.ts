@@ -2,8 +2,9 @@
  * The MCP Inspector's web UI (2.12, from the conformance folder, on its Node 22) in a real browser
  * (Debian's chromium, driven by playwright-core; no browser download), against a new scaffold over stdio
  * with the command its README gives: connect, list the tools, call echo plainly, then as a task, and see
- * the task complete. A screenshot of each step is kept in a folder under the OS temp dir (printed), for CI
- * to keep as an artefact.
+ * the task complete; then a second server on the task store another one holds: marked failed, with the
+ * reason. A screenshot of each step is kept in a folder under the OS temp dir (printed), for CI to keep as
+ * an artefact.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
@@ -77,7 +78,7 @@ beforeAll(async () => {
 
   // The README's command for the web UI, run as written (npx resolves the package to the conformance folder's).
   const readme = readFileSync(join(project, "README.md"), "utf8");
-  const line = /^npx @modelcontextprotocol\/inspector (node dist\/src\/server\.js) +# the web UI/m.exec(readme);
+  const line = /^npx --yes @modelcontextprotocol\/inspector (node dist\/src\/server\.js) +# the web UI/m.exec(readme);
   expect(line, "the README's web UI command").not.toBeNull();
   const [clientPort, sandboxPort] = [await freePort(), await freePort()];
   const launcher = conformanceFile("@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js");
@@ -158,5 +159,35 @@ describe("the Inspector's web UI, connected to the scaffold over stdio", () => {
     await page.getByText(/^completed$/i).first().waitFor({ timeout: 30_000 });
     await page.getByText("hello from a task", { exact: true }).last().waitFor({ timeout: 30_000 });
     await shot("task-completed");
+  });
+
+  it("a second server on a held task store: marked failed, with which process holds it and what to do", async () => {
+    // Disconnected, the Inspector's server leaves and frees tasks.db; a server started here (as `npm start`) takes it.
+    await page.getByRole("button", { name: "Disconnect from server" }).click();
+    await expect.poll(() => page.getByLabel('Connect or disconnect "node"').isChecked(), { timeout: 30_000 }).toBe(false);
+    let holder: ChildProcess | undefined;
+    for (let attempt = 0; holder === undefined && attempt < 20; attempt++) {
+      const child = spawn(node22(), ["dist/src/server.js"], { cwd: project, env, stdio: ["pipe", "ignore", "pipe"] });
+      let err = "";
+      child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
+      const serving = await new Promise<boolean>((resolve) => {
+        const poll = setInterval(() => err.includes('"serving on stdio"') && (clearInterval(poll), resolve(true)), 50);
+        child.once("exit", () => (clearInterval(poll), resolve(false)));
+      });
+      if (serving) holder = child;
+      else await new Promise((resolve) => setTimeout(resolve, 250)); // the Inspector's server still closing
+    }
+    expect(holder, "a server holding tasks.db").toBeDefined();
+    try {
+      await page.getByLabel('Connect or disconnect "node"').click({ force: true });
+      await page.getByText(`process ${holder!.pid} holds it`, { exact: false }).first().waitFor({ timeout: 30_000 });
+      await expect.poll(() => page.getByText("TASK_STORE=memory keeps tasks in memory", { exact: false }).count()).toBeGreaterThan(0);
+      await expect.poll(() => page.getByText("Failed", { exact: true }).count()).toBeGreaterThan(0);
+      await shot("store-held");
+    } finally {
+      const exited = new Promise((resolve) => holder!.once("exit", resolve));
+      holder!.stdin!.end();
+      await exited;
+    }
   });
 });

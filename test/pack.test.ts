@@ -238,20 +238,20 @@ describe("the tarball, used outside the checkout", () => {
     const { bytes, packages } = footprint(join(bare, "node_modules"));
     console.log(`npm install <runtime tarball> <tarball>: ${(bytes / 1e6).toFixed(1)} MB in ${packages} packages`);
     expect(bytes).toBeLessThanOrEqual(30e6);
-    // The generator needs neither MCP SDK, nor prettier, nor ts-morph (an optional peer) to run.
+    // The generator needs neither MCP SDK, nor prettier, nor TypeScript (an optional peer) to run.
     for (const absent of ["@modelcontextprotocol/sdk", "@modelcontextprotocol/server", "prettier", "ts-morph", "typescript"]) {
       expect(existsSync(join(bare, "node_modules", absent)), absent).toBe(false);
     }
     const help = must(await run(NPX, ["--no", "--", "mcp-task-gen", "--help"], { cwd: bare, env }), "--help");
     expect(help.stdout).toContain("mcp-task-gen init");
-    // Without ts-morph, generating with a handler folder still generates, and says what to install to keep it in step.
+    // Without TypeScript, generating with a handler folder still generates, and says what to install to keep it in step.
     mkdirSync(join(bare, "src", "handlers"), { recursive: true });
     writeFileSync(join(bare, "src", "handlers", "index.ts"), "export class Handlers {}\n");
     const gen = await run(NPX, ["--no", "--", "mcp-task-gen", "generate", "--spec", "mcp-2025-11-25", "--out", "src/tasks", "--handlers", "src/handlers"], { cwd: bare, env, timeoutMs: 120_000 });
     expect(gen.stderr).not.toMatch(STACK_TRACE);
     expect(gen.code, gen.stderr).toBe(0);
     expect(existsSync(join(bare, "src", "tasks", "handlers.ts"))).toBe(true);
-    expect(gen.stderr).toContain("npm install --save-dev ts-morph@^28.0.0");
+    expect(gen.stderr).toContain("npm install --save-dev typescript");
     expect(readFileSync(join(bare, "src", "handlers", "index.ts"), "utf8")).toBe("export class Handlers {}\n");
     expect(gen.stdout).not.toContain("in step with the contract");
     // check cannot vouch for the handler files without it: exit 1, with the same advice.
@@ -294,10 +294,9 @@ describe("the tarball, used outside the checkout", () => {
     // Nothing of this checkout is linked in behind the user's back.
     expect(readFileSync(join(srv, "package-lock.json"), "utf8")).not.toContain(ROOT);
     // What the scaffold says to install: the SQLite driver on a Node without one built in (init's "Next:"),
-    // pg and pg-boss for the PostgreSQL store (README, Scaling out), ts-morph for check (Changing the spec, a
-    // dev dependency, as the README says).
+    // pg and pg-boss for the PostgreSQL store (README, Scaling out). check needs nothing more (below).
     const readme = readFileSync(join(srv, "README.md"), "utf8");
-    const extras = [/^ {2}npm install (better-sqlite3@12) /m.exec(init.stdout)?.[1], /`npm install (pg@8 pg-boss@10)`/.exec(readme)?.[1], /^npm install (--save-dev ts-morph@\S+)/m.exec(readme)?.[1]];
+    const extras = [/^ {2}npm install (better-sqlite3@12) /m.exec(init.stdout)?.[1], /`npm install (pg@8 pg-boss@10)`/.exec(readme)?.[1]];
     expect(extras.slice(1)).not.toContain(undefined);
     for (const extra of extras.filter((e) => e !== undefined)) {
       must(await run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...extra.split(" ")], { cwd: srv, env: npxEnv, timeoutMs: 480_000 }), `npm install ${extra}`);

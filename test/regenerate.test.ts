@@ -182,7 +182,7 @@ describe("a seed project through two spec changes", () => {
   });
 
   it("declaring taskSupport fixes it; the next generate removes the marker, and nothing else", async () => {
-    edit(dir, "src/handlers/echo.ts", `  handler: async ({ message, delayMs }, ctx) => {`, `  taskSupport: "optional",\n  handler: async ({ message, delayMs }, ctx) => {`);
+    edit(dir, "src/handlers/echo.ts", `  handler: async ({ message, delayMs = 0 }, ctx) => {`, `  taskSupport: "optional",\n  handler: async ({ message, delayMs = 0 }, ctx) => {`);
     expect(check(userFiles), "tsc").toEqual([]);
     before = snapshot(dir);
     ok(await regenerate(dir), "generate");
