@@ -52,7 +52,7 @@ export interface TaskSpecDescriptor<Status extends string = string> {
     readonly all: readonly Status[];
     readonly initial: Status;
     readonly terminal: readonly Status[];
-    /** The first state declared with each role: the one the runtime tries first for it (see machine.ts). */
+    /** The first state declared with each role (for readers; the interpreter derives targets from the table, see machine.ts). */
     readonly roles: Readonly<Partial<Record<StateRole, Status>>>;
     /** Every state's role (several states may share one). */
     readonly roleOf: Readonly<Record<string, StateRole>>;
@@ -62,6 +62,10 @@ export interface TaskSpecDescriptor<Status extends string = string> {
     /** Throws an error naming both statuses (and the guard, as `guard`) unless the move is allowed. */
     assertTransition(from: Status, to: Status, ctx?: TransitionContext): void;
     isTerminal(status: Status): boolean;
+    /** The transition table: each state's edges, in the table's order (the interpreter derives each event's target from it). */
+    readonly table: Readonly<Record<string, readonly string[]>>;
+    /** The guard on each guarded edge, by "from->to". */
+    readonly guards: Readonly<Record<string, string>>;
   };
   readonly errors: ErrorCatalog;
   readonly methods: readonly MethodDecl[];

@@ -279,6 +279,22 @@ describe("runtime/", () => {
     expect(partReaches(graph, texts)).toEqual(["mcp-server.ts → server-dispatch.ts", "server-creation.ts → server-core.ts", "server-creation.ts → server-parts.ts (a value import)"]);
   });
 
+  it("leaves the choice of a state to the interpreter, which reads no clock and takes guard names from the generated table", () => {
+    // The per-purpose states of the plan and the descriptor's first state of each role are for readers:
+    // no module of the runtime but the plan that names them reads them to pick where a task goes.
+    const declarationOrder = /\bstates\.roles\b|\bstatus\.(running|completed|failed|cancelled|input|resume|onProtocolError|onUnexpected|onRestart)\b/;
+    const readers = [...graph.keys()]
+      .filter((m) => m !== "plan.ts")
+      .flatMap((m) => readFileSync(join(RUNTIME, m), "utf8").split("\n").map((line, i) => ({ m, line, i })))
+      .filter((x) => declarationOrder.test(x.line.replace(/\/\/.*$/, "")) && !/^\s*(\*|\/\*\*)/.test(x.line))
+      .map((x) => `${x.m}:${x.i + 1} ${x.line.trim()}`);
+    expect(readers).toEqual([]);
+    const machine = readFileSync(join(RUNTIME, "machine.ts"), "utf8");
+    expect(machine).not.toMatch(/Date\.now\(|new Date\(|performance\.now\(/);
+    expect(machine).not.toMatch(/assertTransition|catch\s*\(/);
+    expect(machine).toMatch(/machine\.guards\[/);
+  });
+
   it("writes a task's status only in the table interpreter (machine.ts)", () => {
     const writes = statusWrites(RUNTIME);
     expect(outsideInterpreter(writes)).toEqual([]);
