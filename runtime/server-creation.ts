@@ -14,7 +14,14 @@ import { initialState } from "./machine.js";
 import { type RateTake, type SqlRunner, type TaskRecord } from "./store.js";
 import { declaresClientCapability, scopedTaskId, TASK_SCOPE_MARK, toWireTask, withResultType } from "./wire.js";
 import { type RunOptions, asWireError, methodNotFound, hasError } from "./server-api.js";
-import type { Admission, CreateRoute, Enqueuing, Execution, Expiry, Journal, Lease, Notifications, Running, RuntimeSettings, Steps } from "./server-parts.js";
+import type { Admission, Enqueuing, Execution, Expiry, Journal, Lease, Notifications, Running, RuntimeSettings, Steps } from "./server-parts.js";
+
+/** A creation's way into the store. */
+interface CreateRoute {
+  readonly create: (record: Omit<TaskRecord, "seq">) => Promise<TaskRecord | undefined | "limit" | "rate">;
+  /** The create takes the creation's rate too (else it was taken before). */
+  readonly takesRate: boolean;
+}
 
 export class TaskCreation<S extends string> {
   /** The answers that acknowledge a task (as opposed to a request's own result). */

@@ -5,16 +5,16 @@
  * imports another part's module, and none extends another: a part reaches another only through what
  * it was given.
  */
+import type { z } from "zod";
 import type { Result } from "@modelcontextprotocol/sdk/types.js";
 import type { TaskSpecDescriptor } from "./descriptor.js";
 import type { TaskProtocolError } from "./errors.js";
 import type { ConcurrencyCounter, TaskLimits } from "./limits.js";
 import type { AuditEvent, LogEntry } from "./log.js";
-import type { Notice, TaskMachine } from "./machine.js";
+import type { Notice, TaskEvent, TaskMachine } from "./machine.js";
 import type { RuntimePlan } from "./plan.js";
-import type { RateTake, SqlRunner, TaskRecord, TaskStore } from "./store.js";
+import type { SqlRunner, TaskRecord, TaskStore } from "./store.js";
 import type { ActiveTask, ServerExtra, StepOptions, Step, TaskContext, TaskPeer } from "./task-context.js";
-import type { TaskEvent } from "./machine.js";
 import type { RunOptions, TaskCapabilityDecl, TaskServerOptions } from "./server-api.js";
 
 /** What every part reads and none changes: the spec, the strategies derived from it, the store, the options. */
@@ -123,7 +123,7 @@ export interface Notifications {
 
 /** Asking a task's requestor for input (input rounds part). */
 export interface InputRounds {
-  ask(extra: ServerExtra, taskId: string | undefined, active: ActiveTask | undefined, method: string, params: Record<string, unknown>, schema: import("zod").ZodType): Promise<unknown>;
+  ask(extra: ServerExtra, taskId: string | undefined, active: ActiveTask | undefined, method: string, params: Record<string, unknown>, schema: z.ZodType): Promise<unknown>;
 }
 
 /** A task's retention counted while its work runs here (expiry part). */
@@ -174,12 +174,3 @@ export interface Enqueuing {
     acknowledge: () => Result,
   ): Promise<Result>;
 }
-
-/** A creation's way into the store. */
-export interface CreateRoute {
-  readonly create: (record: Omit<TaskRecord, "seq">) => Promise<TaskRecord | undefined | "limit" | "rate">;
-  /** The create takes the creation's rate too (else it was taken before). */
-  readonly takesRate: boolean;
-}
-
-export type { RateTake };
