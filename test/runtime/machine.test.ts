@@ -190,6 +190,21 @@ describe("the table interpreter", () => {
     expect(d).toMatchObject({ kind: "move", from: "s0", to: "s2" });
   });
 
+  it("where the table allows several states of the event's role, the table's order of edges decides, not the order the states are declared in", () => {
+    // a and b are both completed, a declared first; the table lists w -> b before w -> a.
+    const t: Table = {
+      states: ["w", "a", "b"],
+      roleOf: { w: "running", a: "completed", b: "completed" },
+      terminal: new Set(["a", "b"]),
+      edges: new Map([[edgeKey("w", "b"), {}], [edgeKey("w", "a"), {}]]),
+      prefer: {},
+    };
+    const live: TaskSnapshot = { status: "w", pendingInputs: 0, keepAlive: null, createdAt: 0, expiresAt: null };
+    expect(transition(machineFor(t), live, { type: "finish" }, { now: 7 })).toMatchObject({ kind: "move", to: "b", patch: { updatedAt: 7, terminalAt: 7 } });
+    // A state the behaviour names for the event comes first, wherever the table lists it.
+    expect(transition(machineFor({ ...t, prefer: { cancel: "a" }, roleOf: { ...t.roleOf, a: "cancelled", b: "cancelled" } }), live, { type: "cancel" }, { now: 7 })).toMatchObject({ kind: "move", to: "a" });
+  });
+
   it("a cancel the table forbids is refused with an error, and an ended task refuses every event", () => {
     const t: Table = {
       states: ["w", "c", "x"],
