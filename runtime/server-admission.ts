@@ -16,6 +16,8 @@ export class RequestAdmission<S extends string> implements Admission {
   constructor(
     private readonly s: RuntimeSettings<S>,
     private readonly journal: Journal<S>,
+    /** The requestor key as the runtime answers it (`TaskRuntime.ownerOf`, which a binding may replace). */
+    private readonly owner: (extra: ServerExtra) => string,
   ) {}
 
   /**
@@ -27,8 +29,12 @@ export class RequestAdmission<S extends string> implements Admission {
     return sessionId ?? (this.s.store.shared ? `stdio:${this.s.runner}` : "stdio");
   }
 
-  /** The requestor key: the session and/or the auth context the task is bound to. */
   ownerOf(extra: ServerExtra): string {
+    return this.owner(extra);
+  }
+
+  /** The requestor key: the session and/or the auth context the task is bound to. */
+  keyOf(extra: ServerExtra): string {
     const ownerOf = this.s.options.ownerOf;
     if (ownerOf) return ownerOf(extra);
     const binding = this.s.plan.binding;

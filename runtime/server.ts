@@ -17,19 +17,17 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolResultSchema,
-  CancelledNotificationSchema,
   ErrorCode,
   McpError,
   ListToolsRequestSchema,
   type CallToolResult,
-  type JSONRPCNotification,
   type JSONRPCRequest,
   type Result,
 } from "@modelcontextprotocol/sdk/types.js";
 import { withoutTaskRequest, type ActiveTask, type ServerExtra, type TaskContext, type TaskHost, type TaskPeer } from "./task-context.js";
 import { type TaskSpecDescriptor } from "./descriptor.js";
 import type { Behaviour } from "./behaviour.js";
-import { invalidParams, isDatabaseUnavailable, TaskProtocolError } from "./errors.js";
+import { invalidParams, TaskProtocolError } from "./errors.js";
 import { describeIssues } from "./input.js";
 import { ConcurrencyCounter, type TaskLimits } from "./limits.js";
 import { isObject, nestAt, type RuntimePlan } from "./plan.js";
@@ -50,10 +48,10 @@ import {
   type RequestHandler,
   TASK_WORK,
   TASK_CONTEXTS,
-  withTaskContext,
   methodNotFound,
 } from "./server-api.js";
 import { RuntimeJournal, settingsOf, TaskSteps } from "./server-core.js";
+import { augmentHandlers, cancelOnNotification, refuseSchemaErrors } from "./server-sdk.js";
 import { RequestAdmission } from "./server-admission.js";
 import { RequestorNotifications } from "./server-notify.js";
 import { TaskInputRounds } from "./server-input.js";
@@ -63,7 +61,7 @@ import { RunnerLease } from "./server-lease.js";
 import { WorkerQueue } from "./server-queue.js";
 import { TaskCreation } from "./server-creation.js";
 import { TaskMethods } from "./server-dispatch.js";
-import type { RuntimeSettings } from "./server-parts.js";
+import type { Execution, RuntimeSettings } from "./server-parts.js";
 
 export { CANCELLED_BY_REQUEST } from "./cancellation.js";
 export { signCursor, verifyCursor } from "./cursor.js";
@@ -161,7 +159,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     const running = { active: this.active, concurrency: new ConcurrencyCounter() };
     const notifications = (this.notifications = new RequestorNotifications(s, running, journal));
     const steps = (this.steps = new TaskSteps(s, running, journal, notifications));
-    const admission = (this.admission = new RequestAdmission(s, journal));
+    const admission = (this.admission = new RequestAdmission(s, journal, (extra) => this.ownerOf(extra)));
     // The view of this runtime its strategies (input, results, cancellation, restart) work through.
     const host: TaskHost<S> = {
       plan: s.plan,
@@ -172,15 +170,17 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
       wake: (taskId) => steps.wake(taskId),
       watch: (taskId, fn) => steps.watch(taskId, fn),
       lookup: (taskId, owner, extra, method) => steps.lookup(taskId, owner, extra, method),
-      cancel: (taskId, reason) => execution.cancel(taskId, reason),
+      cancel: (taskId, reason) => this.cancel(taskId, reason),
       audit: (e) => journal.audit(e),
       log: (e) => journal.log(e),
     };
     const input = new TaskInputRounds(s, host);
     const expiry = new TaskExpiry(s, running, steps, journal);
     const execution = (this.execution = new TaskExecution(s, running, steps, notifications, input, journal));
+    // A cancel goes through the facade's own `cancel`, as the requestor key through its `ownerOf`: a binding may replace either.
+    const work: Execution = { context: execution.context.bind(execution), execute: execution.execute.bind(execution), cancel: (taskId, reason) => this.cancel(taskId, reason) };
     const lease = (this.lease = new RunnerLease(s, running, steps, host, journal));
-    this.queue = new WorkerQueue(s, running, steps, notifications, execution, expiry, lease, this.tools, journal);
+    this.queue = new WorkerQueue(s, running, steps, notifications, work, expiry, lease, this.tools, journal);
     // Changes other processes make to a shared store reach the work and the waiters here (closing the store stops them).
     followStoreChanges({
       plan: s.plan,
@@ -206,7 +206,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     this.ready = options.runnerId === undefined ? settled : Promise.all([settled, leased]).then(() => undefined);
     // Whoever awaits `ready` hears why it failed; unawaited, the failure is logged, not a crash.
     this.ready.catch(() => undefined);
-    this.creation = new TaskCreation(s, admission, running, steps, notifications, execution, expiry, this.queue, lease, journal, this.ready);
+    this.creation = new TaskCreation(s, admission, running, steps, notifications, work, expiry, this.queue, lease, journal, this.ready);
     this.methods = new TaskMethods<S, W>(s, admission, steps, notifications, host, this.operations, this.cursorSecret, journal);
   }
 
@@ -269,7 +269,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
 
   /** The requestor key: the session and/or the auth context the task is bound to. */
   ownerOf(extra: ServerExtra): string {
-    return this.admission.ownerOf(extra);
+    return this.admission.keyOf(extra);
   }
 
   /**
@@ -343,9 +343,10 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         };
       };
     }
-    this.augmentHandlers(server, peer);
-    this.refuseSchemaErrors(server);
-    this.cancelOnNotification(server);
+    const augmented = (this.options.augment ?? this.descriptor.behaviour.creation.requests[this.side]).filter((m) => m !== "*" && m !== "tools/call");
+    augmentHandlers(server, augmented, (method, request, extra, work) => this.run(method, request.params, extra, (ctx) => work(withoutTaskRequest(this.plan, request), ctx), { peer }));
+    refuseSchemaErrors(server, () => this.steps.unavailable());
+    if (this.plan.behaviour.cancellation.via === "cancelled-notification") cancelOnNotification(server, (requestId, sessionId) => this.cancelRequest(requestId, sessionId));
     const previous = server.fallbackRequestHandler as ((request: JSONRPCRequest, extra: ServerExtra) => Promise<unknown>) | undefined;
     // A `then`, not an async function: every request without a handler of its own passes here.
     (server as Server).fallbackRequestHandler = (request: JSONRPCRequest, extra: ServerExtra) =>
@@ -376,72 +377,6 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     if (unserved.length > 0) {
       throw new Error(`mcp-task-gen: spec ${this.descriptor.spec.id} declares the custom operation(s) ${unserved.join(", ")}; give their handlers (options.operations or addOperations) before serving`);
     }
-  }
-
-  /**
-   * A request the SDK's schema for its method refuses (e.g. tools/list with a cursor that is no
-   * string) is the requestor's mistake: -32602, where the SDK answers the schema's exception -32603.
-   */
-  private refuseSchemaErrors(server: Server | Client): void {
-    const handlers = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
-    if (!(handlers instanceof Map)) return;
-    const wrap = (handler: RequestHandler): RequestHandler => (request, extra) => {
-      const refused = (e: unknown): never => {
-        const issues = (e as { issues?: unknown } | null)?.issues;
-        if (e instanceof Error && /^\$?ZodError$/.test(e.name) && Array.isArray(issues)) {
-          throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${request.method}: ${describeIssues(e as unknown as Parameters<typeof describeIssues>[0])}`);
-        }
-        if (isDatabaseUnavailable(e)) throw this.steps.unavailable();
-        throw e;
-      };
-      try {
-        return Promise.resolve(handler(request, extra)).catch(refused);
-      } catch (e) {
-        return refused(e);
-      }
-    };
-    for (const [method, handler] of handlers) handlers.set(method, wrap(handler));
-    const set = handlers.set.bind(handlers);
-    handlers.set = (method: string, handler: RequestHandler) => set(method, wrap(handler));
-  }
-
-  /**
-   * notifications/cancelled, where the spec cancels tasks with it: the SDK aborts the request it names while
-   * that request is open; the task it made is cancelled too once the acknowledgement answered it.
-   */
-  private cancelOnNotification(protocol: Server | Client): void {
-    if (this.plan.behaviour.cancellation.via !== "cancelled-notification") return;
-    const handlers = (protocol as unknown as { _notificationHandlers?: Map<string, (n: JSONRPCNotification) => Promise<void>> })._notificationHandlers;
-    if (!(handlers instanceof Map)) return;
-    const sdk = handlers.get(CancelledNotificationSchema.shape.method.value);
-    Protocol.prototype.setNotificationHandler.call(protocol, CancelledNotificationSchema, async (n) => {
-      await sdk?.(n as unknown as JSONRPCNotification);
-      const requestId = n.params.requestId;
-      if (requestId !== undefined) await this.cancelRequest(requestId, protocol.transport?.sessionId);
-    });
-  }
-
-  /**
-   * Serves the augmentable requests other than tools/call (e.g. resources/read) as tasks: the handler the
-   * server registers for such a method, before or after install, becomes the task's work when a request
-   * carries a task request, and is called as before otherwise.
-   */
-  private augmentHandlers(server: Server | Client, peer: TaskPeer): void {
-    const handlers = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
-    if (!(handlers instanceof Map)) return;
-    const augmented = (this.options.augment ?? this.descriptor.behaviour.creation.requests[this.side]).filter((m) => m !== "*" && m !== "tools/call");
-    if (augmented.length === 0) return;
-    const wrap = (method: string, handler: RequestHandler): RequestHandler => {
-      if (!augmented.includes(method) || TASK_WORK.has(handler)) return handler;
-      // The handler (and the SDK's layer around it) answers the plain request; a `handle` inside gets the task's context.
-      const served: RequestHandler = (request, extra) =>
-        this.run(method, request.params, extra, (ctx) => handler(withoutTaskRequest(this.plan, request), withTaskContext(extra, ctx)) as Result | Promise<Result>, { peer });
-      TASK_WORK.add(served);
-      return served;
-    };
-    for (const [method, handler] of handlers) handlers.set(method, wrap(method, handler));
-    const set = handlers.set.bind(handlers);
-    handlers.set = (method: string, handler: RequestHandler) => set(method, wrap(method, handler));
   }
 
   /**
