@@ -3,7 +3,7 @@
 // What the runtime reads about this spec: the declared behaviour, states,
 // errors and methods as data, and the generated checks.
 import type * as T from "./types.js";
-import type { TaskSpecDescriptor } from "@mcp-task-gen/runtime/descriptor";
+import type { TaskSpecDescriptor } from "../../descriptor.js";
 import { BEHAVIOUR, META_KEYS } from "./protocol.js";
 import { assertTransition, canTransition, isTerminal, TRANSITION_GUARDS, TRANSITIONS } from "./transitions.js";
 import { requestGuards } from "./guards.js";
