@@ -17,7 +17,7 @@
  * the time (`now`): the decision reads no clock and no store.
  */
 import type { StateRole } from "./behaviour.js";
-import type { TransitionContext } from "./descriptor.js";
+import { transitionTable, type TransitionContext } from "./descriptor.js";
 import { invalidParams, TaskProtocolError } from "./errors.js";
 import type { RuntimePlan } from "./plan.js";
 import type { StoredError, TaskPatch, TaskRecord } from "./store.js";
@@ -100,9 +100,8 @@ export function machineOf(plan: RuntimePlan): TaskMachine {
   const m = d.machine as unknown as {
     canTransition(f: string, t: string, c?: TransitionContext): boolean;
     isTerminal(s: string): boolean;
-    table: Readonly<Record<string, readonly string[]>>;
-    guards: Readonly<Record<string, string>>;
   };
+  const { table, guards } = transitionTable(d);
   const events = b.events ?? {};
   const input = b.input === false ? undefined : b.input;
   // Only what the spec names itself: where it names nothing, the interpreter derives the state from the table.
@@ -125,8 +124,8 @@ export function machineOf(plan: RuntimePlan): TaskMachine {
     states: d.states.all,
     initial: d.states.initial,
     roleOf: d.states.roleOf,
-    table: m.table,
-    guards: m.guards,
+    table,
+    guards,
     canTransition: (f, t, c) => m.canTransition(f, t, c),
     isTerminal: (x) => m.isTerminal(x),
     declared,

@@ -12,6 +12,7 @@ import type { TransitionContext } from "../../runtime/descriptor.js";
 import { TaskProtocolError } from "../../runtime/errors.js";
 import { candidates, machineOf, transition, type TaskEvent, type TaskMachine, type TaskSnapshot } from "../../runtime/machine.js";
 import { makePlan } from "../../runtime/plan.js";
+import { transitionTable } from "../../runtime/descriptor.js";
 import { irOf } from "../helpers/conform.js";
 import { BUILTIN, descriptorOf } from "./descriptors.js";
 
@@ -222,6 +223,16 @@ describe("the table interpreter", () => {
     for (const type of ["start", "finish", "cancel", "restart"] as const) {
       expect(transition(m, { ...live, status: "c" }, { type }, { now: 0 }).kind).toBe("refused");
     }
+  });
+
+  it.each(BUILTIN)("%s: code generated before descriptors carried the table gets the same edges and guard names, read from the generated check", async (spec) => {
+    const d = await descriptorOf(spec);
+    const { table, guards, ...check } = d.machine;
+    const read = transitionTable({ ...d, machine: check });
+    const sorted = (t: Readonly<Record<string, readonly string[]>>) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, [...v].sort()]));
+    expect(sorted(read.table)).toEqual(sorted(table!));
+    expect(read.guards).toEqual(guards);
+    expect(Object.keys(guards!).length).toBeGreaterThan(0);
   });
 
   it.each(BUILTIN)("over the generated table of %s: every move is a declared edge whose guard holds", async (spec) => {
