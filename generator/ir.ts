@@ -138,7 +138,7 @@ export interface IR {
   states: readonly IRState[];
   initialState: string;
   terminalStates: readonly string[];
-  /** role → state name */
+  /** role → the first state declared with it (for readers: the runtime derives each move from the table) */
   roles: Readonly<Record<string, string>>;
   transitions: readonly IRTransition[];
   guards: readonly IRGuard[];
@@ -313,7 +313,7 @@ export function lower(spec: Spec, opts: LowerOptions): IR {
     ...(m.description === undefined ? {} : { description: m.description }),
   }));
 
-  // The first state declared with a role is where the runtime moves tasks for it.
+  // The first state declared with each role, for readers of the generated code (STATE_ROLES, the descriptor); the runtime derives where a task moves from the table (runtime/machine.ts).
   const roles: Record<string, string> = {};
   for (const s of states) if (!(s.role in roles)) roles[s.role] = s.name;
 

@@ -52,7 +52,7 @@ export interface TaskSpecDescriptor<Status extends string = string> {
     readonly all: readonly Status[];
     readonly initial: Status;
     readonly terminal: readonly Status[];
-    /** The first state declared with each role: the one the runtime tries first for it (see machine.ts). */
+    /** The first state declared with each role (for readers; the interpreter derives targets from the table, see machine.ts). */
     readonly roles: Readonly<Partial<Record<StateRole, Status>>>;
     /** Every state's role (several states may share one). */
     readonly roleOf: Readonly<Record<string, StateRole>>;
@@ -62,6 +62,13 @@ export interface TaskSpecDescriptor<Status extends string = string> {
     /** Throws an error naming both statuses (and the guard, as `guard`) unless the move is allowed. */
     assertTransition(from: Status, to: Status, ctx?: TransitionContext): void;
     isTerminal(status: Status): boolean;
+    /**
+     * The transition table: each state's edges, in the table's order (the interpreter derives each event's
+     * target from it). Absent in code generated before descriptors carried it: see transitionTable.
+     */
+    readonly table?: Readonly<Record<string, readonly string[]>>;
+    /** The guard on each guarded edge, by "from->to" (absent with `table`). */
+    readonly guards?: Readonly<Record<string, string>>;
   };
   readonly errors: ErrorCatalog;
   readonly methods: readonly MethodDecl[];
@@ -92,4 +99,38 @@ export function checkRuntimeVersion(descriptor: { readonly runtimeVersion: strin
       `mcp-task-gen: the code generated for spec ${descriptor.spec.id} expects runtime ${descriptor.runtimeVersion}, but runtime ${RUNTIME_VERSION} is installed beside it; regenerate (npx mcp-task-gen) so both come from one generator`,
     );
   }
+}
+
+/**
+ * The generated transition table and its guard names, as the descriptor carries them; for code generated
+ * before descriptors carried them, read once from the generated check (every pair of states, in the order
+ * the states are declared; a guarded edge is one the check refuses naming its guard).
+ */
+export function transitionTable<Status extends string>(
+  d: Pick<TaskSpecDescriptor<Status>, "machine"> & { readonly states: Pick<TaskSpecDescriptor<Status>["states"], "all"> },
+): { table: Readonly<Record<string, readonly string[]>>; guards: Readonly<Record<string, string>> } {
+  const m = d.machine;
+  if (m.table !== undefined && m.guards !== undefined) return { table: m.table, guards: m.guards };
+  const table: Record<string, string[]> = {};
+  const guards: Record<string, string> = {};
+  for (const from of d.states.all) {
+    const edges: string[] = (table[from] = []);
+    for (const to of d.states.all) {
+      if (to === from) continue;
+      if (m.canTransition(from, to)) {
+        edges.push(to);
+        continue;
+      }
+      try {
+        m.assertTransition(from, to);
+      } catch (e) {
+        const guard = (e as { guard?: unknown }).guard;
+        if (typeof guard === "string") {
+          edges.push(to);
+          guards[`${from}->${to}`] = guard;
+        }
+      }
+    }
+  }
+  return { table, guards };
 }

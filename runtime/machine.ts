@@ -8,13 +8,16 @@
  * the refusal (the error to answer, where one is answered). Nothing else in the
  * runtime picks a state or writes one.
  *
- * Where an event leads to a role that several states have, the target is the
- * state the spec names for the event first (the behaviour's own choice), then
- * the other states of that role in declaration order: the first one the table
- * allows from the current state, guards holding, wins.
+ * The interpreter owns the policy: it reads the generated table (each state's
+ * edges in the table's order, and the guard on each guarded edge) and derives
+ * from it where an event leads. The target is the state the spec's behaviour
+ * names for the event, where it names one; then the states of the role the
+ * event leads to, in the order the table lists them as edges from the current
+ * state: the first one the table allows, guards holding, wins. The caller gives
+ * the time (`now`): the decision reads no clock and no store.
  */
 import type { StateRole } from "./behaviour.js";
-import type { TransitionContext } from "./descriptor.js";
+import { transitionTable, type TransitionContext } from "./descriptor.js";
 import { invalidParams, TaskProtocolError } from "./errors.js";
 import type { RuntimePlan } from "./plan.js";
 import type { StoredError, TaskPatch, TaskRecord } from "./store.js";
@@ -67,12 +70,15 @@ export interface TaskMachine {
   readonly states: readonly string[];
   readonly initial: string;
   readonly roleOf: Readonly<Record<string, StateRole>>;
+  /** The generated transition table: each state's edges, in the table's order. */
+  readonly table: Readonly<Record<string, readonly string[]>>;
+  /** The generated guard on each guarded edge, by "from->to". */
+  readonly guards: Readonly<Record<string, string>>;
+  /** Whether the table allows `from -> to`, its guard holding on `ctx` (the generated check). */
   canTransition(from: string, to: string, ctx?: TransitionContext): boolean;
   isTerminal(status: string): boolean;
-  /** The name of the guard on `from -> to` when the move is refused by it. */
-  guardOf?(from: string, to: string, ctx: TransitionContext): string | undefined;
-  /** The state the spec names first for each event (undefined: the role's states only). */
-  readonly prefer: { readonly [K in EventKey]?: string | undefined };
+  /** The state the spec's behaviour names for each event, where it names one (undefined: the role's states only). */
+  readonly declared: { readonly [K in EventKey]?: string | undefined };
   /** The roles each event leads to, in order. */
   readonly roles: Readonly<Partial<Record<EventKey, readonly StateRole[]>>>;
   /** Retention as a move to a terminal state sets it. */
@@ -87,56 +93,55 @@ export interface TaskMachine {
   readonly fieldDefaults?: Readonly<Record<string, unknown>>;
 }
 
-/** The interpreter's view of a runtime plan. */
+/** The interpreter's view of a runtime plan: the generated table, and the states the behaviour names per event. */
 export function machineOf(plan: RuntimePlan): TaskMachine {
   const d = plan.descriptor;
-  const s = plan.status;
-  const m = d.machine as unknown as { canTransition(f: string, t: string, c?: TransitionContext): boolean; isTerminal(s: string): boolean; assertTransition(f: string, t: string, c?: TransitionContext): void };
+  const b = plan.behaviour;
+  const m = d.machine as unknown as {
+    canTransition(f: string, t: string, c?: TransitionContext): boolean;
+    isTerminal(s: string): boolean;
+  };
+  const { table, guards } = transitionTable(d);
+  const events = b.events ?? {};
+  const input = b.input === false ? undefined : b.input;
+  // Only what the spec names itself: where it names nothing, the interpreter derives the state from the table.
+  const declared = {
+    toolError: b.outcomes.toolError,
+    fail: b.outcomes.protocolError,
+    throw: events.exception ?? b.outcomes.unexpected,
+    ask: input?.status,
+    answer: input?.resume,
+    cancel: events.cancel,
+    expire: events.expiry,
+    restart: events.restart,
+  } satisfies { [K in EventKey]?: string | undefined };
   const role = (state: string | undefined): StateRole[] => (state === undefined || d.states.roleOf[state] === undefined ? [] : [d.states.roleOf[state]!]);
   const internal = d.errors[plan.errors.internal];
-  const refused = plan.behaviour.cancellation.terminalError;
+  const refused = b.cancellation.terminalError;
   const cancelRefused = refused === undefined ? undefined : d.errors[refused];
   const fieldDefaults = Object.fromEntries(Object.entries(d.taskExtras).filter(([, v]) => v !== null));
   return {
     states: d.states.all,
     initial: d.states.initial,
     roleOf: d.states.roleOf,
+    table,
+    guards,
     canTransition: (f, t, c) => m.canTransition(f, t, c),
     isTerminal: (x) => m.isTerminal(x),
-    guardOf: (f, t, c) => {
-      try {
-        m.assertTransition(f, t, c);
-      } catch (e) {
-        const g = (e as { guard?: unknown }).guard;
-        return typeof g === "string" ? g : undefined;
-      }
-      return undefined;
-    },
-    prefer: {
-      start: s.running,
-      finish: s.completed,
-      toolError: s.onToolError,
-      fail: s.onProtocolError,
-      throw: s.onUnexpected,
-      ask: s.input,
-      answer: s.resume,
-      cancel: s.cancelled,
-      expire: s.onExpiry,
-      restart: s.onRestart,
-    },
+    declared,
     roles: {
       start: ["running"],
       finish: ["completed"],
-      toolError: role(s.onToolError),
-      fail: role(s.onProtocolError),
-      throw: role(s.onUnexpected),
+      toolError: role(declared.toolError),
+      fail: role(declared.fail),
+      throw: role(declared.throw),
       ask: ["input_required"],
       answer: ["running"],
       cancel: ["cancelled"],
       expire: [],
-      restart: [...new Set([...role(s.onRestart), ...role(s.onUnexpected), ...role(s.onProtocolError), "failed", "cancelled"] as StateRole[])],
+      restart: [...new Set([...role(declared.restart), ...role(declared.throw), ...role(declared.fail), "failed", "cancelled"] as StateRole[])],
     },
-    retention: { fromTerminal: plan.retention.countedFrom === "terminal", expiryEvent: s.onExpiry !== undefined },
+    retention: { fromTerminal: plan.retention.countedFrom === "terminal", expiryEvent: declared.expire !== undefined },
     statusMessage: plan.task.statusMessageField !== undefined,
     internalCode: internal?.code ?? -32603,
     ...(cancelRefused === undefined ? {} : { cancelRefusedCode: cancelRefused.code }),
@@ -154,17 +159,33 @@ export function freshTask(machine: TaskMachine, now: number): TaskSnapshot {
   return { status: machine.initial, pendingInputs: 0, keepAlive: null, createdAt: now, expiresAt: null };
 }
 
-/** The states an event may lead to, in the order they are tried. */
-export function candidates(machine: TaskMachine, event: TaskEvent): string[] {
+/**
+ * The states an event may lead to from `from`, in the order they are tried: the state the behaviour names
+ * for it, then the states of each role it leads to, those the table lists as edges from `from` first (in
+ * the table's order), then the others (in the order of the states: never legal from here, they name the
+ * targets of a refusal).
+ */
+export function candidates(machine: TaskMachine, event: TaskEvent, from: string): string[] {
   if (event.type === "operation" || event.type === "goto") return [event.to];
   const type = keyOf(event);
-  const first = machine.prefer[type];
+  const first = machine.declared[type];
   const roles = machine.roles[type] ?? [];
+  const edges = Object.prototype.hasOwnProperty.call(machine.table, from) ? machine.table[from]! : [];
   const out: string[] = [];
   if (first !== undefined && machine.roleOf[first] !== undefined) out.push(first);
-  for (const r of roles) for (const st of machine.states) if (machine.roleOf[st] === r && !out.includes(st)) out.push(st);
+  for (const r of roles) {
+    for (const st of edges) if (machine.roleOf[st] === r && !out.includes(st)) out.push(st);
+    for (const st of machine.states) if (machine.roleOf[st] === r && !out.includes(st)) out.push(st);
+  }
   // Restart ends a task: only terminal states qualify.
   return type === "restart" ? out.filter((x) => machine.isTerminal(x)) : out;
+}
+
+/** The guard the table puts on `from -> to`, where it has that edge and guards it. */
+export function guardOn(machine: TaskMachine, from: string, to: string): string | undefined {
+  const edges = Object.prototype.hasOwnProperty.call(machine.table, from) ? machine.table[from]! : [];
+  const key = `${from}->${to}`;
+  return edges.includes(to) && Object.prototype.hasOwnProperty.call(machine.guards, key) ? machine.guards[key] : undefined;
 }
 
 /** What the interpreter reads of a task: its status and what its guards read. */
@@ -173,17 +194,17 @@ export type TaskSnapshot = Pick<TaskRecord, "status" | "pendingInputs" | "keepAl
 /**
  * The move `event` makes of the task `rec`, or why none is legal. `ctx` adds to
  * what the guards read; `patch` is what the caller writes with the move (result,
- * error, status message: never the status); `now` is the time written.
+ * error, status message: never the status); `now`, the time written, is the caller's.
  */
 export function transition(
   machine: TaskMachine,
   rec: TaskSnapshot,
   event: TaskEvent,
-  options: { ctx?: TransitionContext; patch?: TaskPatch; now?: number; failure?: StoredError } = {},
+  options: { now: number; ctx?: TransitionContext; patch?: TaskPatch; failure?: StoredError },
 ): Decision {
   const from = rec.status;
   const ctx = { ...(machine.fieldDefaults ?? {}), ...(rec.fields ?? {}), pendingInputs: rec.pendingInputs, ...(options.ctx ?? {}) } as TransitionContext;
-  const tried = candidates(machine, event);
+  const tried = candidates(machine, event, from);
   const explicit = event.type === "operation" || event.type === "goto";
   if (machine.isTerminal(from)) return refuse(machine, event, from, tried, undefined);
   // Already where the event leads (a start of a running task, a second question): nothing moves.
@@ -197,10 +218,10 @@ export function transition(
     forced = true;
   }
   if (to === undefined) {
-    const guard = tried.map((t) => machine.guardOf?.(from, t, ctx)).find((g) => g !== undefined);
+    const guard = tried.map((t) => guardOn(machine, from, t)).find((g) => g !== undefined);
     return refuse(machine, event, from, tried, guard);
   }
-  const now = options.now ?? Date.now();
+  const now = options.now;
   const patch: TaskPatch = { ...(options.patch ?? {}), status: to, updatedAt: now };
   const notices: Notice[] = ["status"];
   if (machine.isTerminal(to)) {

@@ -45,8 +45,9 @@ function capabilityObject(c: CapabilityBehaviour): Record<string, unknown> | und
 }
 
 /**
- * The state the runtime tries first for each purpose. The table interpreter (machine.ts) moves a task there
- * when the table allows it from where the task is, else to the first other state of the same role it allows.
+ * A state for each purpose, as a reader of the spec names it: the state the behaviour declares for it, else the
+ * first state declared with its role. For bindings, tests and messages: the runtime never moves a task by these;
+ * the table interpreter (machine.ts) derives each event's target from the table and the behaviour itself.
  */
 export interface StatusPlan<S extends string> {
   /** Every state's role. */

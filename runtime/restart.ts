@@ -26,12 +26,13 @@ export async function settleUnfinished<S extends string>(host: TaskHost<S>, only
   if (unfinished.length === 0) return [];
   const internal = internalError(plan);
   const from = new Map<string, S>();
+  const now = Date.now();
   const settled = await settleTasks(host.store, unfinished, (rec) => {
     if (host.active(rec.taskId) !== undefined || (only !== undefined && !only(rec))) return undefined;
     // The inputs a task waited for died with the process: no guard may count them.
     const patch: TaskPatch = { statusMessage: RESTART_MESSAGE };
     if (rec.inputRequests !== undefined) patch.inputRequests = {};
-    const decision = transition(machine, rec, { type: "restart" }, { ctx: { pendingInputs: 0 }, patch, failure: { code: internal.code, message: RESTART_MESSAGE } });
+    const decision = transition(machine, rec, { type: "restart" }, { now, ctx: { pendingInputs: 0 }, patch, failure: { code: internal.code, message: RESTART_MESSAGE } });
     if (decision.kind !== "move") return undefined;
     if (decision.forced) {
       host.log({ level: "error", msg: "the transition table allows no ending after a restart; applied the restart state", taskId: rec.taskId, from: rec.status, to: decision.to });

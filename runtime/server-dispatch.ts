@@ -4,7 +4,7 @@
  * request checked, gated and rated, then answered from the store.
  */
 import { type JSONRPCRequest, type Result } from "@modelcontextprotocol/sdk/types.js";
-import { internalError, requestor, type ServerExtra, type TaskPeer } from "./task-context.js";
+import { internalError, requestor, type ServerExtra, type TaskHost, type TaskPeer } from "./task-context.js";
 import { answerCancel, answerDelete } from "./cancellation.js";
 import { signCursor, verifyCursor } from "./cursor.js";
 import { invalidParams, TaskProtocolError } from "./errors.js";
@@ -14,16 +14,30 @@ import { movedBy } from "./machine.js";
 import { awaitResult, resultWhenCompleted } from "./results.js";
 import { type TaskPatch, type TaskRecord } from "./store.js";
 import { checkTaskIdHeader, declaresClientCapability, toDetailedTask, toWireTask, wireTaskId, withResultType } from "./wire.js";
-import { methodNotFound } from "./server-api.js";
-import { RuntimeCreation } from "./server-creation.js";
+import { methodNotFound, type CustomOperation } from "./server-api.js";
+import type { Admission, Journal, Notifications, RuntimeSettings, Steps } from "./server-parts.js";
 
-export abstract class RuntimeDispatch<S extends string = string, W = Record<string, unknown>> extends RuntimeCreation<S, W> {
+export class TaskMethods<S extends string, W> {
+  constructor(
+    private readonly s: RuntimeSettings<S>,
+    private readonly admission: Pick<Admission, "params" | "ownerOf" | "rate">,
+    private readonly steps: Pick<Steps, "step" | "stopEnded" | "lookup">,
+    private readonly notifications: Pick<Notifications, "hasPeer" | "rememberPeer">,
+    /** The runtime as the result, cancellation and input strategies see it. */
+    private readonly host: TaskHost<S>,
+    /** The handlers of the spec's custom operations, by method. */
+    private readonly operations: ReadonlyMap<string, CustomOperation<S>>,
+    /** The HMAC key of list cursors. */
+    private readonly cursorSecret: Uint8Array | string,
+    private readonly journal: Journal<S>,
+  ) {}
+
   /** -32601 for a method gated on a capability path this runtime does not declare (e.g. the list method without `list`). */
-  protected gate(method: string): void {
-    const decl = this.capabilityDecl;
+  private gate(method: string): void {
+    const decl = this.s.capabilityDecl;
     const gates = decl === false ? undefined : decl.gates;
     const path = gates !== undefined && Object.prototype.hasOwnProperty.call(gates, method) ? gates[method] : undefined;
-    if (path !== undefined && capabilityAt(this.capabilityValue, path) === undefined) throw methodNotFound();
+    if (path !== undefined && capabilityAt(this.s.capabilityValue, path) === undefined) throw methodNotFound();
   }
 
   // -------------------------------------------------------------------------
@@ -31,18 +45,18 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
   // -------------------------------------------------------------------------
 
   /** Answers a task method, or returns undefined for other methods. */
-  protected async dispatch(request: JSONRPCRequest, extra: ServerExtra, peer?: TaskPeer): Promise<Result | undefined> {
-    const plan = this.plan;
+  async dispatch(request: JSONRPCRequest, extra: ServerExtra, peer?: TaskPeer): Promise<Result | undefined> {
+    const plan = this.s.plan;
     const b = plan.behaviour;
     const methods = plan.methods;
     const method = request.method;
     const params = request.params ?? {};
     // A method the spec has only the other side send is not this side's to answer.
-    const decl = this.descriptor.methods.find((m) => m.method === method && m.kind === "request");
-    if (decl !== undefined && decl.from !== "either" && decl.from === this.side) throw methodNotFound();
+    const decl = this.s.descriptor.methods.find((m) => m.method === method && m.kind === "request");
+    if (decl !== undefined && decl.from !== "either" && decl.from === this.s.side) throw methodNotFound();
     // Methods gated on the declared capability (e.g. the list method on `list`).
     this.gate(method);
-    if (peer !== undefined && extra.sessionId !== undefined && !this.peers.has(extra.sessionId)) this.peers.set(extra.sessionId, peer);
+    if (peer !== undefined && extra.sessionId !== undefined && !this.notifications.hasPeer(extra.sessionId)) this.notifications.rememberPeer(extra.sessionId, peer);
     if (b.unsupportedMethods !== undefined && b.unsupportedMethods.methods.includes(method)) {
       throw plan.error(b.unsupportedMethods.error, { method }, methodNotFound);
     }
@@ -54,7 +68,7 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
     }
     const idField = plan.idField;
     if (method === methods.get) {
-      const { rec } = await this.addressed(method, params, extra, "poll", this.limits.pollPerMinute);
+      const { rec } = await this.addressed(method, params, extra, "poll", this.s.limits.pollPerMinute);
       const task = plan.results.mode === "inline" ? toDetailedTask<Record<string, unknown>>(plan, rec) : toWireTask<Record<string, unknown>>(plan, rec);
       // withRelated's and withResultType's answers, made in place: the task is a fresh object, and V8 is slow to copy one that then gains a key.
       if (plan.related.onGet) task._meta = { [plan.related.key!]: { taskId: wireTaskId(rec.taskId) } };
@@ -63,27 +77,27 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
       return task as Result;
     }
     if (method === methods.result) {
-      const { owner, rec } = await this.addressed(method, params, extra, "result", this.limits.resultPerMinute);
+      const { owner, rec } = await this.addressed(method, params, extra, "result", this.s.limits.resultPerMinute);
       if (plan.results.mode === "block-until-terminal") return awaitResult(this.host, rec, owner, extra, method, peer);
       return resultWhenCompleted(this.host, rec, owner, extra);
     }
     if (method === methods.list && b.listing !== false) {
       const listing = b.listing;
-      const p = this.params(method, params) as Record<string, unknown>;
+      const p = this.admission.params(method, params) as Record<string, unknown>;
       const cursor = p[plan.paging.cursor];
-      const owner = this.ownerOf(extra);
-      await this.rate(owner, "list", this.limits.listPerMinute, method);
+      const owner = this.admission.ownerOf(extra);
+      await this.admission.rate(owner, "list", this.s.limits.listPerMinute, method);
       let after = 0;
       if (cursor !== undefined) {
         const seq = typeof cursor === "string" ? verifyCursor(this.cursorSecret, owner, cursor) : undefined;
         if (seq === undefined) {
-          this.audit({ type: "denied", ...requestor(owner, extra), method, reason: "invalid cursor" });
+          this.journal.audit({ type: "denied", ...requestor(owner, extra), method, reason: "invalid cursor" });
           throw plan.error(listing.invalidCursorError, { method }, () => new TaskProtocolError("invalidCursor", -32602, "Invalid cursor"));
         }
         after = seq;
       }
-      const size = Math.max(1, Math.min(this.options.pageSize ?? listing.pageSize, listing.maxPageSize));
-      const page = await this.store.list(owner, after, size);
+      const size = Math.max(1, Math.min(this.s.options.pageSize ?? listing.pageSize, listing.maxPageSize));
+      const page = await this.s.store.list(owner, after, size);
       const last = page.records[page.records.length - 1];
       const result: Record<string, unknown> = { tasks: page.records.map((r) => toWireTask(plan, r)) };
       if (page.hasMore && last) result[plan.paging.nextCursor] = signCursor(this.cursorSecret, owner, last.seq);
@@ -91,7 +105,7 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
     }
     if (method === methods.delete) {
       const { owner, rec } = await this.addressed(method, params, extra);
-      const deletable = this.options.deletableStatuses ?? b.cancellation.deletableStatuses ?? plan.terminal;
+      const deletable = this.s.options.deletableStatuses ?? b.cancellation.deletableStatuses ?? plan.terminal;
       return answerDelete(this.host, rec, owner, extra, method, deletable);
     }
     if (method === methods.cancel) {
@@ -100,42 +114,42 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
     }
     const to = plan.transitions.get(method);
     if (to !== undefined) {
-      const { owner, rec } = await this.addressed(method, params, extra, "poll", this.limits.pollPerMinute);
+      const { owner, rec } = await this.addressed(method, params, extra, "poll", this.s.limits.pollPerMinute);
       // A task already there is refused like any move the table does not allow: the request changed nothing.
       // Ended in a failed state, a tool call carries the result a failed tool call has (where the spec ends tool errors there).
       const toolFailure = rec.method === "tools/call" && plan.isRole(to, "failed") && plan.isRole(plan.status.onToolError, "failed");
       const patch: TaskPatch = toolFailure ? { result: withResultType(plan, { content: [{ type: "text", text: movedBy(to, method) }], isError: true }) } : {};
-      const step = await this.step(rec.taskId, { type: "operation", method, to }, { patch, known: rec, quiet: true });
+      const step = await this.steps.step(rec.taskId, { type: "operation", method, to }, { patch, known: rec, quiet: true });
       if (step.decision?.kind !== "move" || step.rec === undefined) {
         const from = step.decision?.from ?? rec.status;
-        this.audit({ type: "denied", ...requestor(owner, extra), method, taskId: rec.taskId, reason: `no transition ${from} -> ${to}` });
+        this.journal.audit({ type: "denied", ...requestor(owner, extra), method, taskId: rec.taskId, reason: `no transition ${from} -> ${to}` });
         throw invalidParams(`Task ${wireTaskId(rec.taskId)} cannot move from '${from}' to '${to}'`);
       }
-      this.stopEnded(step.rec);
+      this.steps.stopEnded(step.rec);
       return toWireTask<Record<string, unknown>>(plan, step.rec) as Result;
     }
     if (plan.custom.includes(method)) {
       const handler = this.operations.get(method);
       if (handler === undefined) throw methodNotFound();
-      const p = this.params(method, params) as Record<string, unknown>;
-      const owner = this.ownerOf(extra);
-      await this.rate(owner, "poll", this.limits.pollPerMinute, method);
+      const p = this.admission.params(method, params) as Record<string, unknown>;
+      const owner = this.admission.ownerOf(extra);
+      await this.admission.rate(owner, "poll", this.s.limits.pollPerMinute, method);
       const answer = await handler(p, {
         owner,
         extra,
-        task: async (taskId: string) => toWireTask<W>(plan, await this.lookup(taskId, owner, extra, method)),
+        task: async (taskId: string) => toWireTask<W>(plan, await this.steps.lookup(taskId, owner, extra, method)),
         move: async (taskId: string, status: S) => {
-          const rec = await this.lookup(taskId, owner, extra, method);
-          const step = await this.step(rec.taskId, { type: "goto", to: status }, { known: rec, quiet: true });
+          const rec = await this.steps.lookup(taskId, owner, extra, method);
+          const step = await this.steps.step(rec.taskId, { type: "goto", to: status }, { known: rec, quiet: true });
           if (step.decision?.kind !== "move" || step.rec === undefined) return undefined;
-          this.stopEnded(step.rec);
+          this.steps.stopEnded(step.rec);
           return toWireTask<W>(plan, step.rec);
         },
       });
       // The answer goes out as the spec declares it or not at all: a handler's mistake is the server's failure.
-      const checked = this.descriptor.validateResult?.(method, answer);
+      const checked = this.s.descriptor.validateResult?.(method, answer);
       if (checked !== undefined && !checked.success) {
-        this.log({ level: "error", msg: "custom operation answered a result its declared type refuses", method, issues: checked.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "result"}: ${i.message}`) });
+        this.journal.log({ level: "error", msg: "custom operation answered a result its declared type refuses", method, issues: checked.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "result"}: ${i.message}`) });
         throw internalError(plan);
       }
       return answer as Result;
@@ -149,9 +163,9 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
       if (typeof taskId !== "string") throw invalidParams(`Invalid params for ${method}: ${idField}: expected a string`);
       const responses = p[field];
       if (!isObject(responses)) throw invalidParams(`Invalid params for ${method}: ${field}: expected an object`);
-      const owner = this.ownerOf(extra);
-      await this.rate(owner, "update", this.limits.pollPerMinute, method);
-      const rec = await this.lookup(taskId, owner, extra, method);
+      const owner = this.admission.ownerOf(extra);
+      await this.admission.rate(owner, "update", this.s.limits.pollPerMinute, method);
+      const rec = await this.steps.lookup(taskId, owner, extra, method);
       await answerInline(this.host, rec.taskId, responses);
       return withResultType(plan, {} as Result);
     }
@@ -162,10 +176,10 @@ export abstract class RuntimeDispatch<S extends string = string, W = Record<stri
    * The task a task method addresses by its id field: the params checked, the requestor's rate counted
    * in `bucket` where given, the task looked up as this requestor may see it.
    */
-  protected async addressed(method: string, params: unknown, extra: ServerExtra, bucket?: string, perMinute = 0): Promise<{ owner: string; rec: TaskRecord }> {
-    const p = this.params(method, params) as Record<string, string>;
-    const owner = this.ownerOf(extra);
-    if (bucket !== undefined) await this.rate(owner, bucket, perMinute, method);
-    return { owner, rec: await this.lookup(p[this.plan.idField]!, owner, extra, method) };
+  private async addressed(method: string, params: unknown, extra: ServerExtra, bucket?: string, perMinute = 0): Promise<{ owner: string; rec: TaskRecord }> {
+    const p = this.admission.params(method, params) as Record<string, string>;
+    const owner = this.admission.ownerOf(extra);
+    if (bucket !== undefined) await this.admission.rate(owner, bucket, perMinute, method);
+    return { owner, rec: await this.steps.lookup(p[this.s.plan.idField]!, owner, extra, method) };
   }
 }

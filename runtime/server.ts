@@ -9,6 +9,7 @@
  * (creation, acknowledgement, input, results, cancellation) is chosen from
  * its declared behaviour.
  */
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -16,25 +17,30 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolResultSchema,
-  CancelledNotificationSchema,
   ErrorCode,
   McpError,
   ListToolsRequestSchema,
   type CallToolResult,
-  type JSONRPCNotification,
   type JSONRPCRequest,
   type Result,
 } from "@modelcontextprotocol/sdk/types.js";
-import { withoutTaskRequest, type ServerExtra, type TaskContext, type TaskPeer } from "./task-context.js";
+import { withoutTaskRequest, type ActiveTask, type ServerExtra, type TaskContext, type TaskHost, type TaskPeer } from "./task-context.js";
 import { type TaskSpecDescriptor } from "./descriptor.js";
-import { invalidParams, isDatabaseUnavailable, TaskProtocolError } from "./errors.js";
+import type { Behaviour } from "./behaviour.js";
+import { invalidParams, TaskProtocolError } from "./errors.js";
 import { describeIssues } from "./input.js";
-import { isObject, nestAt } from "./plan.js";
+import { ConcurrencyCounter, type TaskLimits } from "./limits.js";
+import { isObject, nestAt, type RuntimePlan } from "./plan.js";
+import { type TaskRecord, type TaskStore } from "./store.js";
+import { declaresClientCapability, toDetailedTask, toWireTask, withRelated, withResultType } from "./wire.js";
+import { followStoreChanges } from "./store-events.js";
 import { answerAsJson } from "./transports.js";
 import { settleUnfinished } from "./restart.js";
 import {
+  type TaskCapabilityDecl,
   type TaskServerOptions,
   type CustomOperation,
+  type RunOptions,
   type TaskHandler,
   type RequestWork,
   type TaskTool,
@@ -42,10 +48,20 @@ import {
   type RequestHandler,
   TASK_WORK,
   TASK_CONTEXTS,
-  withTaskContext,
   methodNotFound,
 } from "./server-api.js";
-import { RuntimeDispatch } from "./server-dispatch.js";
+import { RuntimeJournal, settingsOf, TaskSteps } from "./server-core.js";
+import { augmentHandlers, cancelOnNotification, refuseSchemaErrors } from "./server-sdk.js";
+import { RequestAdmission } from "./server-admission.js";
+import { RequestorNotifications } from "./server-notify.js";
+import { TaskInputRounds } from "./server-input.js";
+import { TaskExpiry } from "./server-expiry.js";
+import { TaskExecution } from "./server-execution.js";
+import { RunnerLease } from "./server-lease.js";
+import { WorkerQueue } from "./server-queue.js";
+import { TaskCreation } from "./server-creation.js";
+import { TaskMethods } from "./server-dispatch.js";
+import type { Execution, RuntimeSettings } from "./server-parts.js";
 
 export { CANCELLED_BY_REQUEST } from "./cancellation.js";
 export { signCursor, verifyCursor } from "./cursor.js";
@@ -89,27 +105,205 @@ const TOOLS_WIRED = new WeakSet<Server>();
  * stdio) sharing one store. `S` is the spec's status type, `W` its task type
  * as the requestor sees it.
  */
-export class TaskRuntime<S extends string = string, W = Record<string, unknown>> extends RuntimeDispatch<S, W> {
+export class TaskRuntime<S extends string = string, W = Record<string, unknown>> {
+  readonly descriptor: TaskSpecDescriptor<S>;
+  /** The strategies derived from the descriptor. */
+  readonly plan: RuntimePlan<S>;
+  readonly store: TaskStore;
+  readonly limits: TaskLimits;
+  /** The HMAC key of list cursors. */
+  readonly cursorSecret: Uint8Array | string;
+  /** Which side this runtime receives tasks for. */
+  readonly side: "server" | "client";
+  /** This process's name in a shared store's leases (the runner of the tasks it creates). */
+  readonly runner: string;
   /**
    * Resolves once the tasks a stopped process left unfinished are settled (at once when there is
    * nothing to settle); serve requests after it. No task is created before it resolves.
    */
   readonly ready: Promise<void>;
 
+  // The parts, each given at construction only what it needs (see server-parts.ts).
+  private readonly settings: RuntimeSettings<S>;
+  private readonly options: TaskServerOptions<S>;
+  private readonly journal: RuntimeJournal<S>;
+  private readonly active = new Map<string, ActiveTask>();
+  private readonly notifications: RequestorNotifications<S>;
+  private readonly steps: TaskSteps<S>;
+  private readonly admission: RequestAdmission<S>;
+  private readonly execution: TaskExecution<S>;
+  private readonly lease: RunnerLease<S>;
+  private readonly queue: WorkerQueue<S>;
+  private readonly creation: TaskCreation<S>;
+  private readonly methods: TaskMethods<S, W>;
+  private readonly tools = new Map<string, TaskTool>();
+  private readonly works = new Map<string, RequestWork>();
+  /** The handlers of the spec's custom operations. */
+  private readonly operations = new Map<string, CustomOperation<S>>();
+  /** Aborted on close: writes waiting for the store's database give up. */
+  private readonly closing = new AbortController();
+
   constructor(descriptor: TaskSpecDescriptor<S>, options: TaskServerOptions<S> = {}) {
-    super(descriptor, options);
-    const settle = options.settleOnStart ?? (this.store.durable === true && this.store.shared !== true);
+    const s = settingsOf(descriptor, options, this.closing.signal);
+    this.settings = s;
+    this.options = options;
+    this.descriptor = descriptor;
+    this.plan = s.plan;
+    this.store = s.store;
+    this.limits = s.limits;
+    this.side = s.side;
+    this.runner = s.runner;
+    this.cursorSecret = options.cursorSecret ?? randomBytes(32);
+    for (const [method, handler] of Object.entries(options.operations ?? {})) this.operations.set(method, handler);
+    const journal = (this.journal = new RuntimeJournal<S>(options));
+    const running = { active: this.active, concurrency: new ConcurrencyCounter() };
+    const notifications = (this.notifications = new RequestorNotifications(s, running, journal));
+    const steps = (this.steps = new TaskSteps(s, running, journal, notifications));
+    const admission = (this.admission = new RequestAdmission(s, journal, (extra) => this.ownerOf(extra)));
+    // The view of this runtime its strategies (input, results, cancellation, restart) work through.
+    const host: TaskHost<S> = {
+      plan: s.plan,
+      store: s.store,
+      inputTimeout: s.inputTimeout,
+      step: (taskId, event, o) => steps.step(taskId, event, o),
+      active: (taskId) => this.active.get(taskId),
+      wake: (taskId) => steps.wake(taskId),
+      watch: (taskId, fn) => steps.watch(taskId, fn),
+      lookup: (taskId, owner, extra, method) => steps.lookup(taskId, owner, extra, method),
+      cancel: (taskId, reason) => this.cancel(taskId, reason),
+      audit: (e) => journal.audit(e),
+      log: (e) => journal.log(e),
+    };
+    const input = new TaskInputRounds(s, host);
+    const expiry = new TaskExpiry(s, running, steps, journal);
+    const execution = (this.execution = new TaskExecution(s, running, steps, notifications, input, journal));
+    // A cancel goes through the facade's own `cancel`, as the requestor key through its `ownerOf`: a binding may replace either.
+    const work: Execution = { context: execution.context.bind(execution), execute: execution.execute.bind(execution), cancel: (taskId, reason) => this.cancel(taskId, reason) };
+    const lease = (this.lease = new RunnerLease(s, running, steps, host, journal));
+    this.queue = new WorkerQueue(s, running, steps, notifications, work, expiry, lease, this.tools, journal);
+    // Changes other processes make to a shared store reach the work and the waiters here (closing the store stops them).
+    followStoreChanges({
+      plan: s.plan,
+      store: s.store,
+      running: this.active,
+      wake: (id) => steps.wake(id),
+      pushStatus: (r) => notifications.pushStatus(r),
+      release: (taskId, owner) => running.concurrency.releaseTask(taskId, owner),
+      log: (e) => journal.log(e),
+      relay: (id, n) => void notifications.relayOf(id)?.(n).catch((e: unknown) => journal.log({ level: "warn", msg: "could not relay a worker's notification to the requestor", taskId: id, error: String(e) })),
+      relaysStatus: (id) => s.plan.statusPush !== undefined && notifications.relayOf(id) !== undefined,
+      ended: (id) => notifications.unrelay(id),
+    });
+    const settle = options.settleOnStart ?? (s.store.durable === true && s.store.shared !== true);
     const settled = settle
-      ? settleUnfinished(this.host).then(
+      ? settleUnfinished(host).then(
           () => undefined,
-          (e: unknown) => this.log({ level: "error", msg: "could not settle the tasks left unfinished by a restart", error: String(e) }),
+          (e: unknown) => journal.log({ level: "error", msg: "could not settle the tasks left unfinished by a restart", error: String(e) }),
         )
       : Promise.resolve();
     // Under a name of its own, the first lease round ends this name's earlier tasks: serve after it.
-    const leased = this.startLease(options.runnerLeaseMs ?? (options.queue ? 3_000 : 30_000));
+    const leased = lease.start(options.runnerLeaseMs ?? (options.queue ? 3_000 : 30_000));
     this.ready = options.runnerId === undefined ? settled : Promise.all([settled, leased]).then(() => undefined);
     // Whoever awaits `ready` hears why it failed; unawaited, the failure is logged, not a crash.
     this.ready.catch(() => undefined);
+    this.creation = new TaskCreation(s, admission, running, steps, notifications, work, expiry, this.queue, lease, journal, this.ready);
+    this.methods = new TaskMethods<S, W>(s, admission, steps, notifications, host, this.operations, this.cursorSecret, journal);
+  }
+
+  /** The spec's declared behaviour this runtime follows. */
+  get behaviour(): Behaviour {
+    return this.descriptor.behaviour;
+  }
+
+  /** Declared behaviours this runtime answers with -32603 {@link NOT_SUPPORTED} (none should remain). */
+  get unsupportedBehaviours(): readonly string[] {
+    return this.plan.gaps;
+  }
+
+  /** The spec's declaration of this side's tasks capability. */
+  get capabilityDecl(): TaskCapabilityDecl {
+    return this.settings.capabilityDecl;
+  }
+
+  /** The tasks capability value this runtime declares. */
+  get capabilityValue(): unknown {
+    return this.settings.capabilityValue;
+  }
+
+  // -------------------------------------------------------------------------
+  // The task on the wire (for bindings)
+  // -------------------------------------------------------------------------
+
+  /** The task as the requestor sees it. */
+  toWireTask(rec: TaskRecord): W {
+    return toWireTask<W>(this.plan, rec);
+  }
+
+  /** The task with what its status carries inlined (result, error, pending input requests). */
+  toDetailedTask(rec: TaskRecord): W {
+    return toDetailedTask<W>(this.plan, rec);
+  }
+
+  /** Marks a result as the request's own answer where the spec declares a result type. */
+  withResultType<R>(result: R): R {
+    return withResultType(this.plan, result);
+  }
+
+  /** Adds the related-task meta to a result where the spec declares one. */
+  withRelated<R extends object>(result: R, taskId: string): R {
+    return withRelated(this.plan, result, taskId);
+  }
+
+  /** Whether a request declares the client capability in its own `_meta`. */
+  declaresClientCapability(params: unknown): boolean {
+    return declaresClientCapability(this.plan, params);
+  }
+
+  /**
+   * The retention granted for a requested one (capped by maxKeepAlive), within the bounds the task type
+   * declares on the retention field: less than its minimum gets the minimum; null = unlimited.
+   */
+  grant(requested: number | null | undefined): number | null {
+    return this.creation.grant(requested);
+  }
+
+  /** The requestor key: the session and/or the auth context the task is bound to. */
+  ownerOf(extra: ServerExtra): string {
+    return this.admission.keyOf(extra);
+  }
+
+  /**
+   * Runs one request: plainly when it carries no task request (or its method
+   * is not augmentable), otherwise as a task.
+   */
+  run<R extends Result>(method: string, params: unknown, extra: ServerExtra, work: (ctx: TaskContext) => R | Promise<R>, options: RunOptions = {}): Promise<R> {
+    return this.creation.run(method, params, extra, work, options);
+  }
+
+  /**
+   * Cancels a task (ignored once it is terminal) and aborts its work. Where the table allows no move to a
+   * cancelled state from where the task is (a guard that does not hold), throws the error that says so.
+   */
+  cancel(taskId: string, reason: string): Promise<TaskRecord | undefined> {
+    return this.execution.cancel(taskId, reason);
+  }
+
+  /**
+   * notifications/cancelled naming a request of this connection, where the spec cancels tasks that way: the task
+   * that request made is cancelled (through the transition table), also once the acknowledgement answered the
+   * request. A request that made no task, or whose task ended, is ignored.
+   */
+  cancelRequest(requestId: string | number, sessionId: string | undefined): Promise<void> {
+    return this.creation.cancelRequest(requestId, sessionId);
+  }
+
+  /**
+   * Runs, in this process, the work of the tool tasks that servers enqueued on `TaskServerOptions.queue`:
+   * each job runs its tool's handler (the tools added here, by name) with the task's context, and the
+   * task ends in the store as a local run would end it. Resolves once the workers are taking jobs.
+   */
+  work(options: { concurrency?: number } = {}): Promise<void> {
+    return this.queue.work(options, this.ready);
   }
 
   // -------------------------------------------------------------------------
@@ -141,21 +335,22 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
         const transport = server.transport;
         const sid = transport?.sessionId;
         if (!transport || sid === undefined) return;
-        this.peers.set(sid, peer);
+        this.notifications.rememberPeer(sid, peer);
         const closed = transport.onclose;
         transport.onclose = () => {
           closed?.();
-          if (this.peers.get(sid) === peer) this.peers.delete(sid);
+          this.notifications.forgetPeer(sid, peer);
         };
       };
     }
-    this.augmentHandlers(server, peer);
-    this.refuseSchemaErrors(server);
-    this.cancelOnNotification(server);
+    const augmented = (this.options.augment ?? this.descriptor.behaviour.creation.requests[this.side]).filter((m) => m !== "*" && m !== "tools/call");
+    augmentHandlers(server, augmented, (method, request, extra, work) => this.run(method, request.params, extra, (ctx) => work(withoutTaskRequest(this.plan, request), ctx), { peer }));
+    refuseSchemaErrors(server, () => this.steps.unavailable());
+    if (this.plan.behaviour.cancellation.via === "cancelled-notification") cancelOnNotification(server, (requestId, sessionId) => this.cancelRequest(requestId, sessionId));
     const previous = server.fallbackRequestHandler as ((request: JSONRPCRequest, extra: ServerExtra) => Promise<unknown>) | undefined;
     // A `then`, not an async function: every request without a handler of its own passes here.
     (server as Server).fallbackRequestHandler = (request: JSONRPCRequest, extra: ServerExtra) =>
-      this.dispatch(request, extra, peer).then((handled) => {
+      this.methods.dispatch(request, extra, peer).then((handled) => {
         if (handled !== undefined) return handled as never;
         if (previous) return previous(request, extra) as never;
         throw methodNotFound();
@@ -185,83 +380,17 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   }
 
   /**
-   * A request the SDK's schema for its method refuses (e.g. tools/list with a cursor that is no
-   * string) is the requestor's mistake: -32602, where the SDK answers the schema's exception -32603.
-   */
-  private refuseSchemaErrors(server: Server | Client): void {
-    const handlers = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
-    if (!(handlers instanceof Map)) return;
-    const wrap = (handler: RequestHandler): RequestHandler => (request, extra) => {
-      const refused = (e: unknown): never => {
-        const issues = (e as { issues?: unknown } | null)?.issues;
-        if (e instanceof Error && /^\$?ZodError$/.test(e.name) && Array.isArray(issues)) {
-          throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${request.method}: ${describeIssues(e as unknown as Parameters<typeof describeIssues>[0])}`);
-        }
-        if (isDatabaseUnavailable(e)) throw this.unavailable();
-        throw e;
-      };
-      try {
-        return Promise.resolve(handler(request, extra)).catch(refused);
-      } catch (e) {
-        return refused(e);
-      }
-    };
-    for (const [method, handler] of handlers) handlers.set(method, wrap(handler));
-    const set = handlers.set.bind(handlers);
-    handlers.set = (method: string, handler: RequestHandler) => set(method, wrap(handler));
-  }
-
-  /**
-   * notifications/cancelled, where the spec cancels tasks with it: the SDK aborts the request it names while
-   * that request is open; the task it made is cancelled too once the acknowledgement answered it.
-   */
-  private cancelOnNotification(protocol: Server | Client): void {
-    if (this.plan.behaviour.cancellation.via !== "cancelled-notification") return;
-    const handlers = (protocol as unknown as { _notificationHandlers?: Map<string, (n: JSONRPCNotification) => Promise<void>> })._notificationHandlers;
-    if (!(handlers instanceof Map)) return;
-    const sdk = handlers.get(CancelledNotificationSchema.shape.method.value);
-    Protocol.prototype.setNotificationHandler.call(protocol, CancelledNotificationSchema, async (n) => {
-      await sdk?.(n as unknown as JSONRPCNotification);
-      const requestId = n.params.requestId;
-      if (requestId !== undefined) await this.cancelRequest(requestId, protocol.transport?.sessionId);
-    });
-  }
-
-  /**
-   * Serves the augmentable requests other than tools/call (e.g. resources/read) as tasks: the handler the
-   * server registers for such a method, before or after install, becomes the task's work when a request
-   * carries a task request, and is called as before otherwise.
-   */
-  private augmentHandlers(server: Server | Client, peer: TaskPeer): void {
-    const handlers = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
-    if (!(handlers instanceof Map)) return;
-    const augmented = (this.options.augment ?? this.descriptor.behaviour.creation.requests[this.side]).filter((m) => m !== "*" && m !== "tools/call");
-    if (augmented.length === 0) return;
-    const wrap = (method: string, handler: RequestHandler): RequestHandler => {
-      if (!augmented.includes(method) || TASK_WORK.has(handler)) return handler;
-      // The handler (and the SDK's layer around it) answers the plain request; a `handle` inside gets the task's context.
-      const served: RequestHandler = (request, extra) =>
-        this.run(method, request.params, extra, (ctx) => handler(withoutTaskRequest(this.plan, request), withTaskContext(extra, ctx)) as Result | Promise<Result>, { peer });
-      TASK_WORK.add(served);
-      return served;
-    };
-    for (const [method, handler] of handlers) handlers.set(method, wrap(method, handler));
-    const set = handlers.set.bind(handlers);
-    handlers.set = (method: string, handler: RequestHandler) => set(method, wrap(method, handler));
-  }
-
-  /**
    * Answers a task method for a binding that registers the methods itself;
    * resolves to undefined for any other method. `peer`: the session's other party,
    * where a result stream sends a task's input requests.
    */
   handleTaskRequest(method: string, params: unknown, extra: ServerExtra, peer?: TaskPeer): Promise<Result | undefined> {
-    return this.dispatch({ jsonrpc: "2.0", id: extra.requestId, method, params: (params ?? {}) as Record<string, unknown> } as JSONRPCRequest, extra, peer);
+    return this.methods.dispatch({ jsonrpc: "2.0", id: extra.requestId, method, params: (params ?? {}) as Record<string, unknown> } as JSONRPCRequest, extra, peer);
   }
 
   /** Forgets a session's peer once its connection closed (for a binding that gives `handleTaskRequest` its peers). */
   forgetPeer(sessionId: string, peer: TaskPeer): void {
-    if (this.peers.get(sessionId) === peer) this.peers.delete(sessionId);
+    this.notifications.forgetPeer(sessionId, peer);
   }
 
   /**
@@ -288,7 +417,7 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
     // this server does not augment is served plainly). Plain results are checked as that wrapper would.
     Protocol.prototype.setRequestHandler.call(server, CallTool, async (request, extra) => {
       const result = await this.callTool(request.params, extra as ServerExtra, server as unknown as TaskPeer);
-      if (this.acks.has(result)) return result as never;
+      if (this.creation.isAcknowledgement(result)) return result as never;
       const checked = CallToolResultSchema.safeParse(result);
       if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${describeIssues(checked.error)}`);
       return checked.data as never;
@@ -391,10 +520,10 @@ export class TaskRuntime<S extends string = string, W = Record<string, unknown>>
   /** Stops the running work, the job queue (if any) and the store's timers. */
   async close(): Promise<void> {
     this.closing.abort();
-    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    this.lease.stop();
     for (const a of this.active.values()) a.controller.abort(new Error("server closing"));
     // The queue's running jobs end with their aborted work; then it lets go of its connections.
-    await this.options.queue?.stop(5_000).catch((e: unknown) => this.log({ level: "warn", msg: "could not stop the job queue", error: String(e) }));
+    await this.options.queue?.stop(5_000).catch((e: unknown) => this.journal.log({ level: "warn", msg: "could not stop the job queue", error: String(e) }));
     await this.store.close();
   }
 }

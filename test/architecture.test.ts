@@ -6,6 +6,14 @@
  * are read with a regex walk, so the test needs nothing beyond the sources.
  * Nor has scripts/ or bench/ an import cycle (nor the imports across them and
  * generator/ and runtime/), and no source file outside test/ is over 600 lines.
+ *
+ * The server runtime is a composition: `TaskRuntime` (runtime/server.ts) owns its parts, the other
+ * runtime/server-*.ts modules, and gives each at construction the interfaces it needs, named in
+ * runtime/server-parts.ts. The rules held here: no class under runtime/ extends another class declared
+ * under runtime/ (the SDK's classes and Error may be extended); a part module imports no other part
+ * module, not even for a type (parts know each other only through the interfaces of server-parts.ts,
+ * which it imports for types only, and server-api.ts, the public types and helpers they share); and
+ * only the facade imports the parts.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -122,6 +130,39 @@ function reachable(graph: ReadonlyMap<string, readonly string[]>, from: string):
   return seen;
 }
 
+/** `class A extends B` declarations of a source, as [A, B] (B as written, without its type arguments). */
+function extendsClauses(source: string): Array<[string, string]> {
+  const code = source.replace(/\/\*[^]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  return [...code.matchAll(/\bclass\s+([A-Za-z_$][\w$]*)(?:\s*<[^{]*?>)?\s+extends\s+([A-Za-z_$][\w$.]*)/g)].map((m) => [m[1]!, m[2]!]);
+}
+
+/** Each runtime class extending a class declared in the runtime, as `file: A extends B` (`sources`: file → text). */
+function runtimeSubclasses(sources: ReadonlyMap<string, string>): string[] {
+  const declared = new Set<string>();
+  for (const text of sources.values()) for (const m of text.matchAll(/\bclass\s+([A-Za-z_$][\w$]*)/g)) declared.add(m[1]!);
+  const out: string[] = [];
+  for (const [file, text] of [...sources].sort()) for (const [a, b] of extendsClauses(text)) if (declared.has(b)) out.push(`${file}: ${a} extends ${b}`);
+  return out;
+}
+
+/** What the parts of the server runtime may all import: their interfaces (types only) and the public types and helpers. */
+const SHARED_PART_MODULES = new Set(["server-parts.ts", "server-api.ts"]);
+const isPart = (m: string) => /^server-.+\.ts$/.test(m) && !SHARED_PART_MODULES.has(m);
+
+/**
+ * The imports that break the composition of the server runtime, as `from → to`: a part importing another
+ * part, anything but the facade (server.ts) importing a part, a value import of server-parts.ts.
+ */
+function partReaches(graph: ReadonlyMap<string, readonly string[]>, sources: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [m, deps] of [...graph].sort()) {
+    for (const d of deps) if (isPart(d) && m !== "server.ts") out.push(`${m} → ${d}`);
+    const code = (sources.get(m) ?? "").replace(/\/\*[^]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+    for (const x of code.matchAll(/^\s*(import|export)\s+(type\s+)?[^;"'`]*?\s+from\s+["']\.\/server-parts\.js["']/gm)) if (x[2] === undefined) out.push(`${m} → server-parts.ts (a value import)`);
+  }
+  return out;
+}
+
 describe("the reading of imports", () => {
   it("finds static, type-only, re-exported, side-effect and dynamic imports, and skips comments and packages", () => {
     const src = [
@@ -209,6 +250,51 @@ describe("runtime/", () => {
     expect([...graph.keys()].filter((m) => graph.get(m)!.includes("server.ts"))).toEqual(["mcp-server.ts", "stateless-dispatch.ts", "stateless-server.ts", "stateless-stdio.ts", "stateless-subscriptions.ts"]);
   });
 
+  it("is a composition: no runtime class extends another, no part of the server runtime reaches another but through what it was given", () => {
+    const sources = new Map([...graph.keys()].map((m) => [m, readFileSync(join(RUNTIME, m), "utf8")]));
+    expect(runtimeSubclasses(sources)).toEqual([]);
+    expect(partReaches(graph, sources)).toEqual([]);
+    // The facade owns the parts: it imports each of them.
+    const parts = [...graph.keys()].filter(isPart);
+    expect(parts).toEqual(expect.arrayContaining(["server-core.ts", "server-creation.ts", "server-dispatch.ts", "server-execution.ts", "server-queue.ts"]));
+    expect(graph.get("server.ts")).toEqual(expect.arrayContaining(parts));
+  });
+
+  it("finds a runtime class extending another, and a part reaching another, in each form", () => {
+    const planted = new Map([
+      ["a.ts", "export class Base {}\nexport class Err extends Error {}"],
+      ["b.ts", "// class Commented extends Base {}\nexport class Sub<T extends string = string> extends Base {}\nclass Ok extends Server {}"],
+    ]);
+    expect(runtimeSubclasses(planted)).toEqual(["b.ts: Sub extends Base"]);
+    const graph = new Map([
+      ["server.ts", ["server-core.ts", "server-parts.ts"]],
+      ["server-creation.ts", ["server-core.ts", "server-parts.ts", "server-api.ts"]],
+      ["server-core.ts", ["server-parts.ts"]],
+      ["mcp-server.ts", ["server-dispatch.ts"]],
+    ]);
+    const texts = new Map([
+      ["server-core.ts", `import type { Steps } from "./server-parts.js";`],
+      ["server-creation.ts", `import { type Steps } from "./server-parts.js";`],
+    ]);
+    expect(partReaches(graph, texts)).toEqual(["mcp-server.ts → server-dispatch.ts", "server-creation.ts → server-core.ts", "server-creation.ts → server-parts.ts (a value import)"]);
+  });
+
+  it("leaves the choice of a state to the interpreter, which reads no clock and takes guard names from the generated table", () => {
+    // The per-purpose states of the plan and the descriptor's first state of each role are for readers:
+    // no module of the runtime but the plan that names them reads them to pick where a task goes.
+    const declarationOrder = /\bstates\.roles\b|\bstatus\.(running|completed|failed|cancelled|input|resume|onProtocolError|onUnexpected|onRestart)\b/;
+    const readers = [...graph.keys()]
+      .filter((m) => m !== "plan.ts")
+      .flatMap((m) => readFileSync(join(RUNTIME, m), "utf8").split("\n").map((line, i) => ({ m, line, i })))
+      .filter((x) => declarationOrder.test(x.line.replace(/\/\/.*$/, "")) && !/^\s*(\*|\/\*\*)/.test(x.line))
+      .map((x) => `${x.m}:${x.i + 1} ${x.line.trim()}`);
+    expect(readers).toEqual([]);
+    const machine = readFileSync(join(RUNTIME, "machine.ts"), "utf8");
+    expect(machine).not.toMatch(/Date\.now\(|new Date\(|performance\.now\(/);
+    expect(machine).not.toMatch(/assertTransition|catch\s*\(/);
+    expect(machine).toMatch(/machine\.guards\[/);
+  });
+
   it("writes a task's status only in the table interpreter (machine.ts)", () => {
     const writes = statusWrites(RUNTIME);
     expect(outsideInterpreter(writes)).toEqual([]);
@@ -221,9 +307,10 @@ describe("runtime/", () => {
     const server = join(RUNTIME, "server-core.ts");
     const planted = [
       readFileSync(server, "utf8"),
-      `export function plantedPatch(store: TaskStore) { return store.update("t", "working", { status: "completed" }); }`,
-      `export function plantedShorthand(store: TaskStore, status: string) { const patch: TaskPatch = { status }; return store.update("t", "working", patch); }`,
-      `export function plantedAssignment(rec: TaskRecord) { rec.status = "completed"; }`,
+      `import type { TaskPatch as PlantedPatch, TaskRecord as PlantedRecord, TaskStore as PlantedStore } from "./store.js";`,
+      `export function plantedPatch(store: PlantedStore) { return store.update("t", "working", { status: "completed" }); }`,
+      `export function plantedShorthand(store: PlantedStore, status: string) { const patch: PlantedPatch = { status }; return store.update("t", "working", patch); }`,
+      `export function plantedAssignment(rec: PlantedRecord) { rec.status = "completed"; }`,
     ].join("\n");
     const found = outsideInterpreter(statusWrites(RUNTIME, new Map([[server, planted]])));
     expect(found).toHaveLength(3);

@@ -381,7 +381,8 @@ describe("in process: wrong uses fail at start saying what to do", () => {
     await client.connect(clientSide);
     const { task } = (await client.request({ method: "tools/call", params: { name: "get_alerts", arguments: { state: "CA" }, task: {} } }, looseResult)) as { task: { taskId: string } };
     expect(await client.request({ method: "tasks/result", params: { taskId: task.taskId } }, looseResult)).toMatchObject({ content: [{ text: "CA" }] });
-    const peers = (tasks.runtime as unknown as { peers: Map<string, unknown> }).peers;
+    // The runtime's part that reaches requestors keeps the peers (a private map: no public API shows them).
+    const peers = (tasks.runtime as unknown as { notifications: { peers: Map<string, unknown> } }).notifications.peers;
     expect(peers.get("session-1")).toBe(server.server);
     await client.close();
     await eventually(() => (peers.has("session-1") ? undefined : true), "the closed session's peer forgotten");

@@ -155,6 +155,7 @@ describe("a transition table that forbids the restart state", () => {
     return {
       ...d,
       machine: {
+        ...m,
         canTransition: (from, to, ctx) => !refused.includes(to) && m.canTransition(from, to, ctx),
         assertTransition: (from, to, ctx) => {
           if (refused.includes(to)) throw new Error(`${from} → ${to} refused`);

@@ -13,7 +13,7 @@ export const INITIAL_STATE = "working" as const satisfies TaskStatus;
 /** Statuses no transition leaves. */
 export const TERMINAL_STATES = ["completed", "failed", "cancelled", ] as const satisfies readonly TaskStatus[];
 
-/** The first status declared with each role (role → status): the runtime tries it first, then the role's other statuses the table allows. */
+/** The first status declared with each role (role → status). The runtime moves a task to the status its behaviour names for an event, else to a status of the event's role the table allows from where the task is. */
 export const STATE_ROLES = {
   "running": "working",
   "input_required": "input_required",

@@ -5,7 +5,7 @@
 import type * as T from "./types.js";
 import type { TaskSpecDescriptor } from "@mcp-task-gen/runtime/codegen";
 import { BEHAVIOUR, META_KEYS } from "./protocol.js";
-import { assertTransition, canTransition, isTerminal } from "./transitions.js";
+import { assertTransition, canTransition, isTerminal, TRANSITION_GUARDS, TRANSITIONS } from "./transitions.js";
 import { requestGuards } from "./guards.js";
 import { TaskMetadataSchema, TaskSchema, validateRequestParams, validateRequestResult } from "./validators.js";
 
@@ -45,7 +45,7 @@ export const DESCRIPTOR: TaskSpecDescriptor<T.TaskStatus> = {
       unknown: "unknown",
     },
   },
-  machine: { canTransition, assertTransition, isTerminal },
+  machine: { canTransition, assertTransition, isTerminal, table: TRANSITIONS, guards: TRANSITION_GUARDS },
   errors: {
     taskNotFound: { code: -32602, message: "Failed to retrieve task: Task not found", context: {} },
     taskExpired: { code: -32602, message: "Failed to retrieve task: Task has expired", context: {} },

@@ -15,7 +15,7 @@ export const BUILTIN = ["sep-1686-draft", "mcp-2025-11-25", "ext-tasks-2026-07-2
 export type BuiltinSpec = (typeof BUILTIN)[number];
 
 interface Generated {
-  transitions: { canTransition: Function; assertTransition: Function; isTerminal: Function };
+  transitions: { canTransition: Function; assertTransition: Function; isTerminal: Function; TRANSITIONS: unknown; TRANSITION_GUARDS: unknown };
   guards: { requestGuards: Record<string, { params: (p: unknown) => boolean }> };
   validators: Record<string, unknown> & { validateRequestParams: Function };
   protocol: { BEHAVIOUR: unknown; META_KEYS: Record<string, string> };
@@ -50,7 +50,7 @@ export async function descriptorOf(spec: BuiltinSpec): Promise<TaskSpecDescripto
     runtimeVersion: RUNTIME_VERSION,
     behaviour: g.protocol.BEHAVIOUR as Behaviour,
     meta: g.protocol.META_KEYS,
-    machine: g.transitions as unknown as TaskSpecDescriptor["machine"],
+    machine: { ...(g.transitions as unknown as TaskSpecDescriptor["machine"]), table: g.transitions.TRANSITIONS as TaskSpecDescriptor["machine"]["table"], guards: g.transitions.TRANSITION_GUARDS as TaskSpecDescriptor["machine"]["guards"] },
     requestGuards: g.guards.requestGuards,
     validateParams: (method, params) => (g.validators.validateRequestParams as (m: string, p: unknown) => never)(method, params),
     validateTask: (value) => taskSchema.safeParse(value),

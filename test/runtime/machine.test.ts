@@ -12,6 +12,7 @@ import type { TransitionContext } from "../../runtime/descriptor.js";
 import { TaskProtocolError } from "../../runtime/errors.js";
 import { candidates, machineOf, transition, type TaskEvent, type TaskMachine, type TaskSnapshot } from "../../runtime/machine.js";
 import { makePlan } from "../../runtime/plan.js";
+import { transitionTable } from "../../runtime/descriptor.js";
 import { irOf } from "../helpers/conform.js";
 import { BUILTIN, descriptorOf } from "./descriptors.js";
 
@@ -66,17 +67,23 @@ const tableArb: fc.Arbitrary<Table> = fc
 
 function machineFor(t: Table): TaskMachine {
   const roleList = (s: string | undefined): StateRole[] => (s === undefined ? [] : [t.roleOf[s]!]);
+  // The table as generated: each state's edges in the order the spec declared them (here, as drawn), and the guard names.
+  const table: Record<string, string[]> = Object.fromEntries(t.states.map((s) => [s, []]));
+  const guards: Record<string, string> = {};
+  for (const [key, e] of t.edges) {
+    const [from, to] = key.split("->") as [string, string];
+    table[from]!.push(to);
+    if (e.guard !== undefined) guards[key] = e.guard.name;
+  }
   return {
     states: t.states,
     initial: t.states[0]!,
     roleOf: t.roleOf,
+    table,
+    guards,
     canTransition: (f, to, ctx) => legal(t, f, to, ctx ?? {}),
     isTerminal: (s) => t.terminal.has(s),
-    guardOf: (f, to, ctx) => {
-      const e = t.edges.get(edgeKey(f, to));
-      return e?.guard !== undefined && ctx.pendingInputs !== e.guard.equals ? e.guard.name : undefined;
-    },
-    prefer: t.prefer,
+    declared: t.prefer,
     roles: {
       start: ["running"],
       finish: ["completed"],
@@ -118,7 +125,7 @@ const eventArb = (t: Table): fc.Arbitrary<TaskEvent> =>
 function check(t: Table, m: TaskMachine, rec: TaskSnapshot, event: TaskEvent): TaskSnapshot {
   const d = transition(m, rec, event, { now: 1_000 });
   const ctx: TransitionContext = { pendingInputs: rec.pendingInputs };
-  const tried = candidates(m, event);
+  const tried = candidates(m, event, rec.status);
   const explicit = event.type === "operation" || event.type === "goto";
   const firstLegal = tried.find((s) => s !== rec.status && legal(t, rec.status, s, ctx));
   expect(d.from).toBe(rec.status);
@@ -180,8 +187,23 @@ describe("the table interpreter", () => {
       edges: new Map([[edgeKey("s0", "s2"), {}], [edgeKey("s1", "s3"), {}], [edgeKey("s2", "s3"), {}], [edgeKey("s2", "s1"), {}]]),
       prefer: { start: "s1" },
     };
-    const d = transition(machineFor(t), { status: "s0", pendingInputs: 0, keepAlive: null, createdAt: 0, expiresAt: null }, { type: "start" });
+    const d = transition(machineFor(t), { status: "s0", pendingInputs: 0, keepAlive: null, createdAt: 0, expiresAt: null }, { type: "start" }, { now: 0 });
     expect(d).toMatchObject({ kind: "move", from: "s0", to: "s2" });
+  });
+
+  it("where the table allows several states of the event's role, the table's order of edges decides, not the order the states are declared in", () => {
+    // a and b are both completed, a declared first; the table lists w -> b before w -> a.
+    const t: Table = {
+      states: ["w", "a", "b"],
+      roleOf: { w: "running", a: "completed", b: "completed" },
+      terminal: new Set(["a", "b"]),
+      edges: new Map([[edgeKey("w", "b"), {}], [edgeKey("w", "a"), {}]]),
+      prefer: {},
+    };
+    const live: TaskSnapshot = { status: "w", pendingInputs: 0, keepAlive: null, createdAt: 0, expiresAt: null };
+    expect(transition(machineFor(t), live, { type: "finish" }, { now: 7 })).toMatchObject({ kind: "move", to: "b", patch: { updatedAt: 7, terminalAt: 7 } });
+    // A state the behaviour names for the event comes first, wherever the table lists it.
+    expect(transition(machineFor({ ...t, prefer: { cancel: "a" }, roleOf: { ...t.roleOf, a: "cancelled", b: "cancelled" } }), live, { type: "cancel" }, { now: 7 })).toMatchObject({ kind: "move", to: "a" });
   });
 
   it("a cancel the table forbids is refused with an error, and an ended task refuses every event", () => {
@@ -194,13 +216,23 @@ describe("the table interpreter", () => {
     };
     const m = machineFor(t);
     const live: TaskSnapshot = { status: "w", pendingInputs: 0, keepAlive: null, createdAt: 0, expiresAt: null };
-    const refused = transition(m, live, { type: "cancel" });
+    const refused = transition(m, live, { type: "cancel" }, { now: 0 });
     expect(refused).toMatchObject({ kind: "refused", guard: "asked" });
     expect(refused.kind === "refused" && refused.error.message).toMatch(/Cannot cancel task.*'w'.*'x'.*guard asked/);
-    expect(transition(m, { ...live, pendingInputs: 1 }, { type: "cancel" })).toMatchObject({ kind: "move", to: "x" });
+    expect(transition(m, { ...live, pendingInputs: 1 }, { type: "cancel" }, { now: 0 })).toMatchObject({ kind: "move", to: "x" });
     for (const type of ["start", "finish", "cancel", "restart"] as const) {
-      expect(transition(m, { ...live, status: "c" }, { type }).kind).toBe("refused");
+      expect(transition(m, { ...live, status: "c" }, { type }, { now: 0 }).kind).toBe("refused");
     }
+  });
+
+  it.each(BUILTIN)("%s: code generated before descriptors carried the table gets the same edges and guard names, read from the generated check", async (spec) => {
+    const d = await descriptorOf(spec);
+    const { table, guards, ...check } = d.machine;
+    const read = transitionTable({ ...d, machine: check });
+    const sorted = (t: Readonly<Record<string, readonly string[]>>) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, [...v].sort()]));
+    expect(sorted(read.table)).toEqual(sorted(table!));
+    expect(read.guards).toEqual(guards);
+    expect(Object.keys(guards!).length).toBeGreaterThan(0);
   });
 
   it.each(BUILTIN)("over the generated table of %s: every move is a declared edge whose guard holds", async (spec) => {

@@ -282,3 +282,23 @@ describe("serveStreamableHttp answers task polling as JSON", () => {
     }
   });
 });
+
+describe("a binding that replaces the runtime's ownerOf or cancel", () => {
+  it("binds tasks by the replaced ownerOf, and cancels through the replaced cancel", async () => {
+    const rt = await runtimeOf("mcp-2025-11-25");
+    rt.addTools([defineTool({ name: "t", taskSupport: "optional", handler: async (_a, ctx) => (await new Promise((r) => ctx.signal.addEventListener("abort", r)), text("stopped")) })]);
+    const ownerOf = rt.ownerOf.bind(rt);
+    rt.ownerOf = (extra) => `bound:${ownerOf(extra)}`;
+    const cancels: string[] = [];
+    const cancel = rt.cancel.bind(rt);
+    rt.cancel = (taskId, reason) => (cancels.push(taskId), cancel(taskId, reason));
+    const answer = (await rt.callTool({ name: "t", task: {} }, fakeExtra({ sessionId: "s1" }))) as { task: { taskId: string } };
+    const id = answer.task.taskId;
+    expect((await recordOf(rt, id))?.owner).toMatch(/^bound:/);
+    // The task methods look the task up by the same key, and tasks/cancel goes through the replaced cancel.
+    await rt.handleTaskRequest("tasks/cancel", { taskId: id }, fakeExtra({ sessionId: "s1" }));
+    expect(cancels).toEqual([id]);
+    expect((await recordOf(rt, id))?.status).toBe("cancelled");
+    await rt.close();
+  });
+});
