@@ -6,6 +6,7 @@
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkEndAnnounced } from "./rules/status-push.js";
+import { checkStatusMessage } from "./rules/outcomes.js";
 import { checkRelated } from "./rules/related-task.js";
 import { checkResultType } from "./rules/result-type.js";
 import { checkEndResult, checkInline } from "./rules/results.js";
@@ -46,6 +47,7 @@ export function observe(w: World, t: ModelTask, task: Record<string, unknown>, w
   }
   if (m.terminal.has(status)) t.endedAt ??= Date.now();
   t.status = status;
+  checkStatusMessage(w, t, task, what);
 }
 
 export async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<void> {
@@ -165,6 +167,7 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
   if (a.error && isLimitError(w.model, a.error.code)) return;
   if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), rules.cancellation, `${cancel} of a task already ${t.status}`);
   else if (a.error) fail(rules.cancellation, `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
+  if (a.result) checkResultType(w, `${cancel} of a task already ${t.status}`, a.result);
   await refresh(w, t);
 }
 

@@ -6,6 +6,7 @@
 import { TaskCmd } from "./base.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
+import { streamIds } from "../rules/subscriptions.js";
 import { BASE_CAPABILITIES, CLIENT_CAPABILITIES_KEY, taskIn, valueAt } from "../session.js";
 import { count, expectError, isLimitError, isObject, type World } from "../world.js";
 
@@ -53,7 +54,11 @@ export class Subscribe extends TaskCmd {
     checked(rules.subscriptions);
     let id: number | undefined;
     const before = w.session.wire.notifications.length;
-    const open = w.session.request(sn.subscribeMethod, params, 60_000, (n) => (id = n));
+    const open = w.session.request(sn.subscribeMethod, params, 60_000, (n) => {
+      id = n;
+      const ids = streamIds.get(w.session) ?? new Set();
+      streamIds.set(w.session, ids.add(n));
+    });
     void open.catch(() => undefined);
     const ofStream = () => w.session.wire.notifications.slice(before).filter((n) => id !== undefined && isObject(n.params?._meta) && n.params._meta[SUBSCRIPTION_ID_KEY] === id);
     // The acknowledgement, first of the stream.
