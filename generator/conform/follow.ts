@@ -8,7 +8,7 @@ import { rules } from "./rules/index.js";
 import { checkEndAnnounced } from "./rules/status-push.js";
 import { checkStatusMessage } from "./rules/outcomes.js";
 import { checkRelated } from "./rules/related-task.js";
-import { checkResultType } from "./rules/result-type.js";
+import { checkEmptyAck, checkResultType } from "./rules/result-type.js";
 import { checkEndResult, checkInline } from "./rules/results.js";
 import { checkTimes, ms, timeFields } from "./rules/timestamps.js";
 import { isDeepStrictEqual } from "node:util";
@@ -107,6 +107,7 @@ export async function answerInputRound(w: World, t: ModelTask): Promise<void> {
     expectAnswer(u, rules.input, `${input.updateMethod} of task ${t.id}`);
     if (u.error) fail(rules.input, `${input.updateMethod} answering the task's own input requests failed`, "a result", u.error);
     checkResultType(w, input.updateMethod, u.result!);
+    checkEmptyAck(w, input.updateMethod, u.result!, rules.input);
     checkSchema(w.model.schemas.result(input.updateMethod), u.result, rules.types, `${input.updateMethod} result`);
   }
 }
@@ -167,7 +168,10 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
   if (a.error && isLimitError(w.model, a.error.code)) return;
   if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), rules.cancellation, `${cancel} of a task already ${t.status}`);
   else if (a.error) fail(rules.cancellation, `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
-  if (a.result) checkResultType(w, `${cancel} of a task already ${t.status}`, a.result);
+  if (a.result) {
+    checkResultType(w, `${cancel} of a task already ${t.status}`, a.result);
+    checkEmptyAck(w, cancel, a.result, rules.cancellation);
+  }
   await refresh(w, t);
 }
 

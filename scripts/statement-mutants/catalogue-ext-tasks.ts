@@ -25,7 +25,11 @@ const withCapability = (m: Msg): Msg => {
 /** A CreateTaskResult answering a request that is not a tasks/* one. */
 const created = (m: Msg, ctx: Ctx) => answers(m, ctx, /^(?!tasks\/)/) && m.result?.resultType === "task";
 const get = (m: Msg, ctx: Ctx) => resultOf(m, ctx, "tasks/get");
-const setResult = (m: Msg, result: any): Msg[] => [{ ...m, result }];
+/** The answer as a result (an error it was is dropped: a response carries one or the other). */
+const setResult = (m: Msg, result: any): Msg[] => {
+  const { error: _error, ...rest } = m;
+  return [{ ...rest, result }];
+};
 const code = (m: Msg, c: number): Msg[] => [{ ...m, error: { ...m.error, code: c } }];
 /** A notification that belongs to a subscriptions/listen stream. */
 const onStream = (m: Msg, ctx: Ctx) => ctx.dir === "toClient" && typeof m.method === "string" && m.id === undefined && m.params?._meta?.[SUB] !== undefined;

@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from "node:util";
 import { answerInputRound, observe, seeToEnd } from "../follow.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
-import { checkResultType } from "../rules/result-type.js";
+import { checkEmptyAck, checkResultType } from "../rules/result-type.js";
 import { answerInput, taskIn } from "../session.js";
 import { checkSchema, count, expectAnswer, idParams, isLimitError, isObject, type World } from "../world.js";
 import { Create } from "./create.js";
@@ -60,6 +60,7 @@ export async function inputKeyChecks(w: World, skipped: string[]): Promise<void>
       fail(rules.input, `${updateMethod} of task ${t.id} ${what} was refused: the server must ignore answers to keys that are not outstanding and accept the others`, "an acknowledgement", u.error);
     }
     checkResultType(w, updateMethod, u.result!);
+    checkEmptyAck(w, updateMethod, u.result!, rules.input);
     checkSchema(w.model.schemas.result(updateMethod), u.result, rules.types, `${updateMethod} result`);
     return true;
   };

@@ -11,7 +11,7 @@ import { minimalValue } from "../schemas.js";
 import { CLIENT_CAPABILITIES_KEY, envelope, PROTOCOL_VERSION_KEY, valueAt } from "../session.js";
 import { addressing, count, expectAnswer, expectError, isLimitError, isObject, mayAugment, validParams, type World } from "../world.js";
 
-/** Methods that address one task, asked about an id no one was given. */
+/** Methods that address one task, each asked about an id no one was given. */
 export class Unknown extends Cmd {
   constructor(readonly which: number) {
     super();
@@ -21,11 +21,12 @@ export class Unknown extends Cmd {
   }
   async exec(w: World): Promise<void> {
     const methods = addressing(w.model).filter((m) => w.offered(m.method));
-    if (!methods.length) return;
-    const method = methods[this.which % methods.length]!;
-    count(w, "unknown id");
-    const a = await w.session.request(method.method, validParams(w, method, `conform-unknown-${this.which}`));
-    expectError(a, w.model.notFound, rules.unknownId, `${method.method} of an unknown task id`, -32602);
+    for (let i = 0; i < methods.length; i++) {
+      const method = methods[(this.which + i) % methods.length]!;
+      count(w, "unknown id");
+      const a = await w.session.request(method.method, validParams(w, method, `conform-unknown-${this.which}`));
+      expectError(a, w.model.notFound, rules.unknownId, `${method.method} of an unknown task id`, -32602);
+    }
   }
 }
 
