@@ -19,6 +19,11 @@ import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, 
 /** Checks a task the server showed and moves the model along; the status must be one the last could lead to. */
 export function observe(w: World, t: ModelTask, task: Record<string, unknown>, what: string, sentAt?: number): void {
   const m = w.model;
+  const polling = m.ir.behaviour.polling;
+  if (sentAt !== undefined) {
+    const every = polling === false ? undefined : task[polling.field];
+    t.polled = { at: sentAt, mark: w.session.wire.transcript.length, ...(typeof every === "number" ? { every } : {}) };
+  }
   const taskSchema = m.schemas.type(m.ir.behaviour.taskType);
   checkSchema(taskSchema, task, rules.types, `${what}: the task`);
   checked(rules.identity);
@@ -62,10 +67,31 @@ export async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<
     const sent = Date.now();
     const a = await w.session.request(get.method, idParams(w, t.id));
     expectAnswer(a, rules.get, `${get.method} of task ${t.id}`);
+    if (a.error && limitedPoll(w, t, sent, a.error.code, get.method)) continue;
     if (a.error) fail(rules.get, `${get.method} of a live task ${t.id} failed`, "the task", a.error);
     checkResultType(w, get.method, a.result!);
     observe(w, t, taskIn(w.model, a.result) ?? {}, get.method, sent);
   }
+}
+
+/**
+ * A get refused with a declared limit error: the server may rate-limit a requestor that polls sooner than the
+ * task's poll interval (true: the tester waits and asks again), not one that waited it out (a violation).
+ */
+export function limitedPoll(w: World, t: ModelTask, sentAt: number, code: number, method: string): boolean {
+  if (!isLimitError(w.model, code)) return false;
+  const last = t.polled;
+  checked(rules.get);
+  // Patient: no other get of the task went out since the last answered one, and that one was the interval ago.
+  const asked = (e: { dir: string; message: unknown }) => {
+    const msg = e.message as { method?: unknown; params?: Record<string, unknown> } | undefined;
+    return e.dir === "→" && msg?.method === method && msg.params?.[w.model.idField] === t.id;
+  };
+  const since = last === undefined ? 0 : w.session.wire.transcript.slice(last.mark).filter(asked).length;
+  if (last?.every !== undefined && since <= 1 && sentAt - last.at >= last.every + 50) {
+    fail(rules.get, `${method} of task ${t.id}, sent ${sentAt - last.at} ms after the last answered one, was refused with a limit error; the task's poll interval is ${last.every} ms`, "the task: a requestor that polls at the interval is not rate-limited", code);
+  }
+  return true;
 }
 
 /** A task held by a transition (paused) is let go by the spec's own way out, which the server must accept. */

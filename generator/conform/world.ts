@@ -60,6 +60,11 @@ export interface ModelTask {
   answeredAt?: number;
   /** Its end was checked (what it answers once ended). */
   endChecked?: boolean;
+  /**
+   * When the tester sent the last get the server answered with the task, the poll interval the task then showed,
+   * and how long the session's transcript was then.
+   */
+  polled?: { at: number; every?: number; mark: number };
 }
 
 export interface World {

@@ -118,6 +118,16 @@ export const extMutants: Mutant[] = [
     if (prev && now - prev.at >= prev.every) return errorFor(m, -32000, "Too many requests: poll less often");
     return undefined;
   }),
+  mutant(R + "polling.may-rate-limit/limits-patient-poller-declared", "refuses with the declared rate-limit error (-31010) a tasks/get that came a full pollIntervalMs after the last one", (m, ctx, s) => {
+    const last: Map<string, { at: number; every: number }> = (s.last ??= new Map());
+    const id = paramTaskId(ctx);
+    if (!answers(m, ctx, "tasks/get") || !id) return undefined;
+    const prev = last.get(id);
+    const now = Date.now();
+    if (m.result) last.set(id, { at: now, every: m.result.pollIntervalMs ?? 1000 });
+    if (prev && now - prev.at >= prev.every) return errorFor(m, -31010, "Rate limit exceeded: tasks/get");
+    return undefined;
+  }),
   mutant(R + "get.respond-by-status/stale-status", "tasks/get answers the first state it read of a task (a stale cache)", (m, ctx, s) => {
     const cache: Map<string, any> = (s.cache ??= new Map());
     if (!get(m, ctx)) return undefined;
@@ -384,6 +394,16 @@ export const extPermitted: Mutant[] = [
       ? [{ ...m, params: { ...m.params, _meta: { ...m.params._meta, [CAPS]: { ...m.params._meta[CAPS], extensions: {} } } } }]
       : undefined,
   ),
+  mutant(R + "polling.may-rate-limit/limits-eager-poller", "refuses with the rate-limit error (-31010) a tasks/get that comes sooner than the pollIntervalMs after the last one answered", (m, ctx, s) => {
+    const last: Map<string, { at: number; every: number }> = (s.last ??= new Map());
+    const id = paramTaskId(ctx);
+    if (!answers(m, ctx, "tasks/get") || !id) return undefined;
+    const prev = last.get(id);
+    const now = Date.now();
+    if (prev && now - prev.at < prev.every) return errorFor(m, -31010, "Rate limit exceeded: tasks/get");
+    if (m.result) last.set(id, { at: now, every: m.result.pollIntervalMs ?? 1000 });
+    return undefined;
+  }),
   tracked("update.may-ack-early/applied-late", "for 500 ms after a tasks/update ack answering a key for the first time, tasks/get shows the task as it was before the answers", (m, ctx, t, s) => {
     const last: Map<string, any> = (s.last ??= new Map());
     const acked: Map<string, number> = (s.acked ??= new Map());
