@@ -120,10 +120,18 @@ export async function answerInputRound(w: World, t: ModelTask): Promise<void> {
   }
   if (input.via === "inline-poll" && input.updateMethod !== undefined && input.requestsField && input.responsesField) {
     const get = w.model.op("get")!;
-    const a = await w.session.request(get.method, idParams(w, t.id));
+    let sent = Date.now();
+    let a = await w.session.request(get.method, idParams(w, t.id));
+    // Rate-limited for polling sooner than the task's interval: asked again a little later.
+    for (let tries = 0; a.error && tries < 50 && limitedPoll(w, t, sent, a.error.code, get.method); tries++) {
+      await new Promise((r) => setTimeout(r, 200));
+      sent = Date.now();
+      a = await w.session.request(get.method, idParams(w, t.id));
+    }
     const task = taskIn(w.model, a.result);
+    if (task !== undefined) observe(w, t, task, get.method, sent);
     const asked = task === undefined ? undefined : task[input.requestsField];
-    if (!isObject(asked)) return;
+    if (!isObject(asked) || w.model.roleOf[t.status] !== "input_required") return;
     const { answerInput } = await import("./session.js");
     const responses = Object.fromEntries(
       Object.entries(asked).map(([k, r]) => [k, answerInput(String(isObject(r) ? r.method : ""), isObject(r) && isObject(r.params) ? r.params : undefined)]),
