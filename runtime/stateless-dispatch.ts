@@ -123,8 +123,9 @@ export function checkUnsupportedMethod(plan: RuntimePlan<string>, message: unkno
 
 /**
  * The protocol version a request's `_meta` names, checked as the SDK's HTTP entry checks it: a request
- * that names none, or one this spec does not speak, is refused (-32022, as over HTTP). Over stdio the
- * SDK's entry does not check it; undefined for a valid request and for anything that is no request.
+ * without one lacks a required field of the envelope (-32602, core 2026-07-28 "_meta"), one naming a version
+ * this spec does not speak is refused (-32022, as over HTTP). Over stdio the SDK's entry does not check it;
+ * undefined for a valid request and for anything that is no request.
  */
 export function checkProtocolVersion(plan: RuntimePlan<string>, message: unknown): Refusal | undefined {
   if (!isRequest(message)) return undefined;
@@ -133,8 +134,12 @@ export function checkProtocolVersion(plan: RuntimePlan<string>, message: unknown
   const meta = isObject(message.params) && isObject(message.params._meta) ? message.params._meta : {};
   const version = meta[PROTOCOL_VERSION_META_KEY];
   if (version === supported) return undefined;
-  const message_ = typeof version === "string" && version !== "" ? `Unsupported protocol version: ${version}` : "Unsupported protocol version: the request did not name a protocol version";
-  return { id: idOf(message), status: 400, error: { code: -32022, message: message_, data: { supported: [supported], ...(version === undefined ? {} : { requested: version }) } } };
+  if (version === undefined) {
+    const missing = `Invalid params: the request is missing the required per-request envelope key ${PROTOCOL_VERSION_META_KEY}`;
+    return { id: idOf(message), status: 400, error: { code: -32602, message: missing, data: { envelope: { missing: [PROTOCOL_VERSION_META_KEY] } } } };
+  }
+  const message_ = typeof version === "string" && version !== "" ? `Unsupported protocol version: ${version}` : "Unsupported protocol version: the request named an empty protocol version";
+  return { id: idOf(message), status: 400, error: { code: -32022, message: message_, data: { supported: [supported], requested: version } } };
 }
 
 /**

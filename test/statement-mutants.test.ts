@@ -8,12 +8,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { catalogue, findMutant, noop, revisionOf, revisions, unmutable } from "../scripts/statement-mutants/catalogue.js";
+import { catalogue, findMutant, noop, permitted, revisionOf, revisions, unmutable } from "../scripts/statement-mutants/catalogue.js";
 import { runMutant, type Verdict } from "../scripts/statement-mutants/run.js";
 import { ROOT } from "./helpers/cli.js";
 
 interface Statement {
   id: string;
+  level: string;
   party: "server" | "client";
   seen: "wire" | "internal";
 }
@@ -31,6 +32,9 @@ const SAMPLE: [string, Verdict][] = [
   ["ext-tasks-2026-07-28/get.working/in-progress", "killed"],
   // A CreateTaskResult without resultType: it survived the first full run, and conform has checked it since.
   ["ext-tasks-2026-07-28/polymorphic.task-result-type/no-result-type", "killed"],
+  // Input keys: never struck before conform made work that asks two inputs at once.
+  ["ext-tasks-2026-07-28/update.keys-unique/positional-keys", "killed"],
+  ["ext-tasks-2026-07-28/update.ignore-unknown-keys/unknown-key-refused", "killed"],
 ];
 const SEED = 1;
 
@@ -64,6 +68,21 @@ describe("statement mutant catalogue", () => {
     }
   });
 
+  it("names each permitted behaviour <statement-id>/<behaviour>, after a MAY server statement seen at the wire", () => {
+    const names = revisions.flatMap((r) => permitted[r].map((m) => m.name));
+    expect(new Set([...names, ...all.map((m) => m.name)]).size).toBe(names.length + all.length);
+    for (const r of revisions) {
+      for (const m of permitted[r]) {
+        expect(m.name.startsWith(`${r}/`) && m.name.startsWith(`${m.statement}/`), m.name).toBe(true);
+        const s = statements.get(m.statement);
+        expect(s?.level, m.name).toBe("MAY");
+        expect(s?.seen, m.name).toBe("wire");
+        expect(s?.party, m.name).toBe("server");
+        expect(findMutant(m.name), m.name).toBe(m);
+      }
+    }
+  });
+
   it("finds the sample's mutants", () => {
     for (const [name] of SAMPLE) expect(findMutant(name), name).toBeDefined();
   });
@@ -76,6 +95,16 @@ describe("statement mutants through conform", () => {
       expect(r.violations).toEqual([]);
       expect(r.exit).toBe(0);
       expect(r.hits).toBe(0);
+    });
+  }
+
+  // A server using a permission of a MAY statement: conform holds, and the behaviour did happen.
+  for (const m of permitted["ext-tasks-2026-07-28"]) {
+    it(`${m.name} (permitted) is no violation`, { timeout: 120_000 }, async () => {
+      const r = await runMutant(m, "ext-tasks-2026-07-28", (m.transports ?? ["stdio"])[0]!, { seed: SEED, timeoutMs: 100_000 });
+      expect(r.violations).toEqual([]);
+      expect(r.verdict).toBe("survived");
+      expect(r.hits).toBeGreaterThan(0);
     });
   }
 

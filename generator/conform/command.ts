@@ -11,7 +11,7 @@ import { formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { analyze } from "../pipeline.js";
 import { resolveSpec } from "../specs.js";
 import { RULE_CATALOGUE } from "./rules/index.js";
-import { conform, DEFAULT_OUTCOMES, type ConformReport, type OutcomeName, type Outcomes } from "./run.js";
+import { conform, DEFAULT_OUTCOMES, type ConformReport, type Outcomes } from "./run.js";
 import { DEFAULT_TIMING, type Target } from "./session.js";
 
 export interface ConformArgs {
@@ -52,7 +52,7 @@ export class ConformUsageError extends Error {}
 /** The rules a report may name: the catalogue's. */
 export const RULES: readonly string[] = RULE_CATALOGUE.map((r) => r.name);
 
-const OUTCOME_NAMES: readonly OutcomeName[] = ["complete", "fail", "error", "input", "long"];
+const OUTCOME_NAMES: ReadonlyArray<keyof Outcomes> = ["complete", "fail", "error", "input", "long", "inputs"];
 
 /** `--outcomes`: a JSON file or inline JSON mapping outcome names to `{ name, arguments }` (null: none). */
 export function readOutcomes(value: string | undefined, cwd: string): Outcomes {
@@ -74,16 +74,16 @@ export function readOutcomes(value: string | undefined, cwd: string): Outcomes {
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new ConformUsageError("--outcomes: expected an object of outcome → { name, arguments }");
   const out: Outcomes = { ...DEFAULT_OUTCOMES };
   for (const [k, v] of Object.entries(parsed)) {
-    if (!OUTCOME_NAMES.includes(k as OutcomeName)) throw new ConformUsageError(`--outcomes: unknown outcome '${k}' (expected ${OUTCOME_NAMES.join(", ")})`);
+    if (!OUTCOME_NAMES.includes(k as keyof Outcomes)) throw new ConformUsageError(`--outcomes: unknown outcome '${k}' (expected ${OUTCOME_NAMES.join(", ")})`);
     if (v === null) {
-      delete out[k as OutcomeName];
+      delete out[k as keyof Outcomes];
       continue;
     }
     const r = v as { name?: unknown; arguments?: unknown };
     if (typeof r !== "object" || typeof r.name !== "string" || (r.arguments !== undefined && (typeof r.arguments !== "object" || r.arguments === null || Array.isArray(r.arguments)))) {
       throw new ConformUsageError(`--outcomes: '${k}' must be { "name": "<tool>", "arguments": { ... } } or null`);
     }
-    out[k as OutcomeName] = { name: r.name, ...(r.arguments === undefined ? {} : { arguments: r.arguments as Record<string, unknown> }) };
+    out[k as keyof Outcomes] = { name: r.name, ...(r.arguments === undefined ? {} : { arguments: r.arguments as Record<string, unknown> }) };
   }
   return out;
 }

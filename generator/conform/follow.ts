@@ -6,8 +6,9 @@
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkEndAnnounced } from "./rules/status-push.js";
+import { checkStatusMessage } from "./rules/outcomes.js";
 import { checkRelated } from "./rules/related-task.js";
-import { checkResultType } from "./rules/result-type.js";
+import { checkEmptyAck, checkResultType } from "./rules/result-type.js";
 import { checkEndResult, checkInline } from "./rules/results.js";
 import { checkTimes, ms, timeFields } from "./rules/timestamps.js";
 import { isDeepStrictEqual } from "node:util";
@@ -18,6 +19,11 @@ import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, 
 /** Checks a task the server showed and moves the model along; the status must be one the last could lead to. */
 export function observe(w: World, t: ModelTask, task: Record<string, unknown>, what: string, sentAt?: number): void {
   const m = w.model;
+  const polling = m.ir.behaviour.polling;
+  if (sentAt !== undefined) {
+    const every = polling === false ? undefined : task[polling.field];
+    t.polled = { at: sentAt, mark: w.session.wire.transcript.length, ...(typeof every === "number" ? { every } : {}) };
+  }
   const taskSchema = m.schemas.type(m.ir.behaviour.taskType);
   checkSchema(taskSchema, task, rules.types, `${what}: the task`);
   checked(rules.identity);
@@ -46,6 +52,7 @@ export function observe(w: World, t: ModelTask, task: Record<string, unknown>, w
   }
   if (m.terminal.has(status)) t.endedAt ??= Date.now();
   t.status = status;
+  checkStatusMessage(w, t, task, what);
 }
 
 export async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<void> {
@@ -60,10 +67,31 @@ export async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<
     const sent = Date.now();
     const a = await w.session.request(get.method, idParams(w, t.id));
     expectAnswer(a, rules.get, `${get.method} of task ${t.id}`);
+    if (a.error && limitedPoll(w, t, sent, a.error.code, get.method)) continue;
     if (a.error) fail(rules.get, `${get.method} of a live task ${t.id} failed`, "the task", a.error);
     checkResultType(w, get.method, a.result!);
     observe(w, t, taskIn(w.model, a.result) ?? {}, get.method, sent);
   }
+}
+
+/**
+ * A get refused with a declared limit error: the server may rate-limit a requestor that polls sooner than the
+ * task's poll interval (true: the tester waits and asks again), not one that waited it out (a violation).
+ */
+export function limitedPoll(w: World, t: ModelTask, sentAt: number, code: number, method: string): boolean {
+  if (!isLimitError(w.model, code)) return false;
+  const last = t.polled;
+  checked(rules.get);
+  // Patient: no other get of the task went out since the last answered one, and that one was the interval ago.
+  const asked = (e: { dir: string; message: unknown }) => {
+    const msg = e.message as { method?: unknown; params?: Record<string, unknown> } | undefined;
+    return e.dir === "→" && msg?.method === method && msg.params?.[w.model.idField] === t.id;
+  };
+  const since = last === undefined ? 0 : w.session.wire.transcript.slice(last.mark).filter(asked).length;
+  if (last?.every !== undefined && since <= 1 && sentAt - last.at >= last.every + 50) {
+    fail(rules.get, `${method} of task ${t.id}, sent ${sentAt - last.at} ms after the last answered one, was refused with a limit error; the task's poll interval is ${last.every} ms`, "the task: a requestor that polls at the interval is not rate-limited", code);
+  }
+  return true;
 }
 
 /** A task held by a transition (paused) is let go by the spec's own way out, which the server must accept. */
@@ -92,10 +120,18 @@ export async function answerInputRound(w: World, t: ModelTask): Promise<void> {
   }
   if (input.via === "inline-poll" && input.updateMethod !== undefined && input.requestsField && input.responsesField) {
     const get = w.model.op("get")!;
-    const a = await w.session.request(get.method, idParams(w, t.id));
+    let sent = Date.now();
+    let a = await w.session.request(get.method, idParams(w, t.id));
+    // Rate-limited for polling sooner than the task's interval: asked again a little later.
+    for (let tries = 0; a.error && tries < 50 && limitedPoll(w, t, sent, a.error.code, get.method); tries++) {
+      await new Promise((r) => setTimeout(r, 200));
+      sent = Date.now();
+      a = await w.session.request(get.method, idParams(w, t.id));
+    }
     const task = taskIn(w.model, a.result);
+    if (task !== undefined) observe(w, t, task, get.method, sent);
     const asked = task === undefined ? undefined : task[input.requestsField];
-    if (!isObject(asked)) return;
+    if (!isObject(asked) || w.model.roleOf[t.status] !== "input_required") return;
     const { answerInput } = await import("./session.js");
     const responses = Object.fromEntries(
       Object.entries(asked).map(([k, r]) => [k, answerInput(String(isObject(r) ? r.method : ""), isObject(r) && isObject(r.params) ? r.params : undefined)]),
@@ -105,6 +141,7 @@ export async function answerInputRound(w: World, t: ModelTask): Promise<void> {
     expectAnswer(u, rules.input, `${input.updateMethod} of task ${t.id}`);
     if (u.error) fail(rules.input, `${input.updateMethod} answering the task's own input requests failed`, "a result", u.error);
     checkResultType(w, input.updateMethod, u.result!);
+    checkEmptyAck(w, input.updateMethod, u.result!, rules.input);
     checkSchema(w.model.schemas.result(input.updateMethod), u.result, rules.types, `${input.updateMethod} result`);
   }
 }
@@ -165,6 +202,10 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
   if (a.error && isLimitError(w.model, a.error.code)) return;
   if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), rules.cancellation, `${cancel} of a task already ${t.status}`);
   else if (a.error) fail(rules.cancellation, `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
+  if (a.result) {
+    checkResultType(w, `${cancel} of a task already ${t.status}`, a.result);
+    checkEmptyAck(w, cancel, a.result, rules.cancellation);
+  }
   await refresh(w, t);
 }
 

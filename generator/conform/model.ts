@@ -18,6 +18,8 @@ export interface ExpectedError {
   message: string;
   /** The declared type of its `data`, where it declares one. */
   data?: z.ZodType;
+  /** The HTTP status it is answered with over Streamable HTTP, where the spec declares one. */
+  http?: number;
 }
 
 export interface SpecModel {
@@ -75,7 +77,7 @@ export function specModel(ir: IR): SpecModel {
   const withRole = (role: string) => new Set(ir.states.filter((s) => s.role === role).map((s) => s.name));
   const schemas = specSchemas(ir);
   const errors = new Map<string, ExpectedError>(
-    ir.errors.map((e) => [e.name, { name: e.name, code: e.code, pattern: errorPattern(e), message: e.message, ...(e.data === undefined ? {} : { data: schemas.of(e.data) }) }]),
+    ir.errors.map((e) => [e.name, { name: e.name, code: e.code, pattern: errorPattern(e), message: e.message, ...(e.data === undefined ? {} : { data: schemas.of(e.data) }), ...(e.http === undefined ? {} : { http: e.http }) }]),
   );
   const error = (name: string | undefined) => (name === undefined ? undefined : errors.get(name));
   const requests = ir.methods.filter((m) => m.kind === "request" && m.from !== "server");

@@ -1,12 +1,19 @@
 /**
  * The checks made once per invocation of conform, after its runs, on a session of their own: what a drawn run is
- * too short to show. Creations at the same time (no task id handed out twice), a listing of more tasks than one
+ * too short to show. Creations at the same time (no task id handed out twice) and their gets at the same time
+ * (each shows its own task), a listing of more tasks than one
  * page of the spec's default size holds (every page followed, every task listed), and a listing after another
- * requestor made newer tasks (none of theirs shown, none of ours lost).
+ * requestor made newer tasks (none of theirs shown, none of ours lost); and the keys of a task's input requests,
+ * with work that asks several inputs at once (`commands/input-keys.ts`).
  */
 import { Create } from "./commands/create.js";
+import { inputKeyChecks } from "./commands/input-keys.js";
 import { List } from "./commands/list.js";
-import { count, mayAugment, type World } from "./world.js";
+import { observe } from "./follow.js";
+import { fail } from "./rule.js";
+import { rules } from "./rules/index.js";
+import { taskIn } from "./session.js";
+import { count, expectAnswer, idParams, isLimitError, mayAugment, type ModelTask, type World } from "./world.js";
 
 /** Creations at once: more than a server's id counter or clock could tell apart if it reused them. */
 const CONCURRENT = 8;
@@ -15,13 +22,20 @@ const MAX_PAGE = 200;
 
 /** Runs the checks; `other` opens a world of another requestor where isolation can be checked. */
 export async function onceChecks(w: World, other: (() => World) | undefined, skipped: string[]): Promise<void> {
+  await inputKeyChecks(w, skipped);
   const quick = w.outcomes.complete !== undefined && w.tools.has(w.outcomes.complete.name) && mayAugment(w.model, "tools/call");
   if (!quick) {
     skipped.push("once per run: concurrent creations, a full page and another requestor's newer tasks need the complete outcome");
     return;
   }
   count(w, "once: concurrent creations");
-  await Promise.all(Array.from({ length: CONCURRENT }, () => new Create("complete").make(w)));
+  const made = await Promise.all(Array.from({ length: CONCURRENT }, () => new Create("complete").make(w)));
+  // Each read at the same time: every answer shows the task it names.
+  const get = w.model.op("get");
+  if (get !== undefined) {
+    count(w, "once: concurrent gets");
+    await Promise.all(made.map((x) => (x === undefined ? undefined : readAtOnce(w, x.t, get.method))));
+  }
   const list = w.model.op("list");
   const listing = w.model.ir.behaviour.listing;
   if (list === undefined || listing === false || !w.offered(list.method)) return;
@@ -53,4 +67,17 @@ export async function onceChecks(w: World, other: (() => World) | undefined, ski
   }
   count(w, "once: more than a page");
   await new List().exec(w);
+}
+
+async function readAtOnce(w: World, t: ModelTask, method: string): Promise<void> {
+  const sent = Date.now();
+  const a = await w.session.request(method, idParams(w, t.id));
+  expectAnswer(a, rules.get, `${method} of task ${t.id}`);
+  if (a.error) {
+    if (isLimitError(w.model, a.error.code)) return;
+    fail(rules.get, `${method} of task ${t.id}, read at the same time as ${CONCURRENT - 1} others, failed`, "the task", a.error);
+  }
+  const task = taskIn(w.model, a.result);
+  if (task === undefined) fail(rules.get, `${method} of task ${t.id} answered no task`, undefined, a.result);
+  observe(w, t, task, `${method} (${CONCURRENT} at once)`, sent);
 }

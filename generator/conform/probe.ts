@@ -80,8 +80,9 @@ export async function otherAugmentable(session: Session, model: SpecModel): Prom
 }
 
 /** The tools the server offers; undefined where it did not answer (it could not be tested). */
-export async function listTools(session: Session): Promise<Map<string, Record<string, unknown>> | undefined> {
+export async function listTools(session: Session, seen?: (result: Record<string, unknown>) => void): Promise<Map<string, Record<string, unknown>> | undefined> {
   const a = await session.request("tools/list", {});
+  if (a.result) seen?.(a.result);
   if (a.timedOut || (a.broken !== undefined && session.wire.closedReason !== undefined)) return undefined;
   const tools = new Map<string, Record<string, unknown>>();
   for (const t of Array.isArray(a.result?.tools) ? a.result.tools : []) if (isObject(t) && typeof t.name === "string") tools.set(t.name, t);

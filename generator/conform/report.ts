@@ -16,9 +16,12 @@ export interface Outcomes {
   error?: ToolRecipe;
   input?: ToolRecipe;
   long?: ToolRecipe;
+  /** Work that asks two or more inputs at once and completes once all are answered (the input keys' checks). */
+  inputs?: ToolRecipe;
 }
 
-export type OutcomeName = keyof Outcomes;
+/** The outcomes the drawn runs make tasks of (the several inputs' work is made once per invocation). */
+export type OutcomeName = Exclude<keyof Outcomes, "inputs">;
 
 /** The tools of the project's own demo server and of an `init` scaffold. */
 export const DEFAULT_OUTCOMES: Outcomes = {
@@ -27,6 +30,7 @@ export const DEFAULT_OUTCOMES: Outcomes = {
   error: { name: "protocol_error_job", arguments: {} },
   input: { name: "confirm_delete", arguments: {} },
   long: { name: "slow_compute", arguments: { seconds: 30 } },
+  inputs: { name: "multi_input", arguments: {} },
 };
 
 export interface ConformOptions {

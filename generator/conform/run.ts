@@ -14,6 +14,7 @@ import fc from "fast-check";
 import { END_OF_RUN, EndOfRun } from "./commands/read.js";
 import { type SpecModel, specModel } from "./model.js";
 import { augmentDeclared, listTools, otherAugmentable, transportChecks } from "./probe.js";
+import { notTaskTyped } from "./rules/result-type.js";
 import { CannotTestError, type ConformOptions, type ConformReport, DEFAULT_OUTCOMES, type OutcomeName, type Outcomes, type ToolRecipe, type Violation, ViolationError } from "./report.js";
 import { checked, fail, tallied } from "./rule.js";
 import { RULE_CATALOGUE, rules } from "./rules/index.js";
@@ -97,11 +98,12 @@ async function conformWith(
     // The per-request lifecycle's discovery: the server names its capabilities there, the spec's among them.
     const d = await probe.request("server/discover", {});
     if (d.result) {
+      checks.push(...notTaskTyped(model, "server/discover", d.result));
       const at = valueAt(isObject(d.result.capabilities) ? d.result.capabilities : {}, caps.path);
       checks.push({ rule: "capabilities", ok: at !== undefined, message: `server/discover ${at === undefined ? "does not declare" : "declares"} the capability at ${caps.path.join(".")}` });
     } else if (!d.timedOut) checks.push({ rule: "capabilities", ok: false, message: `server/discover was not served: ${JSON.stringify(d.error ?? d.broken)}` });
   }
-  const tools = await listTools(probe);
+  const tools = await listTools(probe, (r) => checks.push(...notTaskTyped(model, "tools/list", r)));
   if (tools === undefined) {
     await probe.close();
     return untestable({ ...base(), checks }, started, probe.wire.closedReason === undefined ? "timeout" : "unreachable", `tools/list: ${probe.wire.closedReason ?? `no answer in time (--startup-timeout ${connector.timing.startupMs / 1000} s, --request-timeout ${connector.timing.requestMs / 1000} s)`}${stderrTail(probe)}`, ["tools/list"], probe.wire.transcript.slice(-10));
@@ -136,8 +138,8 @@ async function conformWith(
   const foreign = new Set<string>();
   for (const method of Object.keys(gates)) if (!offered(method)) skipped.push(`${method}: the server does not declare it (capability ${caps === false ? "" : [...caps.path, ...gates[method]!].join(".")})`);
   const available: OutcomeName[] = [];
-  for (const [name, recipe] of Object.entries(outcomes) as Array<[OutcomeName, ToolRecipe | undefined]>) {
-    if (recipe === undefined) continue;
+  for (const [name, recipe] of Object.entries(outcomes) as Array<[OutcomeName | "inputs", ToolRecipe | undefined]>) {
+    if (recipe === undefined || name === "inputs") continue;
     if (!mayAugment(model, "tools/call")) skipped.push(`outcome ${name}: the spec lets no tools/call become a task (creation.requests.server: ${model.ir.behaviour.creation.requests.server.join(", ")})`);
     else if (!tools.has(recipe.name)) skipped.push(`outcome ${name}: the server offers no tool ${recipe.name}`);
     else if (name === "input" && model.ir.behaviour.input === false) skipped.push("outcome input: the spec declares no input");
@@ -230,7 +232,7 @@ async function conformWith(
         // A rule the user chose to ignore: counted as a deviation, as in the runs (the checks after it are not made).
         const d = (deviations[e.violation.rule] ??= { count: 0, first: e.violation });
         d.count++;
-      } else if (e instanceof ViolationError) once = { violation: e.violation, transcript: session.wire.transcript.slice(-40), sequence: ["once: concurrent creations, a full page, another requestor's newer tasks"] };
+      } else if (e instanceof ViolationError) once = { violation: e.violation, transcript: session.wire.transcript.slice(-40), sequence: ["once: input keys, concurrent creations, a full page, another requestor's newer tasks"] };
       else if (e instanceof CannotTestError) cannot = { kind: e.kind, message: e.reason, sequence: ["once per run"], transcript: session.wire.transcript.slice(-20) };
       else throw e;
     } finally {

@@ -60,6 +60,11 @@ export interface ModelTask {
   answeredAt?: number;
   /** Its end was checked (what it answers once ended). */
   endChecked?: boolean;
+  /**
+   * When the tester sent the last get the server answered with the task, the poll interval the task then showed,
+   * and how long the session's transcript was then.
+   */
+  polled?: { at: number; every?: number; mark: number };
 }
 
 export interface World {
@@ -126,6 +131,8 @@ export function expectError(a: Answer, err: ExpectedError | undefined, rule: Rul
   if (err && !err.pattern.test(a.error.message)) fail(errorMessage, `${what}: the message does not match the declared one (${err.name})`, err.message, a.error.message);
   // An error that declares data carries it, of its declared type.
   if (err?.data !== undefined) checkSchema(err.data, a.error.data, errorData, `${what}: the data of ${err.name}`);
+  // Over Streamable HTTP, with the status the spec declares for it.
+  if (err?.http !== undefined && a.http !== undefined && a.http !== err.http) fail(rule, `${what} answered ${err.name} with HTTP ${a.http}, the spec declares ${err.http}`, err.http, a.http);
 }
 
 export function checkSchema(schema: z.ZodType | undefined, value: unknown, rule: Rule, what: string): void {
@@ -150,9 +157,12 @@ export function isLimitError(m: SpecModel, code: number): boolean {
   return [m.error(l.rateLimitError)?.code, m.error(l.concurrencyError)?.code].includes(code);
 }
 
-/** Methods the tester may address a task with: the spec's client-sent methods that take the id. */
+/** Methods the tester may address a task with: the spec's client-sent methods that take the id, the input's update method among them. */
 export function addressing(m: SpecModel): IRMethod[] {
-  return ["get", "result", "cancel", "delete"].flatMap((o) => m.ops(o as never)).filter((x) => !(m.ir.behaviour.unsupportedMethods?.methods ?? []).includes(x.method));
+  const input = m.ir.behaviour.input;
+  const update = input === false || input.updateMethod === undefined ? [] : m.ir.methods.filter((x) => x.method === input.updateMethod && x.kind === "request");
+  const all = [...["get", "result", "cancel", "delete"].flatMap((o) => m.ops(o as never)), ...update];
+  return all.filter((x, i) => all.indexOf(x) === i && !(m.ir.behaviour.unsupportedMethods?.methods ?? []).includes(x.method));
 }
 
 /** The cancel method where the server offers it, else undefined. */

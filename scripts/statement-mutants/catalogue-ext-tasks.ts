@@ -25,7 +25,11 @@ const withCapability = (m: Msg): Msg => {
 /** A CreateTaskResult answering a request that is not a tasks/* one. */
 const created = (m: Msg, ctx: Ctx) => answers(m, ctx, /^(?!tasks\/)/) && m.result?.resultType === "task";
 const get = (m: Msg, ctx: Ctx) => resultOf(m, ctx, "tasks/get");
-const setResult = (m: Msg, result: any): Msg[] => [{ ...m, result }];
+/** The answer as a result (an error it was is dropped: a response carries one or the other). */
+const setResult = (m: Msg, result: any): Msg[] => {
+  const { error: _error, ...rest } = m;
+  return [{ ...rest, result }];
+};
 const code = (m: Msg, c: number): Msg[] => [{ ...m, error: { ...m.error, code: c } }];
 /** A notification that belongs to a subscriptions/listen stream. */
 const onStream = (m: Msg, ctx: Ctx) => ctx.dir === "toClient" && typeof m.method === "string" && m.id === undefined && m.params?._meta?.[SUB] !== undefined;
@@ -112,6 +116,16 @@ export const extMutants: Mutant[] = [
     const now = Date.now();
     if (m.result) last.set(id, { at: now, every: m.result.pollIntervalMs ?? 1000 });
     if (prev && now - prev.at >= prev.every) return errorFor(m, -32000, "Too many requests: poll less often");
+    return undefined;
+  }),
+  mutant(R + "polling.may-rate-limit/limits-patient-poller-declared", "refuses with the declared rate-limit error (-31010) a tasks/get that came a full pollIntervalMs after the last one", (m, ctx, s) => {
+    const last: Map<string, { at: number; every: number }> = (s.last ??= new Map());
+    const id = paramTaskId(ctx);
+    if (!answers(m, ctx, "tasks/get") || !id) return undefined;
+    const prev = last.get(id);
+    const now = Date.now();
+    if (m.result) last.set(id, { at: now, every: m.result.pollIntervalMs ?? 1000 });
+    if (prev && now - prev.at >= prev.every) return errorFor(m, -31010, "Rate limit exceeded: tasks/get");
     return undefined;
   }),
   mutant(R + "get.respond-by-status/stale-status", "tasks/get answers the first state it read of a task (a stale cache)", (m, ctx, s) => {
@@ -347,4 +361,81 @@ export const extUnmutable: Unmutable[] = [
   },
   { statement: R + "security.auth-every-request", reason: "needs an authorization context: the runner starts the demo without --auth and a proxy cannot invent the principal the server would check" },
   { statement: R + "core.authorization-status-codes", reason: "needs authorization: the runner starts the demo without --auth, so no request is ever refused for it" },
+];
+
+/**
+ * Permitted behaviours, written from the MAY statements that have no wrong use at the wire: a server using
+ * the permission, which conform must not take for a bug (run through the proxy, it must hold, and the proxy must
+ * have changed something). Named `<statement-id>/<behaviour>` like the mutants.
+ */
+export const extPermitted: Mutant[] = [
+  mutant(R + "task.ttl-may-change/ttl-grows", "tasks/get answers a ttlMs a second longer at every poll", (m, ctx, s) => {
+    if (!get(m, ctx) || typeof m.result.ttlMs !== "number") return undefined;
+    s.n = (s.n ?? 0) + 1;
+    return setResult(m, { ...m.result, ttlMs: m.result.ttlMs + 1000 * s.n });
+  }),
+  mutant(R + "get.ttl-may-change/ttl-alternates", "tasks/get answers ttlMs and half of it in turn", (m, ctx, s) => {
+    if (!get(m, ctx) || typeof m.result.ttlMs !== "number") return undefined;
+    s.n = (s.n ?? 0) + 1;
+    return s.n % 2 === 0 ? setResult(m, { ...m.result, ttlMs: Math.floor(m.result.ttlMs / 2) }) : undefined;
+  }),
+  mutant(R + "task.poll-interval-may-change/interval-grows", "tasks/get answers a pollIntervalMs 100 ms longer at every poll", (m, ctx, s) => {
+    if (!get(m, ctx)) return undefined;
+    s.n = (s.n ?? 0) + 1;
+    return setResult(m, { ...m.result, pollIntervalMs: (m.result.pollIntervalMs ?? 1000) + 100 * s.n });
+  }),
+  mutant(R + "polling.interval-may-change/interval-alternates", "tasks/get answers a pollIntervalMs of 500 and 5000 ms in turn", (m, ctx, s) => {
+    if (!get(m, ctx)) return undefined;
+    s.n = (s.n ?? 0) + 1;
+    return setResult(m, { ...m.result, pollIntervalMs: s.n % 2 === 0 ? 5000 : 500 });
+  }),
+  mutant(R + "negotiation.may-return-task/quick-work-plain", "a tools/call of slow_compute (which may run either way) asking under a second is served without a task, though the client declared the extension", (m, ctx) =>
+    ctx.dir === "toServer" && m.method === "tools/call" && m.params?.name === "slow_compute" && declares(m) && typeof m.params?.arguments?.seconds === "number" && m.params.arguments.seconds < 1
+      ? [{ ...m, params: { ...m.params, _meta: { ...m.params._meta, [CAPS]: { ...m.params._meta[CAPS], extensions: {} } } } }]
+      : undefined,
+  ),
+  mutant(R + "polling.may-rate-limit/limits-eager-poller", "refuses with the rate-limit error (-31010) a tasks/get that comes sooner than the pollIntervalMs after the last one answered", (m, ctx, s) => {
+    const last: Map<string, { at: number; every: number }> = (s.last ??= new Map());
+    const id = paramTaskId(ctx);
+    if (!answers(m, ctx, "tasks/get") || !id) return undefined;
+    const prev = last.get(id);
+    const now = Date.now();
+    if (prev && now - prev.at < prev.every) return errorFor(m, -31010, "Rate limit exceeded: tasks/get");
+    if (m.result) last.set(id, { at: now, every: m.result.pollIntervalMs ?? 1000 });
+    return undefined;
+  }),
+  tracked("update.may-ack-early/applied-late", "for 500 ms after a tasks/update ack answering a key for the first time, tasks/get shows the task as it was before the answers", (m, ctx, t, s) => {
+    const last: Map<string, any> = (s.last ??= new Map());
+    const acked: Map<string, number> = (s.acked ??= new Map());
+    const answered: Set<string> = (s.answered ??= new Set());
+    if (resultOf(m, ctx, "tasks/update")) {
+      const id = paramTaskId(ctx);
+      const keys = Object.keys(ctx.request?.params?.inputResponses ?? {}).map((k) => `${id} ${k}`);
+      const fresh = keys.filter((k) => !answered.has(k));
+      fresh.forEach((k) => answered.add(k));
+      if (id && fresh.length && last.get(id)?.status === "input_required") acked.set(id, Date.now());
+      return undefined;
+    }
+    if (!get(m, ctx)) return undefined;
+    const id = m.result.taskId;
+    const at = acked.get(id);
+    if (at !== undefined && Date.now() - at < 500) return setResult(m, clone(last.get(id)));
+    last.set(id, clone(m.result));
+    return undefined;
+  }),
+  tracked("cancel.may-stay-working/working-after-ack", "for 500 ms after a tasks/cancel ack, tasks/get shows the task as it was before the cancel", (m, ctx, t, s) => {
+    const last: Map<string, any> = (s.last ??= new Map());
+    const acked: Map<string, number> = (s.acked ??= new Map());
+    if (resultOf(m, ctx, "tasks/cancel")) {
+      const id = paramTaskId(ctx);
+      if (id && last.has(id) && !TERMINAL.has(last.get(id).status)) acked.set(id, Date.now());
+      return undefined;
+    }
+    if (!get(m, ctx)) return undefined;
+    const id = m.result.taskId;
+    const at = acked.get(id);
+    if (at !== undefined && Date.now() - at < 500) return setResult(m, clone(last.get(id)));
+    last.set(id, clone(m.result));
+    return undefined;
+  }),
 ];

@@ -4,7 +4,7 @@
  */
 import { sepMutants, sepUnmutable } from "./catalogue-sep-1686.js";
 import { mcp2025Mutants, mcp2025Unmutable } from "./catalogue-mcp-2025-11-25.js";
-import { extMutants, extUnmutable } from "./catalogue-ext-tasks.js";
+import { extMutants, extPermitted, extUnmutable } from "./catalogue-ext-tasks.js";
 import type { Mutant, Revision, Unmutable } from "./mutant.js";
 
 /** Passes every message unchanged: conform must hold against it. */
@@ -22,6 +22,13 @@ export const unmutable: Record<Revision, Unmutable[]> = {
   "ext-tasks-2026-07-28": extUnmutable,
 };
 
+/** Behaviours the MAY statements permit, which conform must hold against (see catalogue-ext-tasks.ts). */
+export const permitted: Record<Revision, Mutant[]> = {
+  "sep-1686-draft": [],
+  "mcp-2025-11-25": [],
+  "ext-tasks-2026-07-28": extPermitted,
+};
+
 export const revisions = Object.keys(catalogue) as Revision[];
 
 /** The revision a mutant is written for (the prefix of its statement id). */
@@ -30,7 +37,7 @@ export const revisionOf = (m: Mutant): Revision | undefined => revisions.find((r
 export function findMutant(name: string): Mutant | undefined {
   if (name === "noop") return noop;
   for (const r of revisions) {
-    const m = catalogue[r].find((x) => x.name === name);
+    const m = catalogue[r].find((x) => x.name === name) ?? permitted[r].find((x) => x.name === name);
     if (m) return m;
   }
   return undefined;

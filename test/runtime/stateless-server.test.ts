@@ -211,6 +211,15 @@ describe("checkProtocolVersion (stdio, where the SDK's entry does not check it)"
   it.each([
     ["absent", undefined],
     ["absent from _meta", {}],
+  ])("refuses a request whose version is %s with -32602: a required field of the envelope is missing", (_what, meta) => {
+    const refused = checkProtocolVersion(plan, request(meta as Record<string, unknown> | undefined));
+    expect(refused?.id).toBe(7);
+    expect(refused?.status).toBe(400);
+    expect(refused?.error.code).toBe(-32602);
+    expect(refused?.error.data).toMatchObject({ envelope: { missing: [KEY] } });
+  });
+
+  it.each([
     ["empty", { [KEY]: "" }],
     ["unsupported", { [KEY]: "1999-01-01" }],
     ["not a string", { [KEY]: 20260728 }],

@@ -3,7 +3,7 @@ import { TaskCmd } from "./base.js";
 import { observe, refresh, waitTerminal } from "../follow.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
-import { checkResultType } from "../rules/result-type.js";
+import { checkEmptyAck, checkResultType } from "../rules/result-type.js";
 import { taskIn } from "../session.js";
 import { cancelMethodOf, checkSchema, count, expectAnswer, expectError, idParams, isLimitError, type ModelTask, type World } from "../world.js";
 
@@ -63,6 +63,7 @@ export async function cancelByMethod(w: World, t: ModelTask, method: string): Pr
     fail(rules.cancellation, `${method} of a live task failed`, "a result", a.error);
   }
   checkResultType(w, method, a.result!);
+  checkEmptyAck(w, method, a.result!, rules.cancellation);
   checkSchema(w.model.schemas.result(method), a.result, rules.types, `${method} result`);
   t.cancelRequested = true;
   if (c.reply === "task" && c.timing === "before-reply") {

@@ -1,11 +1,12 @@
 /** Making a task: a tool call of an outcome (or another request the spec lets become a task) as a task request. */
 import { Cmd } from "./base.js";
 import { observe, refresh } from "../follow.js";
-import type { OutcomeName } from "../report.js";
+import type { OutcomeName, ToolRecipe } from "../report.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { taskIn } from "../session.js";
-import { type Augmentable, brief, checkSchema, count, expectAnswer, isLimitError, isObject, type ModelTask, type World } from "../world.js";
+import { checkInline } from "../rules/results.js";
+import { type Augmentable, brief, checkSchema, count, expectAnswer, idParams, isLimitError, isObject, type ModelTask, type World } from "../world.js";
 
 export class Create extends Cmd {
   /**
@@ -16,6 +17,8 @@ export class Create extends Cmd {
     readonly outcome: OutcomeName,
     readonly via?: Augmentable,
     readonly ttl = 60_000,
+    /** The tool call to make, where not the outcome's. */
+    readonly recipe?: ToolRecipe,
   ) {
     super();
   }
@@ -24,8 +27,22 @@ export class Create extends Cmd {
   }
   async exec(w: World): Promise<void> {
     const made = await this.make(w);
-    // Read back what was made: the task as the spec's get shows it.
-    if (made !== undefined) await refresh(w, made.t);
+    if (made === undefined) return;
+    const get = w.model.op("get");
+    if (get === undefined || w.model.ir.behaviour.creation.ack.mode === "notification") return refresh(w, made.t);
+    // Read back at once what was made: a task is answered only once it is durably created, so its get resolves.
+    const sent = Date.now();
+    const a = await w.session.request(get.method, idParams(w, made.t.id));
+    expectAnswer(a, rules.creation, `${get.method} of task ${made.t.id} at once after its acknowledgement`);
+    checked(rules.creation);
+    if (a.error) {
+      if (isLimitError(w.model, a.error.code)) return;
+      fail(rules.creation, `${get.method} of task ${made.t.id} at once after its acknowledgement failed: the task was answered before it could be read`, "the task", a.error);
+    }
+    const task = taskIn(w.model, a.result);
+    if (task === undefined) return;
+    observe(w, made.t, task, get.method, sent);
+    checkInline(w, made.t, task, get.method);
   }
   /**
    * Makes the task and adds it to the model: the task and the acknowledgement's record of it (none where a
@@ -34,7 +51,7 @@ export class Create extends Cmd {
   async make(w: World): Promise<{ t: ModelTask; task?: Record<string, unknown> } | undefined> {
     const m = w.model;
     const c = m.ir.behaviour.creation;
-    const recipe = this.via ? undefined : w.outcomes[this.outcome]!;
+    const recipe = this.via ? undefined : (this.recipe ?? w.outcomes[this.outcome]!);
     const method = this.via?.method ?? "tools/call";
     const label = recipe ? `tools/call of ${recipe.name}` : method;
     const requestorId = c.taskId.assignedBy === "requestor" ? `conform-${Math.random().toString(36).slice(2, 10)}` : undefined;

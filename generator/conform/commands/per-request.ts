@@ -5,8 +5,9 @@
 import { TaskCmd } from "./base.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
+import { refresh } from "../follow.js";
 import { taskIn } from "../session.js";
-import { brief, count, expectAnswer, expectError, idParams, isLimitError, plainCall, type World } from "../world.js";
+import { brief, count, expectAnswer, expectError, idParams, isLimitError, plainCall, validParams, type World } from "../world.js";
 
 /** A tool call of quick work without the requestor's opt-in: a plain result, or the declared refusal; never a task. */
 export class WithoutOptIn extends TaskCmd {
@@ -53,7 +54,22 @@ export class HeaderMismatch extends TaskCmd {
     if (!methods.length) return;
     const method = methods[this.which % methods.length]!;
     const header = http.header.toLowerCase();
-    const wrong = this.which % 2 === 0 ? undefined : `${t.id}-other`;
+    if (this.which % 3 === 2) {
+      // The header's value in the Base64 sentinel encoding: decoded before it is compared, it names the task.
+      count(w, "header in Base64");
+      checked(rules.headerMismatch);
+      const encoded = `=?base64?${Buffer.from(t.id, "utf8").toString("base64")}?=`;
+      const decl = w.model.ir.methods.find((x) => x.method === method)!;
+      const isCancel = w.model.ops("cancel").some((x) => x.method === method) || w.model.ir.behaviour.cancellation.method === method;
+      if (isCancel && !w.model.terminal.has(t.status)) t.cancelRequested = true;
+      const a = await w.session.request(method, validParams(w, decl, t.id), 10_000, undefined, { headers: { [header]: encoded } });
+      expectAnswer(a, rules.headerMismatch, `${method} whose ${http.header} header is ${encoded}`);
+      const declared = w.model.error(http.mismatchError);
+      if (a.error && (a.error.code === declared?.code || a.http === 400)) fail(rules.headerMismatch, `${method} whose ${http.header} header is the task id in the Base64 sentinel encoding (${encoded}) was refused: the value must be decoded before it is compared`, "the header decoded and found equal", a.error);
+      if (isCancel) await refresh(w, t);
+      return;
+    }
+    const wrong = this.which % 3 === 0 ? undefined : `${t.id}-other`;
     count(w, "header mismatch");
     checked(rules.headerMismatch);
     const a = await w.session.request(method, idParams(w, t.id), 10_000, undefined, { headers: { [header]: wrong } });

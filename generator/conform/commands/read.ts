@@ -3,7 +3,7 @@ import { Cmd, TaskCmd } from "./base.js";
 import { cancelByMethod, cancelByNotification } from "./cancel.js";
 import { deleteTask } from "./delete.js";
 import { Result } from "./result.js";
-import { endChecks, letGo, observe, refresh, seeToEnd, waitTerminal } from "../follow.js";
+import { endChecks, letGo, limitedPoll, observe, refresh, seeToEnd, waitTerminal } from "../follow.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { checkRelated } from "../rules/related-task.js";
@@ -26,7 +26,7 @@ export class Get extends TaskCmd {
     const a = await w.session.request(get.method, idParams(w, t.id));
     expectAnswer(a, rules.get, `${get.method}`);
     if (a.error) {
-      if (isLimitError(w.model, a.error.code)) return;
+      if (limitedPoll(w, t, sent, a.error.code, get.method)) return;
       fail(rules.get, `${get.method} of live task ${t.id} failed`, "the task", a.error);
     }
     checkResultType(w, get.method, a.result!);

@@ -11,7 +11,7 @@ import { minimalValue } from "../schemas.js";
 import { CLIENT_CAPABILITIES_KEY, envelope, PROTOCOL_VERSION_KEY, valueAt } from "../session.js";
 import { addressing, count, expectAnswer, expectError, isLimitError, isObject, mayAugment, validParams, type World } from "../world.js";
 
-/** Methods that address one task, asked about an id no one was given. */
+/** Methods that address one task, each asked about an id no one was given. */
 export class Unknown extends Cmd {
   constructor(readonly which: number) {
     super();
@@ -21,11 +21,12 @@ export class Unknown extends Cmd {
   }
   async exec(w: World): Promise<void> {
     const methods = addressing(w.model).filter((m) => w.offered(m.method));
-    if (!methods.length) return;
-    const method = methods[this.which % methods.length]!;
-    count(w, "unknown id");
-    const a = await w.session.request(method.method, validParams(w, method, `conform-unknown-${this.which}`));
-    expectError(a, w.model.notFound, rules.unknownId, `${method.method} of an unknown task id`, -32602);
+    for (let i = 0; i < methods.length; i++) {
+      const method = methods[(this.which + i) % methods.length]!;
+      count(w, "unknown id");
+      const a = await w.session.request(method.method, validParams(w, method, `conform-unknown-${this.which}`));
+      expectError(a, w.model.notFound, rules.unknownId, `${method.method} of an unknown task id`, -32602);
+    }
   }
 }
 
@@ -105,9 +106,10 @@ export class Switch extends Cmd {
 }
 
 /**
- * The per-request lifecycle's envelope: a request whose `_meta` protocol version is absent, empty or one the
- * spec does not speak is refused, and a task method the client capability gates (`requiredBy`) is refused
- * without that capability, with the declared error.
+ * The per-request lifecycle's envelope: a request whose `_meta` protocol version or client capabilities are absent
+ * is malformed (-32602, over HTTP with 400), one whose version is empty or one the spec does not speak is refused,
+ * and a task method the client capability gates (`requiredBy`) is refused without that capability, with the
+ * declared error.
  */
 export class Envelope extends Cmd {
   constructor(readonly which: number) {
@@ -119,7 +121,7 @@ export class Envelope extends Cmd {
   async exec(w: World): Promise<void> {
     if (!w.model.perRequest) return;
     const cap = w.model.ir.behaviour.capabilities.client;
-    const kind = this.which % 4;
+    const kind = this.which % 5;
     if (kind === 3) {
       if (cap === false || !cap.requiredBy?.length || cap.missingError === undefined) return;
       const name = cap.requiredBy[this.which % cap.requiredBy.length]!;
@@ -132,13 +134,31 @@ export class Envelope extends Cmd {
       expectError(a, w.model.error(cap.missingError), rules.capabilities, `${name} without the client capability ${cap.path.join(".")}`);
       return;
     }
-    // A request that succeeds with a good envelope, so that only the protocol version can refuse it.
-    const version = ([undefined, "", "1999-01-01"] as const)[kind];
+    // A request that succeeds with a good envelope (a listing), or a task method that needs the envelope's every
+    // field (a get), so that only the envelope can refuse it.
+    const get = w.model.op("get");
+    const onTask = get !== undefined && (kind === 4 || this.which >= 5);
+    const method = onTask ? get.method : "tools/list";
+    const params = onTask ? validParams(w, get, `conform-unknown-envelope-${this.which}`) : {};
     count(w, "envelope");
     checked(rules.envelope);
-    const a = await w.session.request("tools/list", {}, 10_000, undefined, version === undefined ? { omit: [PROTOCOL_VERSION_KEY] } : { set: { [PROTOCOL_VERSION_KEY]: version } });
-    expectAnswer(a, rules.envelope, "tools/list");
-    if (!a.error) fail(rules.envelope, `tools/list whose _meta protocol version is ${version === undefined ? "absent" : JSON.stringify(version)} was served`, "an error", a.result);
+    if (kind === 0 || kind === 4) {
+      // A required field of the envelope missing: the request is malformed (-32602; over HTTP, 400 Bad Request).
+      const missing = kind === 0 ? PROTOCOL_VERSION_KEY : CLIENT_CAPABILITIES_KEY;
+      const declared = w.model.metaKey(w.model.ir.behaviour.creation.capabilityMeta);
+      const omit = kind === 0 ? [missing] : [missing, ...(declared === undefined ? [] : [declared])];
+      const a = await w.session.request(method, params, 10_000, undefined, { omit });
+      const what = `${method} whose _meta has no ${missing}`;
+      expectAnswer(a, rules.envelope, what);
+      if (!a.error) fail(rules.envelope, `${what} was served`, { code: -32602 }, a.result);
+      if (a.error.code !== -32602) fail(rules.envelope, `${what} answered error ${a.error.code}: a request missing a required field is refused with -32602`, { code: -32602 }, a.error);
+      if (a.http !== undefined && a.http !== 400) fail(rules.envelope, `${what} was refused with HTTP ${a.http}`, 400, a.http);
+      return;
+    }
+    const version = (["", "1999-01-01"] as const)[kind - 1];
+    const a = await w.session.request(method, params, 10_000, undefined, { set: { [PROTOCOL_VERSION_KEY]: version } });
+    expectAnswer(a, rules.envelope, method);
+    if (!a.error) fail(rules.envelope, `${method} whose _meta protocol version is ${JSON.stringify(version)} was served`, "an error", a.result);
   }
 }
 

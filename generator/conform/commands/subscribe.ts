@@ -6,6 +6,7 @@
 import { TaskCmd } from "./base.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
+import { streamIds } from "../rules/subscriptions.js";
 import { BASE_CAPABILITIES, CLIENT_CAPABILITIES_KEY, taskIn, valueAt } from "../session.js";
 import { count, expectError, isLimitError, isObject, type World } from "../world.js";
 
@@ -37,23 +38,40 @@ export class Subscribe extends TaskCmd {
     const path = sn.subscribeField.split(".");
     const unknown = `conform-not-given-${this.which}`;
     const params = nested(path, [t.id, unknown]);
-    if (this.which % 3 === 2) {
-      // Without the opt-in: refused, as any task method is.
-      const cap = w.model.ir.behaviour.capabilities.client;
-      if (cap === false || cap.missingError === undefined) return;
+    // Without the opt-in: refused, as any task method is; then (but for one draw in three) with it.
+    const cap = w.model.ir.behaviour.capabilities.client;
+    if (cap !== false && cap.missingError !== undefined) {
       count(w, "subscribe without the opt-in");
       checked(rules.subscriptions);
       const key = w.model.metaKey(w.model.ir.behaviour.creation.capabilityMeta) ?? CLIENT_CAPABILITIES_KEY;
-      const a = await w.session.request(sn.subscribeMethod, params, 10_000, undefined, { set: { [key]: structuredClone({ ...BASE_CAPABILITIES }), [CLIENT_CAPABILITIES_KEY]: structuredClone({ ...BASE_CAPABILITIES }) } });
-      if (a.error && isLimitError(w.model, a.error.code)) return;
-      expectError(a, w.model.error(cap.missingError), rules.subscriptions, `${sn.subscribeMethod} without the client capability`);
-      return;
+      let sid: number | undefined;
+      const from = w.session.wire.notifications.length;
+      const pending = w.session.request(sn.subscribeMethod, params, 10_000, (n) => {
+        sid = n;
+        streamIds.set(w.session, (streamIds.get(w.session) ?? new Set()).add(n));
+      }, { set: { [key]: structuredClone({ ...BASE_CAPABILITIES }), [CLIENT_CAPABILITIES_KEY]: structuredClone({ ...BASE_CAPABILITIES }) } });
+      // A stream that opens (its first message comes) was served: the refusal never comes.
+      for (let answered = false; !answered; ) {
+        answered = (await Promise.race([pending.then(() => true), sleep(25).then(() => false)])) as boolean;
+        const opened = w.session.wire.notifications.slice(from).find((n) => sid !== undefined && isObject(n.params?._meta) && n.params._meta[SUBSCRIPTION_ID_KEY] === sid);
+        if (!answered && opened !== undefined) {
+          await w.session.wire.notify("notifications/cancelled", { requestId: sid, reason: "conform" });
+          fail(rules.subscriptions, `${sn.subscribeMethod} without the client capability was served: its stream opened with ${opened.method}`, w.model.error(cap.missingError)?.code, opened.params);
+        }
+      }
+      const a = await pending;
+      if (!(a.error && isLimitError(w.model, a.error.code))) expectError(a, w.model.error(cap.missingError), rules.subscriptions, `${sn.subscribeMethod} without the client capability`);
     }
+    if (this.which % 3 === 2) return;
     count(w, "subscription");
     checked(rules.subscriptions);
     let id: number | undefined;
     const before = w.session.wire.notifications.length;
-    const open = w.session.request(sn.subscribeMethod, params, 60_000, (n) => (id = n));
+    const open = w.session.request(sn.subscribeMethod, params, 60_000, (n) => {
+      id = n;
+      const ids = streamIds.get(w.session) ?? new Set();
+      streamIds.set(w.session, ids.add(n));
+    });
     void open.catch(() => undefined);
     const ofStream = () => w.session.wire.notifications.slice(before).filter((n) => id !== undefined && isObject(n.params?._meta) && n.params._meta[SUBSCRIPTION_ID_KEY] === id);
     // The acknowledgement, first of the stream.
@@ -76,6 +94,8 @@ export class Subscribe extends TaskCmd {
     const forbidden = sn.forbiddenOnStream ?? [];
     for (const n of ofStream().slice(1)) {
       if (forbidden.includes(n.method)) fail(rules.subscriptions, `${n.method} came on the ${sn.subscribeMethod} stream`, "no such message on a task stream", n.params);
+      // The stream asked for task notifications alone: nothing else comes on it.
+      if (n.method !== sn.method) fail(rules.subscriptions, `${n.method} came on a ${sn.subscribeMethod} stream that asked only for ${sn.method}`, sn.method, n.method);
       const shown = n.method === sn.method ? taskIn(w.model, n.params) : undefined;
       if (shown !== undefined && !acked.includes(shown[w.model.idField])) fail(rules.subscriptions, `${n.method} on the stream names task ${String(shown[w.model.idField])}, which it did not acknowledge`, acked, shown[w.model.idField]);
     }

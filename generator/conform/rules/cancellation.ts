@@ -6,6 +6,7 @@ export const cancellation = defineRule({
   description: "Cancelling a live task ends it where the spec's cancel leads; cancelling a terminal one answers what the spec declares for a terminal task.",
   statements: [
     "ext-tasks-2026-07-28/cancel.ack-empty",
+    "ext-tasks-2026-07-28/cancel.may-stay-working",
     "mcp-2025-11-25/cancel.cancelled-before-reply",
     "mcp-2025-11-25/cancel.stays-cancelled",
     "mcp-2025-11-25/cancel.terminal-error",

@@ -7,6 +7,7 @@ export const capabilities = defineRule({
   statements: [
     "ext-tasks-2026-07-28/core.discover-implemented",
     "ext-tasks-2026-07-28/core.missing-capability-error",
+    "ext-tasks-2026-07-28/core.result-type-advertised",
     "ext-tasks-2026-07-28/errors.missing-capability-task-methods",
     "mcp-2025-11-25/cap.server-declares",
     "mcp-2025-11-25/support.undeclared-normal",

@@ -8,6 +8,7 @@ export const unknownId = defineRule({
     "ext-tasks-2026-07-28/cancel.unknown-task-error",
     "ext-tasks-2026-07-28/errors.unknown-id-get",
     "ext-tasks-2026-07-28/errors.unknown-id-update-cancel",
+    "ext-tasks-2026-07-28/update.unknown-task-error",
     "mcp-2025-11-25/errors.unknown-task-id",
     "sep-1686-draft/errors.unknown-task-id",
   ],
