@@ -6,6 +6,7 @@
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkEndAnnounced } from "./rules/status-push.js";
+import { checkGranted } from "./rules/retention.js";
 import { checkRelated } from "./rules/related-task.js";
 import { checkResultType } from "./rules/result-type.js";
 import { checkEndResult, checkInline } from "./rules/results.js";
@@ -30,6 +31,7 @@ export function observe(w: World, t: ModelTask, task: Record<string, unknown>, w
   if (m.terminal.has(t.status) && status !== t.status) fail(rules.terminal, `${what}: task ${t.id} left the terminal state ${t.status} for ${status}`, t.status, status);
   if (!m.reach.get(t.status)?.has(status)) fail(rules.transitions, `${what}: no transition path leads from ${t.status} to ${status}`, [...(m.reach.get(t.status) ?? [])], status);
   checkTimes(w, t, task, what);
+  checkGranted(w, t, task, what);
   // A change of status is an update: a lastUpdatedAt seen unchanged well after it was first seen must move.
   const f = timeFields(m);
   const updated = f.updated === undefined ? undefined : task[f.updated];
@@ -146,6 +148,7 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
     expectAnswer(a, rules.results, `${res.method} of a task that ended ${t.status}`);
     if (!(a.error && isLimitError(w.model, a.error.code))) checkEndResult(w, t, a, res.method);
     if (a.result) checkRelated(w, t, res.method, a.result);
+    if (a.result && w.model.roleOf[t.status] === "completed") await checkSameResult(w, t, a.result, res.method);
     if (a.error && !isLimitError(w.model, a.error.code) && w.model.ir.behaviour.results.mode === "block-until-terminal") await checkReplay(w, t, a.error, res.method);
   }
   if (w.model.ir.behaviour.results.mode === "inline" && w.model.ir.behaviour.results.errorField !== undefined && w.model.op("get") !== undefined) {
@@ -166,6 +169,28 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
   if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), rules.cancellation, `${cancel} of a task already ${t.status}`);
   else if (a.error) fail(rules.cancellation, `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
   await refresh(w, t);
+}
+
+/**
+ * The result a completed task's tool call answers through the result method is what the same call answers when no
+ * task is asked: the same result, its _meta aside (once per tool and run of conform; where the server serves that
+ * call plainly).
+ */
+async function checkSameResult(w: World, t: ModelTask, result: Record<string, unknown>, where: string): Promise<void> {
+  if ((t.outcome !== "complete" && t.outcome !== "fail") || t.via !== undefined || t.endedByMove || t.cancelRequested) return;
+  const recipe = w.outcomes[t.outcome];
+  if (recipe === undefined) return;
+  const { _meta: _, ...got } = result;
+  let plain = w.made.plainResults.get(recipe.name);
+  if (plain === undefined) {
+    const a = await plainCall(w, recipe.name, recipe.arguments ?? {});
+    const { _meta: __, ...rest } = a.result ?? {};
+    plain = a.result === undefined ? null : rest;
+    w.made.plainResults.set(recipe.name, plain);
+  }
+  if (plain === null) return;
+  checked(rules.results);
+  if (!isDeepStrictEqual(got, plain)) fail(rules.results, `${where} of task ${t.id} answered another result than the same call answers without a task`, plain, got);
 }
 
 /**

@@ -2,10 +2,12 @@
  * The checks made once per invocation of conform, after its runs, on a session of their own: what a drawn run is
  * too short to show. Creations at the same time (no task id handed out twice), a listing of more tasks than one
  * page of the spec's default size holds (every page followed, every task listed), and a listing after another
- * requestor made newer tasks (none of theirs shown, none of ours lost).
+ * requestor made newer tasks (none of theirs shown, none of ours lost); and the edges of the task requests
+ * (`once-edges.ts`).
  */
 import { Create } from "./commands/create.js";
 import { List } from "./commands/list.js";
+import { ignoredTaskRequest, optionalServedPlainly, paramIsTheTask } from "./once-edges.js";
 import { count, mayAugment, type World } from "./world.js";
 
 /** Creations at once: more than a server's id counter or clock could tell apart if it reused them. */
@@ -15,6 +17,9 @@ const MAX_PAGE = 200;
 
 /** Runs the checks; `other` opens a world of another requestor where isolation can be checked. */
 export async function onceChecks(w: World, other: (() => World) | undefined, skipped: string[]): Promise<void> {
+  await ignoredTaskRequest(w);
+  await optionalServedPlainly(w);
+  await paramIsTheTask(w);
   const quick = w.outcomes.complete !== undefined && w.tools.has(w.outcomes.complete.name) && mayAugment(w.model, "tools/call");
   if (!quick) {
     skipped.push("once per run: concurrent creations, a full page and another requestor's newer tasks need the complete outcome");

@@ -58,6 +58,8 @@ export interface ModelTask {
   progress?: number;
   /** When the request that made it was answered. */
   answeredAt?: number;
+  /** The retention (behaviour.retention.field) the server first showed it with. */
+  granted?: unknown;
   /** Its end was checked (what it answers once ended). */
   endChecked?: boolean;
 }
@@ -100,6 +102,8 @@ export interface Made {
   ids: Set<string>;
   /** The error each tool answers when called without a task (null: none to compare with). */
   plainErrors: Map<string, JsonRpcError | null>;
+  /** The result each tool answers when called without a task, its _meta aside (null: none to compare with). */
+  plainResults: Map<string, Record<string, unknown> | null>;
 }
 
 /** A request other than tools/call that the spec lets become a task, as the server under test offers it. */

@@ -42,6 +42,7 @@ import { progressToken } from "./progress-token.js";
 import { duplicateId } from "./duplicate-id.js";
 import { resultType } from "./result-type.js";
 import { unsupported } from "./unsupported.js";
+import { plainRequest } from "./plain-request.js";
 import type { Rule } from "../rule.js";
 
 /** Every rule, by the name the code refers to it with. */
@@ -81,6 +82,7 @@ export const rules = {
   duplicateId,
   resultType,
   unsupported,
+  plainRequest,
   headerMismatch,
   optIn,
   subscriptions,

@@ -1,0 +1,102 @@
+/**
+ * Checks at the edges of the task requests, made once per invocation of conform (see `once.ts`): a request the
+ * server makes no task of asked as a task, a plain call of a tool that leaves tasks optional, and the task methods
+ * asked with a related-task meta that names another task.
+ */
+import { Create } from "./commands/create.js";
+import { switchSetting } from "./commands/refusals.js";
+import { observe } from "./follow.js";
+import { checked, fail } from "./rule.js";
+import { rules } from "./rules/index.js";
+import { taskIn } from "./session.js";
+import { brief, cancelMethodOf, count, expectAnswer, idParams, isObject, mayAugment, plainCall, type World } from "./world.js";
+
+/** A request no spec lets become a task on its own terms here: the tool listing. */
+const PLAIN = "tools/list";
+
+/**
+ * tools/list asked as a task, where the server makes no task of it (the spec does not let it, or the server does
+ * not declare it): its own result, no task in it; where a notification acknowledges tasks, none announces one
+ * unless the server made one, which it then answers with.
+ */
+export async function ignoredTaskRequest(w: World): Promise<void> {
+  const c = w.model.ir.behaviour.creation;
+  if (c.via !== "param" && c.via !== "meta") return;
+  const declared = mayAugment(w.model, PLAIN) && w.augmented(PLAIN);
+  // Where any request may become a task and a notification says which did, the server may make one: only that the
+  // answer and the announcement agree is checked.
+  if (declared && c.ack.mode !== "notification") return;
+  const requestorId = c.taskId.assignedBy === "requestor" ? `conform-${Math.random().toString(36).slice(2, 10)}` : undefined;
+  count(w, "once: a task request of tools/list");
+  const before = w.session.wire.notifications.length;
+  const a = await w.session.request(PLAIN, w.session.taskParams({}, requestorId, 60_000));
+  expectAnswer(a, rules.plainRequest, `${PLAIN} asking for a task`);
+  checked(rules.plainRequest);
+  if (a.error) fail(rules.plainRequest, `${PLAIN} asking for a task was refused; a request the server makes no task of is served as usual`, "its result", a.error);
+  const made = taskIn(w.model, a.result);
+  if (made !== undefined && !declared) fail(rules.plainRequest, `${PLAIN} asking for a task answered task ${String(made[w.model.idField])}, but the server makes no task of it`, "its result", a.result);
+  if (made === undefined && !Array.isArray(a.result?.tools)) fail(rules.plainRequest, `${PLAIN} asking for a task answered neither its result nor a task`, "a result with tools", a.result);
+  if (c.ack.mode !== "notification" || requestorId === undefined) return;
+  await new Promise((r) => setTimeout(r, 300));
+  const announced = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification && JSON.stringify(n.params ?? {}).includes(JSON.stringify(requestorId)));
+  if (announced === undefined || !Array.isArray(a.result?.tools)) return;
+  // Announced as a task, yet answered at once with its own result: the requestor would poll a task that is not.
+  const get = w.model.op("get");
+  const g = get === undefined ? undefined : await w.session.request(get.method, idParams(w, requestorId));
+  if (g === undefined || g.error || taskIn(w.model, g.result) === undefined) {
+    fail(rules.plainRequest, `${PLAIN} was served as usual, but ${c.ack.notification} announced task ${requestorId} for it, which is not there`, "no announcement", announced.params);
+  }
+}
+
+/** A plain call of a tool whose switch leaves tasks optional is served: the switch, not the server, says when a task is needed. */
+export async function optionalServedPlainly(w: World): Promise<void> {
+  const sw = w.model.ir.behaviour.creation.toolSwitch;
+  if (sw === false || !w.augmented("tools/call")) return;
+  // The quick tool of the outcomes, where its switch says optional.
+  const recipe = w.outcomes.complete;
+  const tool = recipe === undefined ? undefined : w.tools.get(recipe.name);
+  if (recipe === undefined || tool === undefined || switchSetting(w.model, tool) !== "optional") return;
+  count(w, "once: a plain call of an optional tool");
+  const a = await plainCall(w, recipe.name, recipe.arguments ?? {});
+  expectAnswer(a, rules.toolSwitch, `tools/call of ${recipe.name} (${sw.field}: optional) without a task request`);
+  checked(rules.toolSwitch);
+  if (a.error) fail(rules.toolSwitch, `a plain call of ${recipe.name}, whose ${sw.field} is optional, was refused`, "its result", a.error);
+  if (taskIn(w.model, a.result) !== undefined) fail(rules.toolSwitch, `a plain call of ${recipe.name} (${sw.field}: optional) answered a task`, "its result", a.result);
+}
+
+/**
+ * The task methods name their task by the id param: a related-task meta naming another task is ignored. Two long
+ * tasks A and B: the get of A with the meta naming B shows A; the cancel of A with the meta naming B cancels A and
+ * leaves B running.
+ */
+export async function paramIsTheTask(w: World): Promise<void> {
+  const rel = w.model.ir.behaviour.relatedTask;
+  const key = rel === false ? undefined : w.model.metaKey(rel.meta);
+  const get = w.model.op("get");
+  const cancel = cancelMethodOf(w);
+  const long = w.outcomes.long;
+  if (key === undefined || get === undefined || long === undefined || !w.tools.has(long.name) || !mayAugment(w.model, "tools/call")) return;
+  const a = await new Create("long").make(w);
+  const b = await new Create("long").make(w);
+  if (a === undefined || b === undefined) return;
+  count(w, "once: a task method with a related-task meta naming another task");
+  const naming = (id: string, other: string) => ({ ...idParams(w, id), _meta: { [key]: { taskId: other } } });
+  const g = await w.session.request(get.method, naming(a.t.id, b.t.id));
+  expectAnswer(g, rules.relatedTask, get.method);
+  checked(rules.relatedTask);
+  if (g.error) fail(rules.relatedTask, `${get.method} of task ${a.t.id} with a related-task meta naming task ${b.t.id} was refused; the id param names the task`, "task " + a.t.id, g.error);
+  const shown = taskIn(w.model, g.result);
+  if (shown?.[w.model.idField] !== a.t.id) fail(rules.relatedTask, `${get.method} of task ${a.t.id} with a related-task meta naming task ${b.t.id} answered another task`, a.t.id, shown?.[w.model.idField] ?? brief(g));
+  observe(w, a.t, shown!, get.method);
+  if (cancel === undefined) return;
+  const x = await w.session.request(cancel, naming(a.t.id, b.t.id));
+  expectAnswer(x, rules.relatedTask, cancel);
+  if (x.error) fail(rules.relatedTask, `${cancel} of task ${a.t.id} with a related-task meta naming task ${b.t.id} was refused; the id param names the task`, "a result", x.error);
+  a.t.cancelRequested = true;
+  const other = await w.session.request(get.method, idParams(w, b.t.id));
+  const bShown = taskIn(w.model, other.result);
+  if (isObject(bShown)) {
+    observe(w, b.t, bShown, get.method);
+    if (w.model.terminal.has(b.t.status)) fail(rules.relatedTask, `${cancel} of task ${a.t.id} with a related-task meta naming task ${b.t.id} ended task ${b.t.id} (${b.t.status})`, "still running", b.t.status);
+  }
+}
