@@ -7,6 +7,7 @@ import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkEndAnnounced } from "./rules/status-push.js";
 import { checkGranted } from "./rules/retention.js";
+import { checkFailure } from "./rules/outcomes.js";
 import { checkRelated } from "./rules/related-task.js";
 import { checkResultType } from "./rules/result-type.js";
 import { checkEndResult, checkInline } from "./rules/results.js";
@@ -48,6 +49,7 @@ export function observe(w: World, t: ModelTask, task: Record<string, unknown>, w
   }
   if (m.terminal.has(status)) t.endedAt ??= Date.now();
   t.status = status;
+  checkFailure(w, t, task, what);
 }
 
 export async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<void> {

@@ -77,6 +77,8 @@ export interface World {
   notificationsSeen: number;
   /** How many of the session's server requests have been checked. */
   serverRequestsSeen: number;
+  /** How many of the HTTP responses to the session's requests have been checked. */
+  httpResponsesSeen: number;
   /** Whether the server offers a method its capability gates (the spec's `capabilities.server.gates`). */
   offered: (method: string) => boolean;
   /** Whether the server declares a request as one it makes tasks of (the spec's `capabilities.server.augments`). */

@@ -350,8 +350,9 @@ export const mcp2025Mutants: Mutant[] = [
   mutant(R + "exec.success-result/task-instead-of-result", "tasks/result of a completed task returns the task object", (m, ctx) =>
     resultOf(m, ctx, "tasks/result") ? [{ ...m, result: { taskId: paramTaskId(ctx), status: "completed", _meta: m.result._meta } }] : undefined,
   ),
-  mutant(R + "security.bind-auth-context/cancel-other-session", "tasks/cancel reaches a task of another session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/cancel$/)),
-  mutant(R + "security.reject-other-context/get-other-session", "tasks/get and tasks/result answer for a task of another session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/(get|result)$/)),
+  // Over stdio a server process has one client (one requestor): another session is another HTTP session.
+  mutant(R + "security.bind-auth-context/cancel-other-session", "tasks/cancel reaches a task of another session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/cancel$/), { transports: ["http"] }),
+  mutant(R + "security.reject-other-context/get-other-session", "tasks/get and tasks/result answer for a task of another session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/(get|result)$/), { transports: ["http"] }),
   mutant(R + "security.list-own-context/list-all-sessions", "tasks/list shows the tasks of every session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/list$/)),
   mutant(R + "resources.max-ttl/unlimited-granted", "grants an unlimited ttl (null) whatever is asked", (m, ctx) => editTasks(m, ctx, (x) => (x.ttl = null))),
 ];

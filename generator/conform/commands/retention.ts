@@ -32,6 +32,10 @@ export class Retention extends Cmd {
     if (asked > ret.max && typeof granted === "number" && granted > ret.max) {
       fail(rules.retention, `task ${made.t.id} asked a retention of ${asked} ms and was granted ${granted} ms, above the spec's max (${ret.max} ms)`, `at most ${ret.max}`, granted);
     }
+    // Unlimited (null) is more than any max: a task that asked a bounded retention is not kept for ever.
+    if (granted === null && ret.nullMeansUnlimited) {
+      fail(rules.retention, `task ${made.t.id} asked a retention of ${asked} ms and was granted an unlimited one (null), above the spec's max (${ret.max} ms)`, `at most ${ret.max}`, granted);
+    }
     // Granted more than nothing, the task is there to read right after.
     const g = await w.session.request(get.method, idParams(w, made.t.id));
     if (granted !== 0 && (g.error || taskIn(w.model, g.result) === undefined)) {

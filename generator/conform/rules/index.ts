@@ -43,6 +43,7 @@ import { duplicateId } from "./duplicate-id.js";
 import { resultType } from "./result-type.js";
 import { unsupported } from "./unsupported.js";
 import { plainRequest } from "./plain-request.js";
+import { httpPollJson, httpResponse } from "./http-response.js";
 import type { Rule } from "../rule.js";
 
 /** Every rule, by the name the code refers to it with. */
@@ -83,6 +84,8 @@ export const rules = {
   resultType,
   unsupported,
   plainRequest,
+  httpResponse,
+  httpPollJson,
   headerMismatch,
   optIn,
   subscriptions,
