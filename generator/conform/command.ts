@@ -52,7 +52,7 @@ export class ConformUsageError extends Error {}
 /** The rules a report may name: the catalogue's. */
 export const RULES: readonly string[] = RULE_CATALOGUE.map((r) => r.name);
 
-const OUTCOME_NAMES: readonly OutcomeName[] = ["complete", "fail", "error", "input", "long"];
+const OUTCOME_NAMES: readonly OutcomeName[] = ["complete", "fail", "error", "input", "long", "inputs"];
 
 /** `--outcomes`: a JSON file or inline JSON mapping outcome names to `{ name, arguments }` (null: none). */
 export function readOutcomes(value: string | undefined, cwd: string): Outcomes {

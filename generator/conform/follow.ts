@@ -132,7 +132,7 @@ export async function seeToEnd(w: World, t: ModelTask): Promise<void> {
   await waitTerminal(w, t, 15_000);
   if (!w.model.terminal.has(t.status)) fail(rules.progress, `task ${t.id} (${t.outcome}) is still ${t.status} after 15 s`, "a terminal state", t.status);
   // Long work is seen to its end only once cancelled.
-  const expected = t.cancelRequested || t.outcome === "long" ? new Set([...w.model.endStates.cancel, ...w.model.terminal]) : w.model.endStates[t.outcome === "input" ? "complete" : t.outcome];
+  const expected = t.cancelRequested || t.outcome === "long" ? new Set([...w.model.endStates.cancel, ...w.model.terminal]) : w.model.endStates[t.outcome === "input" || t.outcome === "inputs" ? "complete" : t.outcome];
   w.made.ended.add(t.outcome);
   if (!expected.has(t.status) && !t.endedByMove) fail(rules.outcomes, `task ${t.id} of outcome ${t.outcome} ended ${t.status}`, [...expected], t.status);
   await endChecks(w, t);

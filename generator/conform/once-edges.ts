@@ -1,11 +1,11 @@
 /**
  * Checks at the edges of the task requests, made once per invocation of conform (see `once.ts`): a request the
- * server makes no task of asked as a task, a plain call of a tool that leaves tasks optional, and the task methods
- * asked with a related-task meta that names another task.
+ * server makes no task of asked as a task, a plain call of a tool that leaves tasks optional, the task methods
+ * asked with a related-task meta that names another task, and work that asks for two inputs at once.
  */
 import { Create } from "./commands/create.js";
 import { switchSetting } from "./commands/refusals.js";
-import { observe } from "./follow.js";
+import { observe, seeToEnd } from "./follow.js";
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { taskIn } from "./session.js";
@@ -99,4 +99,18 @@ export async function paramIsTheTask(w: World): Promise<void> {
     observe(w, b.t, bShown, get.method);
     if (w.model.terminal.has(b.t.status)) fail(rules.relatedTask, `${cancel} of task ${a.t.id} with a related-task meta naming task ${b.t.id} ended task ${b.t.id} (${b.t.status})`, "still running", b.t.status);
   }
+}
+
+/**
+ * Work that asks for two inputs at once (the `inputs` outcome), seen to its end: the tester answers a task's input
+ * requests one after the other and reads the task before each answer, so the second is read while it still waits
+ * (rule `input`).
+ */
+export async function twoInputs(w: World): Promise<void> {
+  const recipe = w.outcomes.inputs;
+  if (w.model.ir.behaviour.input === false || recipe === undefined || !w.tools.has(recipe.name) || !mayAugment(w.model, "tools/call")) return;
+  const made = await new Create("inputs").make(w);
+  if (made === undefined) return;
+  count(w, "once: work that asks for two inputs at once");
+  await seeToEnd(w, made.t);
 }

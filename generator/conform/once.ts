@@ -3,11 +3,14 @@
  * too short to show. Creations at the same time (no task id handed out twice), a listing of more tasks than one
  * page of the spec's default size holds (every page followed, every task listed), and a listing after another
  * requestor made newer tasks (none of theirs shown, none of ours lost); and the edges of the task requests
- * (`once-edges.ts`).
+ * (`once-edges.ts`). What the server sent meanwhile is checked at the end, as after a drawn command.
  */
 import { Create } from "./commands/create.js";
 import { List } from "./commands/list.js";
-import { ignoredTaskRequest, optionalServedPlainly, paramIsTheTask } from "./once-edges.js";
+import { ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, twoInputs } from "./once-edges.js";
+import { checkHttpResponses } from "./rules/http-response.js";
+import { checkNotifications } from "./rules/notifications.js";
+import { checkServerRequests } from "./rules/related-task.js";
 import { count, mayAugment, type World } from "./world.js";
 
 /** Creations at once: more than a server's id counter or clock could tell apart if it reused them. */
@@ -20,6 +23,15 @@ export async function onceChecks(w: World, other: (() => World) | undefined, ski
   await ignoredTaskRequest(w);
   await optionalServedPlainly(w);
   await paramIsTheTask(w);
+  await twoInputs(w);
+  await manyTasks(w, other, skipped);
+  // What came meanwhile is checked as after a drawn command.
+  checkNotifications(w);
+  checkServerRequests(w);
+  checkHttpResponses(w);
+}
+
+async function manyTasks(w: World, other: (() => World) | undefined, skipped: string[]): Promise<void> {
   const quick = w.outcomes.complete !== undefined && w.tools.has(w.outcomes.complete.name) && mayAugment(w.model, "tools/call");
   if (!quick) {
     skipped.push("once per run: concurrent creations, a full page and another requestor's newer tasks need the complete outcome");

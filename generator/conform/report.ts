@@ -16,6 +16,8 @@ export interface Outcomes {
   error?: ToolRecipe;
   input?: ToolRecipe;
   long?: ToolRecipe;
+  /** Work that asks for two inputs at once: made once per invocation, not drawn. */
+  inputs?: ToolRecipe;
 }
 
 export type OutcomeName = keyof Outcomes;
@@ -27,6 +29,7 @@ export const DEFAULT_OUTCOMES: Outcomes = {
   error: { name: "protocol_error_job", arguments: {} },
   input: { name: "confirm_delete", arguments: {} },
   long: { name: "slow_compute", arguments: { seconds: 30 } },
+  inputs: { name: "multi_input", arguments: {} },
 };
 
 export interface ConformOptions {

@@ -205,6 +205,8 @@ export class Session {
    * showed before the request was answered (where it named a task and the spec has a get method).
    */
   readonly serverRequests: ServerRequestSeen[] = [];
+  /** Per task, the turn of the last of its input requests: answered one after the other. */
+  private readonly inputTurns = new Map<string, Promise<void>>();
   /** The task ids the result requests still open address, how many each. */
   private readonly openResults = new Map<string, number>();
   /** Requests of the tester still open, by method: a server request that comes while one that carries a task's input is open is that task's. */
@@ -236,12 +238,26 @@ export class Session {
       const duringTask = [...this.inputCarriers].some((m) => (this.openByMethod.get(m) ?? 0) > 0);
       const seen: ServerRequestSeen = { method, duringTask, resultsOpen: [...this.openResults.keys()], ...(isObject(rel) && typeof rel.taskId === "string" ? { relatedTaskId: rel.taskId } : {}) };
       // The task an input request names, read before it is answered: what the requestor is shown while it waits.
+      // A task's requests are answered one at a time, each read a little after the one before was answered: a task
+      // that asked two at once still waits for the second.
+      let release = () => {};
       if (seen.relatedTaskId !== undefined && get !== undefined && inputRequests.includes(method)) {
-        const g = await this.request(get, { [model.idField]: seen.relatedTaskId }, 5000);
+        const id = seen.relatedTaskId;
+        const before = this.inputTurns.get(id);
+        const mine = new Promise<void>((r) => (release = () => setTimeout(r, 0)));
+        const turn = (before ?? Promise.resolve()).then(() => mine);
+        this.inputTurns.set(id, turn);
+        void turn.then(() => this.inputTurns.get(id) === turn && this.inputTurns.delete(id));
+        if (before !== undefined) {
+          await before;
+          await new Promise((r) => setTimeout(r, 150));
+        }
+        const g = await this.request(get, { [model.idField]: id }, 5000);
         const status = taskIn(model, g.result)?.[model.statusField];
         if (typeof status === "string") seen.statusBefore = status;
       }
       this.serverRequests.push(seen);
+      release();
       if (method === "ping") return { result: {} };
       const result = answerInput(method, params);
       return result === undefined ? { error: { code: -32601, message: "Method not found" } } : { result };

@@ -56,6 +56,8 @@ export interface ModelTask {
   /** The progress token its request carried, and the last progress reported. */
   progressToken?: string;
   progress?: number;
+  /** When the server acknowledged it (the notification that announced it came, or its request was answered). */
+  acknowledgedAt?: number;
   /** When the request that made it was answered. */
   answeredAt?: number;
   /** The retention (behaviour.retention.field) the server first showed it with. */

@@ -51,8 +51,11 @@ export class Create extends Cmd {
       const pending = w.session.request(method, params, 60_000, (id) => (requestId = id));
       const deadline = Date.now() + 10_000;
       let ack: Record<string, unknown> | undefined;
+      let acknowledgedAt: number | undefined;
       while (ack === undefined && Date.now() < deadline) {
-        ack = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification && JSON.stringify(n.params ?? {}).includes(JSON.stringify(requestorId)))?.params;
+        const n = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification && JSON.stringify(n.params ?? {}).includes(JSON.stringify(requestorId)));
+        ack = n?.params;
+        acknowledgedAt = n?.at;
         if (ack === undefined) {
           const early = await Promise.race([pending, new Promise<undefined>((r) => setTimeout(() => r(undefined), 25))]);
           if (early?.error && isLimitError(m, early.error.code)) return;
@@ -64,7 +67,7 @@ export class Create extends Cmd {
       }
       if (ack === undefined) fail(rules.creation, `no ${c.ack.notification} within 10 s of a task request`, c.ack.notification, "nothing");
       checkSchema(m.schemas.params(c.ack.notification!), ack, rules.types, `${c.ack.notification} params`);
-      const t: ModelTask = { id: requestorId!, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, pending, ...made, ...(requestId === undefined ? {} : { requestId }) };
+      const t: ModelTask = { id: requestorId!, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, pending, ...made, ...(requestId === undefined ? {} : { requestId }), ...(acknowledgedAt === undefined ? {} : { acknowledgedAt }) };
       void pending.then(() => (t.answeredAt = Date.now()));
       w.tasks.push(t);
       w.made.ids.add(t.id);
