@@ -1,15 +1,16 @@
 /**
  * Checks at the edges of the task requests, made once per invocation of conform (see `once.ts`): a request the
  * server makes no task of asked as a task, a plain call of a tool that leaves tasks optional, the task methods
- * asked with a related-task meta that names another task, and work that asks for two inputs at once.
+ * asked with a related-task meta that names another task, work that asks for two inputs at once, and a task
+ * cancelled while it waits for input.
  */
 import { Create } from "./commands/create.js";
 import { switchSetting } from "./commands/refusals.js";
-import { observe, seeToEnd } from "./follow.js";
+import { observe, refresh, seeToEnd, waitTerminal } from "./follow.js";
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { taskIn } from "./session.js";
-import { brief, cancelMethodOf, count, expectAnswer, idParams, isObject, mayAugment, plainCall, type World } from "./world.js";
+import { brief, cancelMethodOf, count, expectAnswer, idParams, isObject, mayAugment, type ModelTask, plainCall, type World } from "./world.js";
 
 /** A request no spec lets become a task on its own terms here: the tool listing. */
 const PLAIN = "tools/list";
@@ -113,4 +114,51 @@ export async function twoInputs(w: World): Promise<void> {
   if (made === undefined) return;
   count(w, "once: work that asks for two inputs at once");
   await seeToEnd(w, made.t);
+}
+
+/**
+ * A task cancelled while it waits for input, its input request answered after the cancel: the answer is ignored and
+ * the task stays where the spec's cancel leads (it does not go on to complete).
+ */
+export async function cancelWhileWaiting(w: World): Promise<void> {
+  const c = w.model.ir.behaviour.cancellation;
+  const method = cancelMethodOf(w);
+  const byNotification = c.via === "cancelled-notification";
+  const recipe = w.outcomes.input;
+  if (w.model.ir.behaviour.input === false || recipe === undefined || !w.tools.has(recipe.name) || !mayAugment(w.model, "tools/call") || w.model.op("get") === undefined) return;
+  if (method === undefined && !byNotification) return;
+  // The input request may come before the creation returns (a notification acknowledges it): the hook waits for it.
+  let settle: (t: ModelTask | undefined) => void = () => {};
+  const task = new Promise<ModelTask | undefined>((r) => (settle = r));
+  let cancelled = false;
+  w.session.beforeInputAnswer = async (seen) => {
+    const t = await task;
+    if (t === undefined || seen.relatedTaskId !== t.id || cancelled) return;
+    if (byNotification && t.requestId === undefined) return;
+    cancelled = true;
+    t.cancelRequested = true;
+    if (method !== undefined) await w.session.request(method, idParams(w, t.id));
+    else await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
+    await waitTerminal(w, t, 5000);
+  };
+  try {
+    let made: Awaited<ReturnType<Create["make"]>>;
+    try {
+      made = await new Create("input").make(w);
+    } finally {
+      settle(made?.t);
+    }
+    if (made === undefined) return;
+    const t = made.t;
+    await waitTerminal(w, t, 15_000);
+    if (!cancelled) return;
+    count(w, "once: a task cancelled while it waits for input");
+    // The answer went out after the cancel: a little later the task is still where the cancel left it.
+    await new Promise((r) => setTimeout(r, 300));
+    await refresh(w, t);
+    checked(rules.cancellation);
+    if (!w.model.endStates.cancel.has(t.status)) fail(rules.cancellation, `task ${t.id}, cancelled while it waited for input, is ${t.status} once its input was answered`, [...w.model.endStates.cancel], t.status);
+  } finally {
+    w.session.beforeInputAnswer = undefined;
+  }
 }

@@ -7,7 +7,7 @@
  */
 import { Create } from "./commands/create.js";
 import { List } from "./commands/list.js";
-import { ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, twoInputs } from "./once-edges.js";
+import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, twoInputs } from "./once-edges.js";
 import { checkHttpResponses } from "./rules/http-response.js";
 import { checkNotifications } from "./rules/notifications.js";
 import { checkServerRequests } from "./rules/related-task.js";
@@ -24,6 +24,7 @@ export async function onceChecks(w: World, other: (() => World) | undefined, ski
   await optionalServedPlainly(w);
   await paramIsTheTask(w);
   await twoInputs(w);
+  await cancelWhileWaiting(w);
   await manyTasks(w, other, skipped);
   // What came meanwhile is checked as after a drawn command.
   checkNotifications(w);

@@ -205,6 +205,8 @@ export class Session {
    * showed before the request was answered (where it named a task and the spec has a get method).
    */
   readonly serverRequests: ServerRequestSeen[] = [];
+  /** What the tester does before it answers a task's input request (a check that acts while the task waits). */
+  beforeInputAnswer: ((seen: ServerRequestSeen) => Promise<void>) | undefined;
   /** Per task, the turn of the last of its input requests: answered one after the other. */
   private readonly inputTurns = new Map<string, Promise<void>>();
   /** The task ids the result requests still open address, how many each. */
@@ -257,6 +259,7 @@ export class Session {
         if (typeof status === "string") seen.statusBefore = status;
       }
       this.serverRequests.push(seen);
+      if (this.beforeInputAnswer !== undefined && seen.relatedTaskId !== undefined && inputRequests.includes(method)) await this.beforeInputAnswer(seen);
       release();
       if (method === "ping") return { result: {} };
       const result = answerInput(method, params);
