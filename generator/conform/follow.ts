@@ -6,9 +6,9 @@
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkEndAnnounced } from "./rules/status-push.js";
-import { checkGranted } from "./rules/retention.js";
+import { checkGranted, checkReachable } from "./rules/retention.js";
 import { checkFailure } from "./rules/outcomes.js";
-import { checkRelated } from "./rules/related-task.js";
+import { checkRelated, checkRelatedAnswer } from "./rules/related-task.js";
 import { checkResultType } from "./rules/result-type.js";
 import { checkEndResult, checkInline } from "./rules/results.js";
 import { checkTimes, ms, timeFields } from "./rules/timestamps.js";
@@ -118,6 +118,7 @@ export async function refresh(w: World, t: ModelTask): Promise<void> {
   if (!get) return;
   const sent = Date.now();
   const g = await w.session.request(get.method, idParams(w, t.id));
+  checkReachable(w, t, g, get.method);
   const task = taskIn(w.model, g.result);
   if (task) {
     observe(w, t, task, get.method, sent);
@@ -142,6 +143,7 @@ export async function seeToEnd(w: World, t: ModelTask): Promise<void> {
 export async function endChecks(w: World, t: ModelTask): Promise<void> {
   t.endChecked = true;
   await checkEndAnnounced(w, t);
+  await checkCreationAnswer(w, t);
   // An inline result is checked on the task itself.
   if (w.model.ir.behaviour.results.mode === "inline") await refresh(w, t);
   const res = w.model.op("result");
@@ -171,6 +173,19 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
   if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), rules.cancellation, `${cancel} of a task already ${t.status}`);
   else if (a.error) fail(rules.cancellation, `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
   await refresh(w, t);
+}
+
+/**
+ * Where a notification acknowledges a task, the request that made it stays open and is answered as the work ended:
+ * that answer is a response of the task's (it carries the related-task meta naming it), and an error the work threw
+ * is the error the same call answers without a task.
+ */
+async function checkCreationAnswer(w: World, t: ModelTask): Promise<void> {
+  if (t.pending === undefined || t.via !== undefined || t.cancelRequested || t.endedByMove || w.model.ir.behaviour.creation.ack.mode !== "notification") return;
+  const a = await Promise.race([t.pending, new Promise<undefined>((r) => setTimeout(() => r(undefined), 5000))]);
+  if (a === undefined || a.timedOut || a.broken !== undefined) return;
+  if (a.result) checkRelatedAnswer(w, t, "tools/call", a.result);
+  if (a.error && !isLimitError(w.model, a.error.code)) await checkReplay(w, t, a.error, "the answer to the request that made it");
 }
 
 /**

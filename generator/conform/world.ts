@@ -60,8 +60,10 @@ export interface ModelTask {
   acknowledgedAt?: number;
   /** When the request that made it was answered. */
   answeredAt?: number;
-  /** The retention (behaviour.retention.field) the server first showed it with. */
+  /** The retention (behaviour.retention.field) the acknowledgement granted it. */
   granted?: unknown;
+  /** The retention it was last shown with (a number of ms, or null: unlimited). */
+  retained?: number | null;
   /** Its end was checked (what it answers once ended). */
   endChecked?: boolean;
 }

@@ -50,6 +50,17 @@ export function checkRelatedNotification(w: World, t: ModelTask, method: string,
   if (!isObject(entry) || entry.taskId !== t.id) fail(relatedTask, `${method} of task ${t.id}'s work does not carry _meta["${key}"] naming it`, { taskId: t.id }, entry ?? "nothing");
 }
 
+/** The answer to the request that made a task, where that request stayed open until the end: it names the task. */
+export function checkRelatedAnswer(w: World, t: ModelTask, method: string, result: Record<string, unknown>): void {
+  const rel = w.model.ir.behaviour.relatedTask;
+  if (rel === false) return;
+  const key = w.model.metaKey(rel.meta);
+  if (key === undefined) return;
+  checked(relatedTask);
+  const entry = valueAt(result, ["_meta", key]);
+  if (!isObject(entry) || entry.taskId !== t.id) fail(relatedTask, `the ${method} that made task ${t.id} was answered without _meta["${key}"] naming it`, { taskId: t.id }, entry ?? "nothing");
+}
+
 /** A status notification names its task in its params: it never carries the related-task meta (the format's rule). */
 export function checkStatusNotificationMeta(w: World, method: string, params: Record<string, unknown> | undefined): void {
   const rel = w.model.ir.behaviour.relatedTask;
