@@ -89,6 +89,8 @@ export class Create extends Cmd {
     // A request the server does not declare among those it makes tasks of is served plainly.
     if (!w.augmented(method)) {
       const served = taskIn(m, a.result);
+      // A task made where none is declared: the server has task support, and breaks the capability rule.
+      if (served !== undefined) w.made.tasks++;
       if (served !== undefined) fail(rules.capabilities, `${label} with a task request made task ${String(served[m.idField])}, but the server does not declare ${method} among its task requests`, "a plain result", a.result);
       count(w, `create: ${method} served plainly`);
       checked(rules.capabilities);
