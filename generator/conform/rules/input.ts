@@ -5,11 +5,12 @@ import type { World } from "../world.js";
 
 export const input = defineRule({
   name: "input",
-  description: "While a request the server sent for a task's input waits for its answer, the task shows the spec's input state; the task's own input requests, answered through the update method, are accepted.",
+  description: "While a request the server sent for a task's input waits for its answer, the task shows the spec's input state (the second of two asked at once too, read after the first was answered); the task's own input requests, answered through the update method, are accepted.",
   statements: [
     "ext-tasks-2026-07-28/update.ack-empty",
     "mcp-2025-11-25/input.move-to-input-required",
     "sep-1686-draft/input.move-to-input-required",
+    "sep-1686-draft/input.stay-until-all-answered",
   ],
   reads: ["behaviour.input", "methods.*.operation=update"],
 });
