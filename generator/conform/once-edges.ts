@@ -76,7 +76,7 @@ export async function paramIsTheTask(w: World): Promise<void> {
   const get = w.model.op("get");
   const cancel = cancelMethodOf(w);
   const long = w.outcomes.long;
-  if (key === undefined || get === undefined || long === undefined || !w.tools.has(long.name) || !mayAugment(w.model, "tools/call")) return;
+  if (key === undefined || get === undefined || long === undefined || !w.tools.has(long.name) || !mayAugment(w.model, "tools/call") || !w.augmented("tools/call")) return;
   const a = await new Create("long").make(w);
   const b = await new Create("long").make(w);
   if (a === undefined || b === undefined) return;
@@ -109,7 +109,7 @@ export async function paramIsTheTask(w: World): Promise<void> {
  */
 export async function twoInputs(w: World): Promise<void> {
   const recipe = w.outcomes.inputs;
-  if (w.model.ir.behaviour.input === false || recipe === undefined || !w.tools.has(recipe.name) || !mayAugment(w.model, "tools/call")) return;
+  if (w.model.ir.behaviour.input === false || recipe === undefined || !w.tools.has(recipe.name) || !mayAugment(w.model, "tools/call") || !w.augmented("tools/call")) return;
   const made = await new Create("inputs").make(w);
   if (made === undefined) return;
   count(w, "once: work that asks for two inputs at once");
@@ -125,7 +125,7 @@ export async function cancelWhileWaiting(w: World): Promise<void> {
   const method = cancelMethodOf(w);
   const byNotification = c.via === "cancelled-notification";
   const recipe = w.outcomes.input;
-  if (w.model.ir.behaviour.input === false || recipe === undefined || !w.tools.has(recipe.name) || !mayAugment(w.model, "tools/call") || w.model.op("get") === undefined) return;
+  if (w.model.ir.behaviour.input === false || recipe === undefined || !w.tools.has(recipe.name) || !mayAugment(w.model, "tools/call") || !w.augmented("tools/call") || w.model.op("get") === undefined) return;
   if (method === undefined && !byNotification) return;
   // The input request may come before the creation returns (a notification acknowledges it): the hook waits for it.
   let settle: (t: ModelTask | undefined) => void = () => {};
