@@ -13,7 +13,7 @@ import { checkResultType } from "./rules/result-type.js";
 import { checkEndResult, checkInline } from "./rules/results.js";
 import { checkTimes, ms, timeFields } from "./rules/timestamps.js";
 import { isDeepStrictEqual } from "node:util";
-import { taskIn } from "./session.js";
+import { taskIn, valueAt } from "./session.js";
 import type { JsonRpcError } from "./wire.js";
 import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, isObject, plainCall, type ModelTask, type World } from "./world.js";
 
@@ -200,9 +200,13 @@ async function checkSameResult(w: World, t: ModelTask, result: Record<string, un
   const { _meta: _, ...got } = result;
   let plain = w.made.plainResults.get(recipe.name);
   if (plain === undefined) {
-    const a = await plainCall(w, recipe.name, recipe.arguments ?? {});
-    const { _meta: __, ...rest } = a.result ?? {};
-    plain = a.result === undefined ? null : rest;
+    // A tool whose switch requires a task refuses the plain call (with an error, or a result that says so): nothing
+    // to compare with; so does a plain call of quick work answered as a failure.
+    const sw = w.model.ir.behaviour.creation.toolSwitch;
+    const setting = sw === false ? undefined : (valueAt(w.tools.get(recipe.name) ?? {}, sw.field.split(".")) ?? sw.default);
+    const a = setting === "required" ? undefined : await plainCall(w, recipe.name, recipe.arguments ?? {});
+    const { _meta: __, ...rest } = a?.result ?? {};
+    plain = a?.result === undefined || (t.outcome === "complete" && rest.isError === true) ? null : rest;
     w.made.plainResults.set(recipe.name, plain);
   }
   if (plain === null) return;

@@ -118,11 +118,6 @@ export class Create extends Cmd {
     if (task === undefined) fail(rules.creation, "the acknowledgement holds no task", `a task with ${m.idField} and ${m.statusField}`, a.result);
     const id = task[m.idField] as string;
     if (w.tasks.some((t) => t.id === id)) fail(rules.creation, `the server handed out task id ${id} twice`);
-    // The acknowledgement shows the task as it was created: in the spec's initial state.
-    if (c.ack.mode === "result") {
-      checked(rules.creation);
-      if (task[m.statusField] !== m.initial) fail(rules.creation, `${label} acknowledged task ${id} as ${JSON.stringify(task[m.statusField])}; a task begins ${m.initial}`, m.initial, task[m.statusField]);
-    }
     const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, answeredAt, ...made, ...(requestId === undefined ? {} : { requestId }) };
     observe(w, t, task, "the acknowledgement", sent);
     const ret = m.ir.behaviour.retention;

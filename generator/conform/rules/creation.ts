@@ -3,12 +3,11 @@ import { defineRule } from "../rule.js";
 
 export const creation = defineRule({
   name: "creation",
-  description: "A task request is acknowledged at once (or by the declared notification) with a task, an acknowledgement result shows it in the initial state, and no task id is handed out twice.",
+  description: "A task request is acknowledged at once (or by the declared notification) with a task, and no task id is handed out twice.",
   statements: [
     "ext-tasks-2026-07-28/core.multiple-tasks",
     "mcp-2025-11-25/id.receiver-generated",
     "mcp-2025-11-25/id.unique",
-    "mcp-2025-11-25/lifecycle.begin-working",
     "mcp-2025-11-25/result.create-task-result",
     "sep-1686-draft/created.notify",
   ],
