@@ -225,6 +225,10 @@ export const mcp2025Mutants: Mutant[] = [
     if (answers(m, ctx, "tools/call") && m.result?.task) await sleep(2000);
     return undefined;
   }),
+  mutant(R + "result.asap/created-after-six-seconds", "answers the CreateTaskResult only after a 6 s wait", async (m, ctx) => {
+    if (answers(m, ctx, "tools/call") && m.result?.task) await sleep(6000);
+    return undefined;
+  }),
   mutant(R + "result.terminal-final/error-as-empty-result", "tasks/result of a task that ended in a JSON-RPC error returns an empty result", (m, ctx) =>
     errorOf(m, ctx, "tasks/result") && m.error.code !== -32602 ? [{ jsonrpc: "2.0", id: m.id, result: { content: [], _meta: { [REL]: { taskId: paramTaskId(ctx) } } } }] : undefined,
   ),

@@ -7,6 +7,9 @@ import { rules } from "../rules/index.js";
 import { taskIn } from "../session.js";
 import { type Augmentable, brief, checkSchema, count, expectAnswer, isLimitError, isObject, type ModelTask, type World } from "../world.js";
 
+/** How late an acknowledgement of long work may come (ms). */
+const LATE_ACK_MS = 5000;
+
 export class Create extends Cmd {
   /**
    * `via`: made through another augmentable request (its work completes), rather than a tool of an outcome;
@@ -116,6 +119,12 @@ export class Create extends Cmd {
     if (ackType !== undefined) checkSchema(m.schemas.type(ackType), a.result, rules.types, `the acknowledgement (${ackType})`);
     const task = taskIn(m, a.result);
     if (task === undefined) fail(rules.creation, "the acknowledgement holds no task", `a task with ${m.idField} and ${m.statusField}`, a.result);
+    // Long work (30 s) cannot have ended: an acknowledgement that came seconds late waited on the work, not on the
+    // request (the bound leaves room for a loaded machine, so a short delay goes unseen).
+    if (this.outcome === "long" && this.via === undefined) {
+      checked(rules.creation);
+      if (answeredAt - sent > LATE_ACK_MS) fail(rules.creation, `${label} was acknowledged ${answeredAt - sent} ms after the task request; the acknowledgement is due as soon as the task is accepted`, `within ${LATE_ACK_MS} ms`, answeredAt - sent);
+    }
     const id = task[m.idField] as string;
     if (w.tasks.some((t) => t.id === id)) fail(rules.creation, `the server handed out task id ${id} twice`);
     const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, answeredAt, ...made, ...(requestId === undefined ? {} : { requestId }) };
