@@ -6,13 +6,14 @@
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkEndAnnounced } from "./rules/status-push.js";
-import { checkStatusMessage } from "./rules/outcomes.js";
-import { checkRelated } from "./rules/related-task.js";
+import { checkFailure, checkStatusMessage } from "./rules/outcomes.js";
+import { checkRelated, checkRelatedAnswer } from "./rules/related-task.js";
+import { checkGranted, checkReachable } from "./rules/retention.js";
 import { checkEmptyAck, checkResultType } from "./rules/result-type.js";
 import { checkEndResult, checkInline } from "./rules/results.js";
 import { checkTimes, ms, timeFields } from "./rules/timestamps.js";
 import { isDeepStrictEqual } from "node:util";
-import { taskIn } from "./session.js";
+import { taskIn, valueAt } from "./session.js";
 import type { JsonRpcError } from "./wire.js";
 import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, isObject, plainCall, type ModelTask, type World } from "./world.js";
 
@@ -36,6 +37,7 @@ export function observe(w: World, t: ModelTask, task: Record<string, unknown>, w
   if (m.terminal.has(t.status) && status !== t.status) fail(rules.terminal, `${what}: task ${t.id} left the terminal state ${t.status} for ${status}`, t.status, status);
   if (!m.reach.get(t.status)?.has(status)) fail(rules.transitions, `${what}: no transition path leads from ${t.status} to ${status}`, [...(m.reach.get(t.status) ?? [])], status);
   checkTimes(w, t, task, what);
+  checkGranted(w, t, task, what);
   // A change of status is an update: a lastUpdatedAt seen unchanged well after it was first seen must move.
   const f = timeFields(m);
   const updated = f.updated === undefined ? undefined : task[f.updated];
@@ -53,6 +55,7 @@ export function observe(w: World, t: ModelTask, task: Record<string, unknown>, w
   if (m.terminal.has(status)) t.endedAt ??= Date.now();
   t.status = status;
   checkStatusMessage(w, t, task, what);
+  checkFailure(w, t, task, what);
 }
 
 export async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<void> {
@@ -151,6 +154,7 @@ export async function refresh(w: World, t: ModelTask): Promise<void> {
   if (!get) return;
   const sent = Date.now();
   const g = await w.session.request(get.method, idParams(w, t.id));
+  checkReachable(w, t, g, get.method);
   const task = taskIn(w.model, g.result);
   if (task) {
     observe(w, t, task, get.method, sent);
@@ -175,6 +179,7 @@ export async function seeToEnd(w: World, t: ModelTask): Promise<void> {
 export async function endChecks(w: World, t: ModelTask): Promise<void> {
   t.endChecked = true;
   await checkEndAnnounced(w, t);
+  await checkCreationAnswer(w, t);
   // An inline result is checked on the task itself.
   if (w.model.ir.behaviour.results.mode === "inline") await refresh(w, t);
   const res = w.model.op("result");
@@ -183,6 +188,7 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
     expectAnswer(a, rules.results, `${res.method} of a task that ended ${t.status}`);
     if (!(a.error && isLimitError(w.model, a.error.code))) checkEndResult(w, t, a, res.method);
     if (a.result) checkRelated(w, t, res.method, a.result);
+    if (a.result && w.model.roleOf[t.status] === "completed") await checkSameResult(w, t, a.result, res.method);
     if (a.error && !isLimitError(w.model, a.error.code) && w.model.ir.behaviour.results.mode === "block-until-terminal") await checkReplay(w, t, a.error, res.method);
   }
   if (w.model.ir.behaviour.results.mode === "inline" && w.model.ir.behaviour.results.errorField !== undefined && w.model.op("get") !== undefined) {
@@ -207,6 +213,45 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
     checkEmptyAck(w, cancel, a.result, rules.cancellation);
   }
   await refresh(w, t);
+}
+
+/**
+ * Where a notification acknowledges a task, the request that made it stays open and is answered as the work ended:
+ * that answer is a response of the task's (it carries the related-task meta naming it), and an error the work threw
+ * is the error the same call answers without a task.
+ */
+async function checkCreationAnswer(w: World, t: ModelTask): Promise<void> {
+  if (t.pending === undefined || t.via !== undefined || t.cancelRequested || t.endedByMove || w.model.ir.behaviour.creation.ack.mode !== "notification") return;
+  const a = await Promise.race([t.pending, new Promise<undefined>((r) => setTimeout(() => r(undefined), 5000))]);
+  if (a === undefined || a.timedOut || a.broken !== undefined) return;
+  if (a.result) checkRelatedAnswer(w, t, "tools/call", a.result);
+  if (a.error && !isLimitError(w.model, a.error.code)) await checkReplay(w, t, a.error, "the answer to the request that made it");
+}
+
+/**
+ * The result a completed task's tool call answers through the result method is what the same call answers when no
+ * task is asked: the same result, its _meta aside (once per tool and run of conform; where the server serves that
+ * call plainly).
+ */
+async function checkSameResult(w: World, t: ModelTask, result: Record<string, unknown>, where: string): Promise<void> {
+  if ((t.outcome !== "complete" && t.outcome !== "fail") || t.via !== undefined || t.endedByMove || t.cancelRequested) return;
+  const recipe = w.outcomes[t.outcome];
+  if (recipe === undefined) return;
+  const { _meta: _, ...got } = result;
+  let plain = w.made.plainResults.get(recipe.name);
+  if (plain === undefined) {
+    // A tool whose switch requires a task refuses the plain call (with an error, or a result that says so): nothing
+    // to compare with; so does a plain call of quick work answered as a failure.
+    const sw = w.model.ir.behaviour.creation.toolSwitch;
+    const setting = sw === false ? undefined : (valueAt(w.tools.get(recipe.name) ?? {}, sw.field.split(".")) ?? sw.default);
+    const a = setting === "required" ? undefined : await plainCall(w, recipe.name, recipe.arguments ?? {});
+    const { _meta: __, ...rest } = a?.result ?? {};
+    plain = a?.result === undefined || (t.outcome === "complete" && rest.isError === true) ? null : rest;
+    w.made.plainResults.set(recipe.name, plain);
+  }
+  if (plain === null) return;
+  checked(rules.results);
+  if (!isDeepStrictEqual(got, plain)) fail(rules.results, `${where} of task ${t.id} answered another result than the same call answers without a task`, plain, got);
 }
 
 /**

@@ -3,15 +3,20 @@
  * too short to show. Creations at the same time (no task id handed out twice) and their gets at the same time
  * (each shows its own task), a listing of more tasks than one
  * page of the spec's default size holds (every page followed, every task listed), and a listing after another
- * requestor made newer tasks (none of theirs shown, none of ours lost); and the keys of a task's input requests,
- * with work that asks several inputs at once (`commands/input-keys.ts`).
+ * requestor made newer tasks (none of theirs shown, none of ours lost); the keys of a task's input requests,
+ * with work that asks several inputs at once (`commands/input-keys.ts`); and the edges of the task requests
+ * (`once-edges.ts`). What the server sent meanwhile is checked at the end, as after a drawn command.
  */
 import { Create } from "./commands/create.js";
 import { inputKeyChecks } from "./commands/input-keys.js";
 import { List } from "./commands/list.js";
 import { observe } from "./follow.js";
+import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, twoInputs } from "./once-edges.js";
 import { fail } from "./rule.js";
 import { rules } from "./rules/index.js";
+import { checkHttpResponses } from "./rules/http-response.js";
+import { checkNotifications } from "./rules/notifications.js";
+import { checkServerRequests } from "./rules/related-task.js";
 import { taskIn } from "./session.js";
 import { count, expectAnswer, idParams, isLimitError, mayAugment, type ModelTask, type World } from "./world.js";
 
@@ -23,6 +28,19 @@ const MAX_PAGE = 200;
 /** Runs the checks; `other` opens a world of another requestor where isolation can be checked. */
 export async function onceChecks(w: World, other: (() => World) | undefined, skipped: string[]): Promise<void> {
   await inputKeyChecks(w, skipped);
+  await ignoredTaskRequest(w);
+  await optionalServedPlainly(w);
+  await paramIsTheTask(w);
+  await twoInputs(w);
+  await cancelWhileWaiting(w);
+  await manyTasks(w, other, skipped);
+  // What came meanwhile is checked as after a drawn command.
+  checkNotifications(w);
+  checkServerRequests(w);
+  checkHttpResponses(w);
+}
+
+async function manyTasks(w: World, other: (() => World) | undefined, skipped: string[]): Promise<void> {
   const quick = w.outcomes.complete !== undefined && w.tools.has(w.outcomes.complete.name) && mayAugment(w.model, "tools/call");
   if (!quick) {
     skipped.push("once per run: concurrent creations, a full page and another requestor's newer tasks need the complete outcome");

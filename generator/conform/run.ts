@@ -59,7 +59,7 @@ async function conformWith(
 ): Promise<ConformReport> {
   const exercised: Record<string, number> = {};
   const ruleChecks: Record<string, number> = Object.fromEntries(RULE_CATALOGUE.map((r) => [r.name, 0]));
-  const made: Made = { tasks: 0, plainly: 0, ended: new Set(), tokens: new Set(), ids: new Set(), plainErrors: new Map() };
+  const made: Made = { tasks: 0, plainly: 0, ended: new Set(), tokens: new Set(), ids: new Set(), plainErrors: new Map(), plainResults: new Map() };
   const skipped: string[] = [];
   const ignore = new Set(opts.ignore ?? []);
   const deviations: ConformReport["deviations"] = {};
@@ -153,7 +153,7 @@ async function conformWith(
     if (mayAugment(model, method) && !augmentable.some((a) => a.method === method)) skipped.push(`creation through ${method}: the server offers nothing to ask it of, or does not declare it as a task request`);
   }
   const commandArbs = drawnCommands({ model, offered, tools, available, augmentable, isolation, http: "url" in opts.target, gates });
-  const worldOf = (session: Session): World => ({ model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, made, notificationsSeen: 0, serverRequestsSeen: 0, otherSession: () => connector.otherSession() });
+  const worldOf = (session: Session): World => ({ model, session, tasks: [], outcomes, tools, exercised, ignore, deviations, offered, augmented, target: opts.target, isolation, foreign, made, notificationsSeen: 0, serverRequestsSeen: 0, httpResponsesSeen: 0, otherSession: () => connector.otherSession() });
   let commands = 0;
   type Run = { transcript: TranscriptEntry[]; sequence: string[] };
   let last: (Run & { violation: Violation; atEnd: boolean }) | undefined;

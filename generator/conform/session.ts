@@ -186,12 +186,31 @@ export function envelope(model: SpecModel, method: string, params: Record<string
   return { params: { ...params, _meta: meta }, headers };
 }
 
+/** A request the server sent the tester (see `Session.serverRequests`). */
+export interface ServerRequestSeen {
+  method: string;
+  relatedTaskId?: string;
+  duringTask: boolean;
+  resultsOpen: string[];
+  statusBefore?: string;
+}
+
 export class Session {
   readonly wire: Wire;
   /** The server's answer to the handshake (initialize lifecycle). */
   serverCapabilities: Record<string, unknown> | undefined;
-  /** The server's requests seen, with the related task id they carried. */
-  readonly serverRequests: Array<{ method: string; relatedTaskId?: string; duringTask: boolean }> = [];
+  /**
+   * The server's requests seen: the related task id they carried, whether a request that carries a task's input was
+   * open, the tasks whose result requests were open (the streams it may have come on), and the status the task
+   * showed before the request was answered (where it named a task and the spec has a get method).
+   */
+  readonly serverRequests: ServerRequestSeen[] = [];
+  /** What the tester does before it answers a task's input request (a check that acts while the task waits). */
+  beforeInputAnswer: ((seen: ServerRequestSeen) => Promise<void>) | undefined;
+  /** Per task, the turn of the last of its input requests: answered one after the other. */
+  private readonly inputTurns = new Map<string, Promise<void>>();
+  /** The task ids the result requests still open address, how many each. */
+  private readonly openResults = new Map<string, number>();
   /** Requests of the tester still open, by method: a server request that comes while one that carries a task's input is open is that task's. */
   private readonly openByMethod = new Map<string, number>();
   private readonly inputCarriers: ReadonlySet<string>;
@@ -213,11 +232,35 @@ export class Session {
     const result = model.op("result")?.method;
     this.inputCarriers = new Set([...(result === undefined ? [] : [result]), ...(b.creation.ack.mode === "notification" ? ["tools/call"] : [])]);
     const related = b.relatedTask === false ? undefined : model.metaKey(b.relatedTask.meta);
+    const get = model.op("get")?.method;
+    const inputRequests = b.input === false ? [] : b.input.requests;
     this.wire.onServerRequest = async (method, params) => {
       const meta = isObject(params?._meta) ? params._meta : {};
       const rel = related === undefined ? undefined : meta[related];
       const duringTask = [...this.inputCarriers].some((m) => (this.openByMethod.get(m) ?? 0) > 0);
-      this.serverRequests.push({ method, duringTask, ...(isObject(rel) && typeof rel.taskId === "string" ? { relatedTaskId: rel.taskId } : {}) });
+      const seen: ServerRequestSeen = { method, duringTask, resultsOpen: [...this.openResults.keys()], ...(isObject(rel) && typeof rel.taskId === "string" ? { relatedTaskId: rel.taskId } : {}) };
+      // The task an input request names, read before it is answered: what the requestor is shown while it waits.
+      // A task's requests are answered one at a time, each read a little after the one before was answered: a task
+      // that asked two at once still waits for the second.
+      let release = () => {};
+      if (seen.relatedTaskId !== undefined && get !== undefined && inputRequests.includes(method)) {
+        const id = seen.relatedTaskId;
+        const before = this.inputTurns.get(id);
+        const mine = new Promise<void>((r) => (release = () => setTimeout(r, 0)));
+        const turn = (before ?? Promise.resolve()).then(() => mine);
+        this.inputTurns.set(id, turn);
+        void turn.then(() => this.inputTurns.get(id) === turn && this.inputTurns.delete(id));
+        if (before !== undefined) {
+          await before;
+          await new Promise((r) => setTimeout(r, 150));
+        }
+        const g = await this.request(get, { [model.idField]: id }, 5000);
+        const status = taskIn(model, g.result)?.[model.statusField];
+        if (typeof status === "string") seen.statusBefore = status;
+      }
+      this.serverRequests.push(seen);
+      if (this.beforeInputAnswer !== undefined && seen.relatedTaskId !== undefined && inputRequests.includes(method)) await this.beforeInputAnswer(seen);
+      release();
       if (method === "ping") return { result: {} };
       const result = answerInput(method, params);
       return result === undefined ? { error: { code: -32601, message: "Method not found" } } : { result };
@@ -262,7 +305,15 @@ export class Session {
       e.params = { ...e.params, _meta: m };
     }
     this.openByMethod.set(method, (this.openByMethod.get(method) ?? 0) + 1);
-    return this.wire.request(method, e.params, { timeoutMs: Math.max(timeoutMs, this.timing.requestMs), headers: e.headers, ...(onId ? { onId } : {}) }).finally(() => this.openByMethod.set(method, (this.openByMethod.get(method) ?? 1) - 1));
+    const resultOf = method === this.model.op("result")?.method && typeof params[this.model.idField] === "string" ? (params[this.model.idField] as string) : undefined;
+    if (resultOf !== undefined) this.openResults.set(resultOf, (this.openResults.get(resultOf) ?? 0) + 1);
+    return this.wire.request(method, e.params, { timeoutMs: Math.max(timeoutMs, this.timing.requestMs), headers: e.headers, ...(onId ? { onId } : {}) }).finally(() => {
+      this.openByMethod.set(method, (this.openByMethod.get(method) ?? 1) - 1);
+      if (resultOf === undefined) return;
+      const left = (this.openResults.get(resultOf) ?? 1) - 1;
+      if (left > 0) this.openResults.set(resultOf, left);
+      else this.openResults.delete(resultOf);
+    });
   }
 
   /**

@@ -273,6 +273,8 @@ export class StdioWire extends BaseWire {
 
 /** Streamable HTTP: one POST per message; answers as JSON or as an SSE stream. */
 export class HttpWire extends BaseWire {
+  /** The HTTP response to each request sent (its method, status and Content-Type), for the transport's rules. */
+  readonly responses: Array<{ method: string; status: number; contentType: string }> = [];
   private headers: Record<string, string> = {};
   private sessionId: string | undefined;
   private readonly inflight = new Set<AbortController>();
@@ -333,6 +335,7 @@ export class HttpWire extends BaseWire {
       const session = res.headers.get("mcp-session-id");
       if (session !== null && this.sessionId === undefined) this.sessionId = session;
       const type = res.headers.get("content-type") ?? "";
+      this.responses.push({ method, status: res.status, contentType: type });
       if (type.includes("text/event-stream") && res.body !== null) {
         await this.readStream(res.body, id);
       } else {

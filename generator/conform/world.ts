@@ -56,8 +56,14 @@ export interface ModelTask {
   /** The progress token its request carried, and the last progress reported. */
   progressToken?: string;
   progress?: number;
+  /** When the server acknowledged it (the notification that announced it came, or its request was answered). */
+  acknowledgedAt?: number;
   /** When the request that made it was answered. */
   answeredAt?: number;
+  /** The retention (behaviour.retention.field) the acknowledgement granted it. */
+  granted?: unknown;
+  /** The retention it was last shown with (a number of ms, or null: unlimited). */
+  retained?: number | null;
   /** Its end was checked (what it answers once ended). */
   endChecked?: boolean;
   /**
@@ -80,6 +86,8 @@ export interface World {
   notificationsSeen: number;
   /** How many of the session's server requests have been checked. */
   serverRequestsSeen: number;
+  /** How many of the HTTP responses to the session's requests have been checked. */
+  httpResponsesSeen: number;
   /** Whether the server offers a method its capability gates (the spec's `capabilities.server.gates`). */
   offered: (method: string) => boolean;
   /** Whether the server declares a request as one it makes tasks of (the spec's `capabilities.server.augments`). */
@@ -105,6 +113,8 @@ export interface Made {
   ids: Set<string>;
   /** The error each tool answers when called without a task (null: none to compare with). */
   plainErrors: Map<string, JsonRpcError | null>;
+  /** The result each tool answers when called without a task, its _meta aside (null: none to compare with). */
+  plainResults: Map<string, Record<string, unknown> | null>;
 }
 
 /** A request other than tools/call that the spec lets become a task, as the server under test offers it. */

@@ -225,6 +225,10 @@ export const mcp2025Mutants: Mutant[] = [
     if (answers(m, ctx, "tools/call") && m.result?.task) await sleep(2000);
     return undefined;
   }),
+  mutant(R + "result.asap/created-after-six-seconds", "answers the CreateTaskResult only after a 6 s wait", async (m, ctx) => {
+    if (answers(m, ctx, "tools/call") && m.result?.task) await sleep(6000);
+    return undefined;
+  }),
   mutant(R + "result.terminal-final/error-as-empty-result", "tasks/result of a task that ended in a JSON-RPC error returns an empty result", (m, ctx) =>
     errorOf(m, ctx, "tasks/result") && m.error.code !== -32602 ? [{ jsonrpc: "2.0", id: m.id, result: { content: [], _meta: { [REL]: { taskId: paramTaskId(ctx) } } } }] : undefined,
   ),
@@ -350,8 +354,9 @@ export const mcp2025Mutants: Mutant[] = [
   mutant(R + "exec.success-result/task-instead-of-result", "tasks/result of a completed task returns the task object", (m, ctx) =>
     resultOf(m, ctx, "tasks/result") ? [{ ...m, result: { taskId: paramTaskId(ctx), status: "completed", _meta: m.result._meta } }] : undefined,
   ),
-  mutant(R + "security.bind-auth-context/cancel-other-session", "tasks/cancel reaches a task of another session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/cancel$/)),
-  mutant(R + "security.reject-other-context/get-other-session", "tasks/get and tasks/result answer for a task of another session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/(get|result)$/)),
+  // Over stdio a server process has one client (one requestor): another session is another HTTP session.
+  mutant(R + "security.bind-auth-context/cancel-other-session", "tasks/cancel reaches a task of another session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/cancel$/), { transports: ["http"] }),
+  mutant(R + "security.reject-other-context/get-other-session", "tasks/get and tasks/result answer for a task of another session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/(get|result)$/), { transports: ["http"] }),
   mutant(R + "security.list-own-context/list-all-sessions", "tasks/list shows the tasks of every session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/list$/)),
   mutant(R + "resources.max-ttl/unlimited-granted", "grants an unlimited ttl (null) whatever is asked", (m, ctx) => editTasks(m, ctx, (x) => (x.ttl = null))),
 ];

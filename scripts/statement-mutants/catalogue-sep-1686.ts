@@ -243,7 +243,8 @@ export const sepMutants: Mutant[] = [
   ),
   mutant(R + "errors.informative-messages/empty-messages", "every error has an empty message", (m, ctx) => (ctx.dir === "toClient" && m.error ? [{ ...m, error: { ...m.error, message: "" } }] : undefined)),
   mutant(R + "execution.error-field/no-error-field", "tasks/get of a failed task leaves out error", (m, ctx) => editTasks(m, ctx, (x) => x.status === "failed" && delete x.error)),
-  mutant(R + "security.scope-reject-other/other-session-served", "tasks/get and tasks/result answer for a task of another session", (m, ctx, s) => leak(m, ctx, s, "get")),
+  // Over stdio a server process has one client (one requestor): another session is another HTTP session.
+  mutant(R + "security.scope-reject-other/other-session-served", "tasks/get and tasks/result answer for a task of another session", (m, ctx, s) => leak(m, ctx, s, "get"), { transports: ["http"] }),
   mutant(R + "security.scope-bind-session/list-all-sessions", "tasks/list shows the tasks of every session", (m, ctx, s) => leak(m, ctx, s, "list")),
   mutant(R + "resources.max-keep-alive/unlimited-granted", "grants an unlimited keepAlive (null) whatever is asked", (m, ctx) =>
     resultOf(m, ctx, /^tasks\/(get|list)$/) ? editTasks(m, ctx, (x) => (x.keepAlive = null)) : undefined,

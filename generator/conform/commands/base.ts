@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { ViolationError } from "../report.js";
 import { checkNotifications } from "../rules/notifications.js";
 import { checkServerRequests } from "../rules/related-task.js";
+import { checkHttpResponses } from "../rules/http-response.js";
 import type { ModelTask, World } from "../world.js";
 
 // ---------------------------------------------------------------------------
@@ -19,6 +20,7 @@ export abstract class Cmd implements fc.AsyncCommand<object, World, boolean> {
       await this.exec(w);
       checkNotifications(w);
       checkServerRequests(w);
+      checkHttpResponses(w);
     } catch (e) {
       if (!(e instanceof ViolationError) || !w.ignore.has(e.violation.rule)) throw e;
       const d = (w.deviations[e.violation.rule] ??= { count: 0, first: e.violation });

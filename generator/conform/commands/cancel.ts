@@ -3,6 +3,7 @@ import { TaskCmd } from "./base.js";
 import { observe, refresh, waitTerminal } from "../follow.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
+import { checkRelated } from "../rules/related-task.js";
 import { checkEmptyAck, checkResultType } from "../rules/result-type.js";
 import { taskIn } from "../session.js";
 import { cancelMethodOf, checkSchema, count, expectAnswer, expectError, idParams, isLimitError, type ModelTask, type World } from "../world.js";
@@ -65,6 +66,7 @@ export async function cancelByMethod(w: World, t: ModelTask, method: string): Pr
   checkResultType(w, method, a.result!);
   checkEmptyAck(w, method, a.result!, rules.cancellation);
   checkSchema(w.model.schemas.result(method), a.result, rules.types, `${method} result`);
+  checkRelated(w, t, method, a.result!);
   t.cancelRequested = true;
   if (c.reply === "task" && c.timing === "before-reply") {
     const task = taskIn(w.model, a.result);

@@ -8,6 +8,9 @@ import { taskIn } from "../session.js";
 import { checkInline } from "../rules/results.js";
 import { type Augmentable, brief, checkSchema, count, expectAnswer, idParams, isLimitError, isObject, type ModelTask, type World } from "../world.js";
 
+/** How late an acknowledgement of long work may come (ms). */
+const LATE_ACK_MS = 5000;
+
 export class Create extends Cmd {
   /**
    * `via`: made through another augmentable request (its work completes), rather than a tool of an outcome;
@@ -68,8 +71,11 @@ export class Create extends Cmd {
       const pending = w.session.request(method, params, 60_000, (id) => (requestId = id));
       const deadline = Date.now() + 10_000;
       let ack: Record<string, unknown> | undefined;
+      let acknowledgedAt: number | undefined;
       while (ack === undefined && Date.now() < deadline) {
-        ack = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification && JSON.stringify(n.params ?? {}).includes(JSON.stringify(requestorId)))?.params;
+        const n = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification && JSON.stringify(n.params ?? {}).includes(JSON.stringify(requestorId)));
+        ack = n?.params;
+        acknowledgedAt = n?.at;
         if (ack === undefined) {
           const early = await Promise.race([pending, new Promise<undefined>((r) => setTimeout(() => r(undefined), 25))]);
           if (early?.error && isLimitError(m, early.error.code)) return;
@@ -81,7 +87,7 @@ export class Create extends Cmd {
       }
       if (ack === undefined) fail(rules.creation, `no ${c.ack.notification} within 10 s of a task request`, c.ack.notification, "nothing");
       checkSchema(m.schemas.params(c.ack.notification!), ack, rules.types, `${c.ack.notification} params`);
-      const t: ModelTask = { id: requestorId!, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, pending, ...made, ...(requestId === undefined ? {} : { requestId }) };
+      const t: ModelTask = { id: requestorId!, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, pending, ...made, ...(requestId === undefined ? {} : { requestId }), ...(acknowledgedAt === undefined ? {} : { acknowledgedAt }) };
       void pending.then(() => (t.answeredAt = Date.now()));
       w.tasks.push(t);
       w.made.ids.add(t.id);
@@ -103,6 +109,8 @@ export class Create extends Cmd {
     // A request the server does not declare among those it makes tasks of is served plainly.
     if (!w.augmented(method)) {
       const served = taskIn(m, a.result);
+      // A task made where none is declared: the server has task support, and breaks the capability rule.
+      if (served !== undefined) w.made.tasks++;
       if (served !== undefined) fail(rules.capabilities, `${label} with a task request made task ${String(served[m.idField])}, but the server does not declare ${method} among its task requests`, "a plain result", a.result);
       count(w, `create: ${method} served plainly`);
       checked(rules.capabilities);
@@ -128,10 +136,18 @@ export class Create extends Cmd {
     if (ackType !== undefined) checkSchema(m.schemas.type(ackType), a.result, rules.types, `the acknowledgement (${ackType})`);
     const task = taskIn(m, a.result);
     if (task === undefined) fail(rules.creation, "the acknowledgement holds no task", `a task with ${m.idField} and ${m.statusField}`, a.result);
+    // Long work (30 s) cannot have ended: an acknowledgement that came seconds late waited on the work, not on the
+    // request (the bound leaves room for a loaded machine, so a short delay goes unseen).
+    if (this.outcome === "long" && this.via === undefined) {
+      checked(rules.creation);
+      if (answeredAt - sent > LATE_ACK_MS) fail(rules.creation, `${label} was acknowledged ${answeredAt - sent} ms after the task request; the acknowledgement is due as soon as the task is accepted`, `within ${LATE_ACK_MS} ms`, answeredAt - sent);
+    }
     const id = task[m.idField] as string;
     if (w.tasks.some((t) => t.id === id)) fail(rules.creation, `the server handed out task id ${id} twice`);
     const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, answeredAt, ...made, ...(requestId === undefined ? {} : { requestId }) };
     observe(w, t, task, "the acknowledgement", sent);
+    const ret = m.ir.behaviour.retention;
+    if (c.ack.mode === "result" && ret !== false && ret.field in task) t.granted = task[ret.field];
     w.tasks.push(t);
     w.made.ids.add(t.id);
     checked(rules.creation);

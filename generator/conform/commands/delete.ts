@@ -4,6 +4,7 @@ import { itemsOf, pages } from "./list.js";
 import { refresh } from "../follow.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
+import { checkRelated } from "../rules/related-task.js";
 import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, isObject, type ModelTask, type World } from "../world.js";
 
 export class Delete extends TaskCmd {
@@ -44,6 +45,7 @@ export async function deleteTask(w: World, t: ModelTask): Promise<void> {
     }
     if (a.error) fail(rules.deletion, `${del.method} of a task in ${t.status} (deletable) failed`, "a result", a.error);
     checkSchema(w.model.schemas.result(del.method), a.result, rules.types, `${del.method} result`);
+    checkRelated(w, t, del.method, a.result!);
     t.gone = true;
     t.deleted = true;
     const list = w.model.op("list");

@@ -5,6 +5,7 @@ import type { Session } from "../session.js";
 import type { Answer } from "../wire.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
+import { checkRelated } from "../rules/related-task.js";
 import { checkSchema, count, expectAnswer, expectError, isLimitError, isObject, mayAugment, type World } from "../world.js";
 
 export class List extends Cmd {
@@ -29,6 +30,7 @@ export class List extends Cmd {
         fail(rules.listing, `${list.method} failed`, "a page", a.error);
       }
       checkSchema(w.model.schemas.result(list.method), a.result, rules.types, `${list.method} result`);
+      checkRelated(w, undefined, list.method, a.result!);
       for (const item of itemsOf(w, a.result!)) {
         const id = isObject(item) ? item[w.model.idField] : undefined;
         if (typeof id === "string") {

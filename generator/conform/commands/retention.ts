@@ -21,16 +21,22 @@ export class Retention extends Cmd {
     const ret = b.retention;
     const get = w.model.op("get");
     if (ret === false || b.creation.retentionField === undefined || w.outcomes.long === undefined || !w.tools.has(w.outcomes.long.name) || get === undefined) return;
-    if (b.creation.ack.mode === "notification") return;
     const asked = ASKED[this.which % ASKED.length]!;
     count(w, "retention at the edge");
     checked(rules.retention);
     // The task as the acknowledgement shows it is checked against its type (the retention field's bounds included).
     const made = await new Create("long", undefined, asked).make(w);
-    if (made?.task === undefined) return;
-    const granted = made.task[ret.field];
+    if (made === undefined) return;
+    // Where a notification acknowledges it, the task as the get method first shows it.
+    const shown = made.task ?? taskIn(w.model, (await w.session.request(get.method, idParams(w, made.t.id))).result);
+    if (shown === undefined) return;
+    const granted = shown[ret.field];
     if (asked > ret.max && typeof granted === "number" && granted > ret.max) {
       fail(rules.retention, `task ${made.t.id} asked a retention of ${asked} ms and was granted ${granted} ms, above the spec's max (${ret.max} ms)`, `at most ${ret.max}`, granted);
+    }
+    // Unlimited (null) is more than any max: a task that asked a bounded retention is not kept for ever.
+    if (granted === null && ret.nullMeansUnlimited) {
+      fail(rules.retention, `task ${made.t.id} asked a retention of ${asked} ms and was granted an unlimited one (null), above the spec's max (${ret.max} ms)`, `at most ${ret.max}`, granted);
     }
     // Granted more than nothing, the task is there to read right after.
     const g = await w.session.request(get.method, idParams(w, made.t.id));

@@ -1,9 +1,9 @@
-/** Rule `creation`: A task request is acknowledged at once (or by the declared notification) with a task that a get at once then shows, and no task id is handed out twice; where the receiver decides, it may serve a task request plainly. */
+/** Rule `creation`: A task request is acknowledged at once (or by the declared notification) with a task (long work's within 5 s) that a get at once then shows, and no task id is handed out twice; where the receiver decides, it may serve a task request plainly. */
 import { defineRule } from "../rule.js";
 
 export const creation = defineRule({
   name: "creation",
-  description: "A task request is acknowledged at once (or by the declared notification) with a task that a get at once then shows, and no task id is handed out twice.",
+  description: "A task request is acknowledged at once (or by the declared notification) with a task (long work's within 5 s) that a get at once then shows, and no task id is handed out twice.",
   statements: [
     "ext-tasks-2026-07-28/core.multiple-tasks",
     "ext-tasks-2026-07-28/creation.durable-before-answer",
@@ -11,6 +11,7 @@ export const creation = defineRule({
     "ext-tasks-2026-07-28/negotiation.may-return-task",
     "mcp-2025-11-25/id.receiver-generated",
     "mcp-2025-11-25/id.unique",
+    "mcp-2025-11-25/result.asap",
     "mcp-2025-11-25/result.create-task-result",
     "sep-1686-draft/created.notify",
   ],

@@ -42,6 +42,8 @@ import { progressToken } from "./progress-token.js";
 import { duplicateId } from "./duplicate-id.js";
 import { resultType } from "./result-type.js";
 import { unsupported } from "./unsupported.js";
+import { plainRequest } from "./plain-request.js";
+import { httpPollJson, httpResponse } from "./http-response.js";
 import type { Rule } from "../rule.js";
 
 /** Every rule, by the name the code refers to it with. */
@@ -81,6 +83,9 @@ export const rules = {
   duplicateId,
   resultType,
   unsupported,
+  plainRequest,
+  httpResponse,
+  httpPollJson,
   headerMismatch,
   optIn,
   subscriptions,

@@ -1,6 +1,7 @@
 /** Rule `notifications`: Every notification the spec declares matches its declared params and carries a declared state; status notifications follow the transition table and announce the end the task shows. */
 import { checked, defineRule, fail } from "../rule.js";
 import { checkProgress } from "./progress-token.js";
+import { checkStatusNotificationMeta } from "./related-task.js";
 import { checkServerCancelled } from "./subscriptions.js";
 import { checkTimes } from "./timestamps.js";
 import { taskIn } from "../session.js";
@@ -30,6 +31,7 @@ export function checkNotifications(w: World): void {
     if (n.method === "notifications/progress") checkProgress(w, n);
     checkServerCancelled(w, n);
     if (sn !== false && n.method === sn.method) {
+      checkStatusNotificationMeta(w, n.method, n.params);
       const shown = taskIn(m, n.params);
       const t = shown === undefined ? undefined : w.tasks.find((x) => x.id === shown[m.idField]);
       const status = shown?.[m.statusField];

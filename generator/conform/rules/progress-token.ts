@@ -24,8 +24,9 @@ export function checkProgress(w: World, n: { params?: Record<string, unknown>; a
   if (!w.made.tokens.has(String(token))) fail(progressToken, `a progress notification names the token ${JSON.stringify(token)}, which no request of the tester gave`, [...w.made.tokens].slice(-3), n.params);
   const t = w.tasks.find((x) => x.progressToken === token);
   if (t === undefined) return;
-  // Once the task exists (its request answered), its progress is a message of the task's.
-  if (t.answeredAt !== undefined && n.at > t.answeredAt) checkRelatedNotification(w, t, "notifications/progress", n.params);
+  // Once the task exists (acknowledged: announced, or its request answered), its progress is a message of the task's.
+  const since = t.acknowledgedAt ?? t.answeredAt;
+  if (since !== undefined && n.at > since) checkRelatedNotification(w, t, "notifications/progress", n.params);
   count(w, "progress notification");
   const p = n.params?.progress;
   if (typeof p === "number" && t.progress !== undefined && p <= t.progress) fail(progressToken, `progress for task ${t.id} went from ${t.progress} to ${p}; it must increase`, `more than ${t.progress}`, p);

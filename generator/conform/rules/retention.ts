@@ -1,10 +1,50 @@
 /** Rule `retention`: the retention granted is within the spec's bounds, whatever the requestor asked. */
-import { defineRule } from "../rule.js";
+import { checked, defineRule, fail } from "../rule.js";
+import type { Answer } from "../wire.js";
+import { isLimitError, type ModelTask, type World } from "../world.js";
 
 export const retention = defineRule({
   name: "retention",
   description:
-    "The retention a task request is granted (behaviour.retention.field) is within the spec's bounds whatever was asked (0, a little, far too much): at most the declared max, of its declared type (rule types checks its minimum), or the request is refused as invalid; a task granted a retention is readable right after it is made.",
-  statements: ["mcp-2025-11-25/resources.max-ttl", "sep-1686-draft/resources.max-keep-alive"],
+    "The retention a task request is granted (behaviour.retention.field) is within the spec's bounds whatever was asked (0, a little, far too much): at most the declared max, of its declared type (rule types checks its minimum), or the request is refused as invalid; a task granted a retention is readable right after it is made; where an acknowledgement result shows the task, later answers show the retention it granted; where the spec keeps a task reachable its whole retention, the get method answers it until that retention has run out.",
+  statements: [
+    "mcp-2025-11-25/resources.max-ttl",
+    "mcp-2025-11-25/ttl.actual-in-get",
+    "sep-1686-draft/cancel.may-delete",
+    "sep-1686-draft/keep-alive.may-delete",
+    "sep-1686-draft/resources.max-keep-alive",
+  ],
   reads: ["behaviour.retention", "behaviour.creation.retentionField"],
 });
+
+/**
+ * The retention a task shows (behaviour.retention.field) is the one it was granted: where the acknowledgement shows
+ * the task as granted (an acknowledgement result), every later answer shows that value.
+ */
+export function checkGranted(w: World, t: ModelTask, task: Record<string, unknown>, what: string): void {
+  const ret = w.model.ir.behaviour.retention;
+  if (ret !== false && (typeof task[ret.field] === "number" || task[ret.field] === null)) t.retained = task[ret.field] as number | null;
+  if (ret === false || t.granted === undefined || !(ret.field in task)) return;
+  checked(retention);
+  const shown = task[ret.field];
+  if (shown !== t.granted) fail(retention, `${what} shows task ${t.id} with ${ret.field} ${JSON.stringify(shown)}, but the acknowledgement granted it ${JSON.stringify(t.granted)}`, t.granted, shown);
+}
+
+/** A margin for the clocks of tester and server and the time a request takes. */
+const MARGIN_MS = 2000;
+
+/**
+ * Where the spec keeps a task reachable for its whole retention (behaviour.retention.reachableWholeTime), the get
+ * method answers it, not an error, until the retention it last showed has run out (counted from its creation or
+ * its end, as the spec counts it). A task the tester deleted is not asked.
+ */
+export function checkReachable(w: World, t: ModelTask, a: Answer, what: string): void {
+  const ret = w.model.ir.behaviour.retention;
+  if (ret === false || !ret.reachableWholeTime || t.deleted || t.gone || a.error === undefined || isLimitError(w.model, a.error.code)) return;
+  const kept = t.retained;
+  if (kept === undefined || (typeof kept === "number" && kept < 2 * MARGIN_MS)) return;
+  const from = ret.countedFrom === "terminal" ? t.endedAt : t.answeredAt ?? t.acknowledgedAt;
+  if (typeof kept === "number" && from !== undefined && Date.now() - from > kept - MARGIN_MS) return;
+  checked(retention);
+  fail(retention, `${what} of task ${t.id} answered an error while the task's ${ret.field} (${JSON.stringify(kept)} ms${ret.countedFrom === "terminal" ? " after its end" : ""}) has not run out`, "the task", a.error);
+}

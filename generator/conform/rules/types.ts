@@ -20,9 +20,11 @@ export const types = defineRule({
     "mcp-2025-11-25/ttl.actual-in-get",
     "mcp-2025-11-25/ttl.created-at",
     "mcp-2025-11-25/ttl.last-updated-at",
+    "mcp-2025-11-25/ttl.may-poll-interval",
     "sep-1686-draft/created.notify",
     "sep-1686-draft/id.string-server",
     "sep-1686-draft/keep-alive.actual-in-get",
+    "sep-1686-draft/keep-alive.may-poll-frequency",
   ],
   reads: ["types", "<type>", "methods.*.params", "methods.*.result", "meta.*.type", "behaviour.creation.ack.resultType"],
 });

@@ -1,0 +1,165 @@
+/**
+ * Checks at the edges of the task requests, made once per invocation of conform (see `once.ts`): a request the
+ * server makes no task of asked as a task, a plain call of a tool that leaves tasks optional, the task methods
+ * asked with a related-task meta that names another task, work that asks for two inputs at once, and a task
+ * cancelled while it waits for input.
+ */
+import { Create } from "./commands/create.js";
+import { switchSetting } from "./commands/refusals.js";
+import { observe, refresh, seeToEnd, waitTerminal } from "./follow.js";
+import { checked, fail } from "./rule.js";
+import { rules } from "./rules/index.js";
+import { taskIn } from "./session.js";
+import { brief, cancelMethodOf, count, expectAnswer, idParams, isObject, mayAugment, type ModelTask, plainCall, type World } from "./world.js";
+
+/** A request no spec lets become a task on its own terms here: the tool listing. */
+const PLAIN = "tools/list";
+
+/**
+ * tools/list asked as a task, where the server makes no task of it (the spec does not let it, or the server does
+ * not declare it): its own result, no task in it; where a notification acknowledges tasks, none announces one
+ * unless the server made one, which it then answers with.
+ */
+export async function ignoredTaskRequest(w: World): Promise<void> {
+  const c = w.model.ir.behaviour.creation;
+  if (c.via !== "param" && c.via !== "meta") return;
+  const declared = mayAugment(w.model, PLAIN) && w.augmented(PLAIN);
+  // Where any request may become a task and a notification says which did, the server may make one: only that the
+  // answer and the announcement agree is checked.
+  if (declared && c.ack.mode !== "notification") return;
+  const requestorId = c.taskId.assignedBy === "requestor" ? `conform-${Math.random().toString(36).slice(2, 10)}` : undefined;
+  count(w, "once: a task request of tools/list");
+  const before = w.session.wire.notifications.length;
+  const a = await w.session.request(PLAIN, w.session.taskParams({}, requestorId, 60_000));
+  expectAnswer(a, rules.plainRequest, `${PLAIN} asking for a task`);
+  checked(rules.plainRequest);
+  if (a.error) fail(rules.plainRequest, `${PLAIN} asking for a task was refused; a request the server makes no task of is served as usual`, "its result", a.error);
+  const made = taskIn(w.model, a.result);
+  if (made !== undefined && !declared) fail(rules.plainRequest, `${PLAIN} asking for a task answered task ${String(made[w.model.idField])}, but the server makes no task of it`, "its result", a.result);
+  if (made === undefined && !Array.isArray(a.result?.tools)) fail(rules.plainRequest, `${PLAIN} asking for a task answered neither its result nor a task`, "a result with tools", a.result);
+  if (c.ack.mode !== "notification" || requestorId === undefined) return;
+  await new Promise((r) => setTimeout(r, 300));
+  const announced = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification && JSON.stringify(n.params ?? {}).includes(JSON.stringify(requestorId)));
+  if (announced === undefined || !Array.isArray(a.result?.tools)) return;
+  // Announced as a task, yet answered at once with its own result: the requestor would poll a task that is not.
+  const get = w.model.op("get");
+  const g = get === undefined ? undefined : await w.session.request(get.method, idParams(w, requestorId));
+  if (g === undefined || g.error || taskIn(w.model, g.result) === undefined) {
+    fail(rules.plainRequest, `${PLAIN} was served as usual, but ${c.ack.notification} announced task ${requestorId} for it, which is not there`, "no announcement", announced.params);
+  }
+}
+
+/** A plain call of a tool whose switch leaves tasks optional is served: the switch, not the server, says when a task is needed. */
+export async function optionalServedPlainly(w: World): Promise<void> {
+  const sw = w.model.ir.behaviour.creation.toolSwitch;
+  if (sw === false || !w.augmented("tools/call")) return;
+  // The quick tool of the outcomes, where its switch says optional.
+  const recipe = w.outcomes.complete;
+  const tool = recipe === undefined ? undefined : w.tools.get(recipe.name);
+  if (recipe === undefined || tool === undefined || switchSetting(w.model, tool) !== "optional") return;
+  count(w, "once: a plain call of an optional tool");
+  const a = await plainCall(w, recipe.name, recipe.arguments ?? {});
+  expectAnswer(a, rules.toolSwitch, `tools/call of ${recipe.name} (${sw.field}: optional) without a task request`);
+  checked(rules.toolSwitch);
+  if (a.error) fail(rules.toolSwitch, `a plain call of ${recipe.name}, whose ${sw.field} is optional, was refused`, "its result", a.error);
+  if (taskIn(w.model, a.result) !== undefined) fail(rules.toolSwitch, `a plain call of ${recipe.name} (${sw.field}: optional) answered a task`, "its result", a.result);
+}
+
+/**
+ * The task methods name their task by the id param: a related-task meta naming another task is ignored. Two long
+ * tasks A and B: the get of A with the meta naming B shows A; the cancel of A with the meta naming B cancels A and
+ * leaves B running.
+ */
+export async function paramIsTheTask(w: World): Promise<void> {
+  const rel = w.model.ir.behaviour.relatedTask;
+  const key = rel === false ? undefined : w.model.metaKey(rel.meta);
+  const get = w.model.op("get");
+  const cancel = cancelMethodOf(w);
+  const long = w.outcomes.long;
+  if (key === undefined || get === undefined || long === undefined || !w.tools.has(long.name) || !mayAugment(w.model, "tools/call") || !w.augmented("tools/call")) return;
+  const a = await new Create("long").make(w);
+  const b = await new Create("long").make(w);
+  if (a === undefined || b === undefined) return;
+  count(w, "once: a task method with a related-task meta naming another task");
+  const naming = (id: string, other: string) => ({ ...idParams(w, id), _meta: { [key]: { taskId: other } } });
+  const g = await w.session.request(get.method, naming(a.t.id, b.t.id));
+  expectAnswer(g, rules.relatedTask, get.method);
+  checked(rules.relatedTask);
+  if (g.error) fail(rules.relatedTask, `${get.method} of task ${a.t.id} with a related-task meta naming task ${b.t.id} was refused; the id param names the task`, "task " + a.t.id, g.error);
+  const shown = taskIn(w.model, g.result);
+  if (shown?.[w.model.idField] !== a.t.id) fail(rules.relatedTask, `${get.method} of task ${a.t.id} with a related-task meta naming task ${b.t.id} answered another task`, a.t.id, shown?.[w.model.idField] ?? brief(g));
+  observe(w, a.t, shown!, get.method);
+  if (cancel === undefined) return;
+  const x = await w.session.request(cancel, naming(a.t.id, b.t.id));
+  expectAnswer(x, rules.relatedTask, cancel);
+  if (x.error) fail(rules.relatedTask, `${cancel} of task ${a.t.id} with a related-task meta naming task ${b.t.id} was refused; the id param names the task`, "a result", x.error);
+  a.t.cancelRequested = true;
+  const other = await w.session.request(get.method, idParams(w, b.t.id));
+  const bShown = taskIn(w.model, other.result);
+  if (isObject(bShown)) {
+    observe(w, b.t, bShown, get.method);
+    if (w.model.terminal.has(b.t.status)) fail(rules.relatedTask, `${cancel} of task ${a.t.id} with a related-task meta naming task ${b.t.id} ended task ${b.t.id} (${b.t.status})`, "still running", b.t.status);
+  }
+}
+
+/**
+ * Work that asks for two inputs at once (the `inputs` outcome), seen to its end: the tester answers a task's input
+ * requests one after the other and reads the task before each answer, so the second is read while it still waits
+ * (rule `input`).
+ */
+export async function twoInputs(w: World): Promise<void> {
+  const recipe = w.outcomes.inputs;
+  if (w.model.ir.behaviour.input === false || recipe === undefined || !w.tools.has(recipe.name) || !mayAugment(w.model, "tools/call") || !w.augmented("tools/call")) return;
+  // Made as input work (it ends completed once answered) with the inputs outcome's tool.
+  const made = await new Create("input", undefined, undefined, recipe).make(w);
+  if (made === undefined) return;
+  count(w, "once: work that asks for two inputs at once");
+  await seeToEnd(w, made.t);
+}
+
+/**
+ * A task cancelled while it waits for input, its input request answered after the cancel: the answer is ignored and
+ * the task stays where the spec's cancel leads (it does not go on to complete).
+ */
+export async function cancelWhileWaiting(w: World): Promise<void> {
+  const c = w.model.ir.behaviour.cancellation;
+  const method = cancelMethodOf(w);
+  const byNotification = c.via === "cancelled-notification";
+  const recipe = w.outcomes.input;
+  if (w.model.ir.behaviour.input === false || recipe === undefined || !w.tools.has(recipe.name) || !mayAugment(w.model, "tools/call") || !w.augmented("tools/call") || w.model.op("get") === undefined) return;
+  if (method === undefined && !byNotification) return;
+  // The input request may come before the creation returns (a notification acknowledges it): the hook waits for it.
+  let settle: (t: ModelTask | undefined) => void = () => {};
+  const task = new Promise<ModelTask | undefined>((r) => (settle = r));
+  let cancelled = false;
+  w.session.beforeInputAnswer = async (seen) => {
+    const t = await task;
+    if (t === undefined || seen.relatedTaskId !== t.id || cancelled) return;
+    if (byNotification && t.requestId === undefined) return;
+    cancelled = true;
+    t.cancelRequested = true;
+    if (method !== undefined) await w.session.request(method, idParams(w, t.id));
+    else await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
+    await waitTerminal(w, t, 5000);
+  };
+  try {
+    let made: Awaited<ReturnType<Create["make"]>>;
+    try {
+      made = await new Create("input").make(w);
+    } finally {
+      settle(made?.t);
+    }
+    if (made === undefined) return;
+    const t = made.t;
+    await waitTerminal(w, t, 15_000);
+    if (!cancelled) return;
+    count(w, "once: a task cancelled while it waits for input");
+    // The answer went out after the cancel: a little later the task is still where the cancel left it.
+    await new Promise((r) => setTimeout(r, 300));
+    await refresh(w, t);
+    checked(rules.cancellation);
+    if (!w.model.endStates.cancel.has(t.status)) fail(rules.cancellation, `task ${t.id}, cancelled while it waited for input, is ${t.status} once its input was answered`, [...w.model.endStates.cancel], t.status);
+  } finally {
+    w.session.beforeInputAnswer = undefined;
+  }
+}
