@@ -40,7 +40,8 @@ export function composeDraw(d: Draw): { doc: Doc; what: string } {
   return { doc, what };
 }
 
-async function demoUrl(file: string): Promise<{ url: string; stop: () => Promise<void> }> {
+/** The demo of spec `file` over Streamable HTTP on 127.0.0.1: its URL, and how to stop it. */
+export async function demoUrl(file: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const child = spawn(join(ROOT, "node_modules/.bin/tsx"), [join(ROOT, "scripts/demo-server.ts"), file, "--http", "0"], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
   let err = "";
   const stop = async () => {
