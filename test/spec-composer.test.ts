@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { draws } from "../scripts/compose-specs-draws.js";
 import { runDraw } from "./helpers/compose-run.js";
+import { COMPOSE_SEMANTIC_KINDS } from "./helpers/spec-composer.js";
 import { explain } from "./helpers/conform.js";
 
 const SEED = Number(process.env.FC_SEED ?? 20261204);
@@ -34,7 +35,7 @@ describe("draws that once broke a promise, replayed at their own seed", () => {
   // 28, 52: per-request specs whose meta keys are renamed: the client's capabilities travel under the spec's own
   // entry (the runtime reads them there) besides the core's. 352: a transition operation into a cancelled-role
   // state ends a task whose work would have completed: the move, not the outcome, says how it ends.
-  const fixed = draws(420, 20261204);
+  const fixed = draws(420, 20261204, COMPOSE_SEMANTIC_KINDS);
   for (const n of [28, 52, 352]) {
     const d = fixed[n]!;
     it(`composed spec ${n} of seed 20261204 (${d.base}: ${d.kinds.join(", ")})`, async () => {
