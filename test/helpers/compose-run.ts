@@ -41,9 +41,13 @@ export function composeDraw(d: Draw): { doc: Doc; what: string } {
   return { doc, what };
 }
 
-/** The demo of spec `file` over Streamable HTTP on 127.0.0.1: its URL, and how to stop it. */
-export async function demoUrl(file: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(join(ROOT, "node_modules/.bin/tsx"), [join(ROOT, "scripts/demo-server.ts"), file, "--http", "0"], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+/**
+ * The demo of spec `file` over Streamable HTTP on 127.0.0.1: its URL, and how to stop it. `generated`: where
+ * the spec's code is generated already (the demo serves it from there instead of generating it again).
+ */
+export async function demoUrl(file: string, generated?: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const env = generated === undefined ? process.env : { ...process.env, MCP_TASK_GEN_DEMO_GENERATED: generated };
+  const child = spawn(join(ROOT, "node_modules/.bin/tsx"), [join(ROOT, "scripts/demo-server.ts"), file, "--http", "0"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
   let err = "";
   const stop = async () => {
     if (child.exitCode !== null) return;
@@ -126,16 +130,25 @@ export async function prepareDraw(d: Draw, dir: string): Promise<Prepared> {
 }
 
 /** A compiled draw whose code type-checked: its demo (Streamable HTTP on 127.0.0.1) against its own conform. */
-export async function serveDraw(p: Compiled, runs: number, seed: number, times: Record<string, number> = {}): Promise<Outcome> {
+export async function serveDraw(p: Compiled, runs: number, seed: number, times: Record<string, number> = {}, regenerate = false): Promise<Outcome> {
   let at = Date.now();
   const lap = (phase: string) => {
     const now = Date.now();
     times[phase] = (times[phase] ?? 0) + now - at;
     at = now;
   };
+  // The code the chain compiled and type-checked, beside a node_modules that holds the SDK and the runtime.
+  const dir = dirname(p.file);
+  const gen = join(dir, "gen");
+  for (const f of p.files) {
+    mkdirSync(dirname(join(gen, f.path)), { recursive: true });
+    writeFileSync(join(gen, f.path), f.contents);
+  }
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }) + "\n");
+  if (!existsSync(join(dir, "node_modules"))) symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   let server: Awaited<ReturnType<typeof demoUrl>>;
   try {
-    server = await demoUrl(p.file);
+    server = await demoUrl(p.file, regenerate ? undefined : gen);
     lap("demo");
   } catch (e) {
     return { kind: "demo", what: p.what, why: (e as Error).message };
@@ -155,15 +168,16 @@ export async function serveDraw(p: Compiled, runs: number, seed: number, times: 
  * that validate is type-checked in one program (in `tscDir`, shared by the batches of a run), and each whose
  * code type-checks is served by its demo and conformed, `jobs` at once. Each draw's files are in `dirOf(i)`.
  * `onOutcome` hears each draw's outcome (in the order they end); `times` adds up the milliseconds of each
- * phase (compile, tsc, demo, conform, stop).
+ * phase (compile, tsc, demo, conform, stop). The demo serves the code the chain type-checked, unless
+ * `regenerate`: then it generates the spec file again on start, as `npm run demo -- spec.yaml` does.
  */
 export async function runDraws(
   ds: readonly Draw[],
   dirOf: (i: number) => string,
   tscDir: string,
-  opts: { runs?: number; seed?: number; batch?: number; jobs?: number; times?: Record<string, number>; onOutcome?: (i: number, o: Outcome) => void } = {},
+  opts: { runs?: number; seed?: number; batch?: number; jobs?: number; times?: Record<string, number>; onOutcome?: (i: number, o: Outcome) => void; regenerate?: boolean } = {},
 ): Promise<Outcome[]> {
-  const { runs = 8, seed = 20261204, batch = 20, jobs = 1, times = {}, onOutcome } = opts;
+  const { runs = 8, seed = 20261204, batch = 20, jobs = 1, times = {}, onOutcome, regenerate = false } = opts;
   mkdirSync(tscDir, { recursive: true });
   const out: Outcome[] = [];
   const done = (i: number, o: Outcome) => {
@@ -189,7 +203,7 @@ export async function runDraws(
     });
     await Promise.all(
       Array.from({ length: Math.max(1, jobs) }, async () => {
-        for (let next = queue.shift(); next !== undefined; next = queue.shift()) done(next.i, await serveDraw(next.p, runs, seed, times));
+        for (let next = queue.shift(); next !== undefined; next = queue.shift()) done(next.i, await serveDraw(next.p, runs, seed, times, regenerate));
       }),
     );
   }
