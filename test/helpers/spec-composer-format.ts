@@ -111,11 +111,12 @@ export const FORMAT_COMPOSE: Record<string, Composition> = {
     if (!isObj(ret) || typeof ret.field !== "string" || !fields) return "retentionBounds (no-op)";
     const f = asObject(fields, ret.field);
     if (!f || (f.type !== "integer" && f.type !== "number")) return "retentionBounds (no-op)";
-    const min = r.pick([0, 1000, 5000]);
+    // A minimum of 0 would let a default of 0 through: a spec that promises tasks gone as soon as they are made.
+    const min = r.pick([1000, 5000]);
     const max = r.pick([600_000, 3_600_000, 86_400_000]);
     f.minimum = min;
     f.maximum = max;
-    const def = r.pick([min, max, Math.max(min, 60_000), max + 1000, min > 0 ? min - 1 : 60_000]);
+    const def = r.pick([min, max, Math.max(min, 60_000), max + 1000, min - 1]);
     const cap = r.pick([max, max * 2, Math.max(min, 120_000)]);
     ret.default = def;
     ret.max = cap;
@@ -228,9 +229,12 @@ export const FORMAT_COMPOSE: Record<string, Composition> = {
     const kind = r.pick(["boolean", "integer", "string", "managed"] as const);
     const guards = isObj(doc.guards) ? doc.guards : (doc.guards = {});
     let guard: Obj;
+    // Each guard holds on the field's default (no tool of the demo sets it): a guard that never held would keep
+    // every task in its state for ever, which the spec would then promise.
     if (kind === "boolean") {
-      fields.composerFlag = { type: "boolean", default: false };
-      guard = { field: "composerFlag", type: "boolean", equals: r.pick([true, false]) };
+      const v = r.int(2) === 0;
+      fields.composerFlag = { type: "boolean", default: v };
+      guard = { field: "composerFlag", type: "boolean", ...(r.int(2) === 0 ? { equals: v } : { notEquals: !v }) };
     } else if (kind === "integer") {
       fields.composerCount = { type: "integer", default: 2 };
       guard = { field: "composerCount", type: "integer", ...r.pick<Obj>([{ atLeast: 1 }, { atMost: 5 }, { equals: 2 }, { notEquals: 0 }]) };
