@@ -67,7 +67,10 @@ export const FORMAT_COMPOSE: Record<string, Composition> = {
   /** The list method's cursor, next cursor (and at times its items) under names of the spec's own. */
   pagingNames(doc, r) {
     const methods = isObj(doc.methods) ? doc.methods : {};
-    const list = Object.entries(methods).find(([, m]) => isObj(m) && m.operation === "list");
+    // The list method: named by behaviour.listing (its operation implied), or declared with operation list.
+    const listing = b(doc).listing;
+    const named = isObj(listing) && typeof listing.method === "string" ? listing.method : undefined;
+    const list = Object.entries(methods).find(([n, m]) => isObj(m) && (n === named || m.operation === "list"));
     if (!list || !isObj(list[1])) return "pagingNames (no-op)";
     const params = objectType(doc, list[1].params);
     const result = objectType(doc, list[1].result);
