@@ -15,11 +15,12 @@ export const BASES = [
     .map((f) => `test/fixtures/specs/${f}`),
 ];
 
-export function draws(n: number, s: number): Draw[] {
+/** `n` draws of seed `s`, their compositions taken from `kinds` (every kind unless told). */
+export function draws(n: number, s: number, kinds: readonly string[] = ALL_KINDS): Draw[] {
   return fc.sample(
     fc.record({
       base: fc.constantFrom(...BASES),
-      kinds: fc.array(fc.constantFrom(...ALL_KINDS), { minLength: 2, maxLength: 5 }),
+      kinds: fc.array(fc.constantFrom(...kinds), { minLength: 2, maxLength: 5 }),
       choices: fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { minLength: 12, maxLength: 12 }),
     }),
     { seed: s, numRuns: n },

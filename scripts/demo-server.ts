@@ -26,6 +26,8 @@
  * startupWaitMs (how long to wait for a PostgreSQL that cannot be reached yet; default 5 minutes).
  * http: the HTTP limits (headersTimeoutMs, requestTimeoutMs, maxBodyBytes; see HttpLimits in runtime/http-listen.ts;
  * maxParamsKeys for a per-request lifecycle).
+ * env MCP_TASK_GEN_DEMO_GENERATED=<dir>: a spec file's code generated already (into <dir>, beside a
+ * node_modules that holds the SDK and the runtime): served from there, not generated again.
  * --auth <token>: a static bearer token that becomes the requestor's auth context
  * (tasks are bound to it); repeatable, one requestor per token. Over HTTP every request
  * must carry `Authorization: Bearer <token>` of one of them (anything else is answered

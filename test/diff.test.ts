@@ -354,7 +354,7 @@ describe("diff: states, transitions, guards", () => {
 describe("diff: behaviour, compared as data", () => {
   it("a changed mode has a readable path and breaks both", () => {
     const d = diffAfter((s) => {
-      s.behaviour.results = { mode: "block-until-terminal", method: "tasks/get", replaysErrors: false };
+      s.behaviour.results = { mode: "block-until-terminal", method: "tasks/get", replaysErrors: true };
       delete s.methods["tasks/get"].operation;
     });
     const c = at(d, "behaviour.results.mode");

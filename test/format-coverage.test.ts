@@ -14,6 +14,8 @@ import { CODES } from "../generator/diagnostics.js";
 import { analyze } from "../generator/pipeline.js";
 import { ROOT } from "./helpers/cli.js";
 import { covers, formatPaths, lastKey } from "./helpers/format-paths.js";
+import { composerCoverage, VARIES } from "./helpers/spec-composer-format.js";
+import { ALL_KINDS } from "./helpers/spec-composer.js";
 
 interface Row {
   path?: string;
@@ -105,5 +107,42 @@ describe("the coverage matrix of the spec format", () => {
     const checked = paths.filter((p) => RULE_CATALOGUE.some((r) => r.reads.some((read) => covers(read, p))));
     expect(checked.length).toBeGreaterThan(0);
     expect(checked.length).toBeLessThanOrEqual(paths.length);
+  });
+
+  it("every row and combination is varied by a kind of the spec composer, or says why none varies it", () => {
+    const names = [...matrix.rows.map((r) => r.path!), ...matrix.combinations.map((c) => c.combination!)];
+    expect(names.filter((n) => Object.keys(composerCoverage(n, ALL_KINDS)).length === 0)).toEqual([]);
+    // Every kind says what it varies, and names only rows and combinations of the matrix.
+    expect(ALL_KINDS.filter((k) => (VARIES[k] ?? []).length === 0)).toEqual([]);
+    expect(Object.keys(VARIES).filter((k) => !ALL_KINDS.includes(k))).toEqual([]);
+    expect(Object.entries(VARIES).flatMap(([k, rows]) => rows.filter((r) => !names.includes(r)).map((r) => `${k}: ${r}`))).toEqual([]);
+  });
+
+  it("the rows users vary on the wire are drawn by a kind (paging names, error data, retention, replay, pushes, roles, ids, filled fields, guards)", () => {
+    const drawn = [
+      "methods.*.params",
+      "methods.*.result",
+      "errors.*.data",
+      "behaviour.retention.default",
+      "behaviour.retention.max",
+      "the retention default outside the retention field's minimum or maximum",
+      "behaviour.results.replaysErrors",
+      "behaviour.statusNotifications.delivery=push",
+      "behaviour.input.resume names a state of role completed",
+      "behaviour.events.cancel names a state of role completed",
+      "behaviour.input.status names a state of role running, input via side-request",
+      "the task id a string with a pattern the generated UUIDs break",
+      "the task id typed other than a string (e.g. integer)",
+      "createdAt or lastUpdatedAt typed other than a string (e.g. integer)",
+      "the retention field typed other than a number (e.g. string)",
+      "a guard on a boolean field of the task's own (guards.*.type boolean)",
+      "guards.*.type=string",
+      "a guard on pendingInputs",
+    ];
+    expect(drawn.filter((r) => composerCoverage(r, ALL_KINDS).kind === undefined)).toEqual([]);
+    // What is left to the base specs, counted (docs/spec-format.md gives the figure).
+    const names = [...matrix.rows.map((r) => r.path!), ...matrix.combinations.map((c) => c.combination!)];
+    const byKind = names.filter((n) => composerCoverage(n, ALL_KINDS).kind !== undefined).length;
+    expect(byKind).toBeGreaterThan(100);
   });
 });

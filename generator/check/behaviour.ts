@@ -117,6 +117,14 @@ export function checkBehaviourRefs(ctx: Ctx, task: TaskInfo): void {
   if (r.mode === "error-until-completed") {
     need(r.notReadyError !== undefined, "notReadyError", rP, "results mode error-until-completed needs the error answered before completion");
   }
+  if (r.mode === "block-until-terminal" && r.replaysErrors === false) {
+    report(
+      "MTG060",
+      "error",
+      "results mode block-until-terminal answers what the original request would have, its JSON-RPC error included, so it replays errors: set replaysErrors: true, or use mode error-until-completed",
+      [...rP, "replaysErrors"],
+    );
+  }
   ref("error", r.notReadyError, [...rP, "notReadyError"]);
   ref("error", r.cancelledError, [...rP, "cancelledError"]);
 

@@ -170,6 +170,8 @@ const FORMAT_SAMPLES: Record<"date-time" | "uri" | "uuid", RegExp> = {
 /** A task id as the runtime makes one (crypto.randomUUID), and a time as it writes one (Date#toISOString). */
 const SAMPLE_ID = "0b6c4e3a-9f1d-4c2b-8e7a-5d4f3c2b1a09";
 const SAMPLE_TIME = "2026-01-02T03:04:05.678Z";
+/** A task id a requestor may choose. */
+const REQUESTOR_ID = "my-task-1";
 
 /** Where field `name` of type `typeName` is declared (its own fields, an extended type, a union variant). */
 function declaredAt(spec: Spec, typeName: string, name: string, seen = new Set<string>()): Path | undefined {
@@ -218,7 +220,9 @@ export function checkRuntimeFields(ctx: Ctx, task: TaskInfo): void {
     }
   };
   if (b.creation.taskId.assignedBy === "receiver") fill(idField, SAMPLE_ID, "the ids it makes (random UUIDs, e.g. " + SAMPLE_ID + ")", "'string' (or format uuid)");
-  else fill(idField, SAMPLE_ID, "the requestor's ids (the generated client makes random UUIDs)", "'string' (or format uuid)");
+  // A requestor chooses the ids: the runtime takes any non-empty string the task request's type allows, so the
+  // task's id type cannot be narrower than a string.
+  else fill(idField, REQUESTOR_ID, "the ids requestors choose (any non-empty string the task request allows, e.g. " + REQUESTOR_ID + ")", "'string'");
   for (const f of ["createdAt", "lastUpdatedAt"]) fill(f, SAMPLE_TIME, "an ISO 8601 time (e.g. " + SAMPLE_TIME + ")", "'string' (or format date-time)");
   if (b.retention) fill(b.retention.field, b.retention.default, "the retention granted in ms", "a number ('integer' or 'number', nullable where null asks for unlimited)", ["behaviour", "retention", "default"]);
   if (b.polling) fill(b.polling.field, b.polling.default, "the suggested poll interval in ms", "a number ('integer' or 'number')", ["behaviour", "polling", "default"]);

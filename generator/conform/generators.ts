@@ -10,6 +10,7 @@ import { Delete } from "./commands/delete.js";
 import { Expire } from "./commands/expire.js";
 import { Intrude } from "./commands/intrude.js";
 import { List } from "./commands/list.js";
+import { MissingField, requiredCreationFields } from "./commands/missing-field.js";
 import { Custom, Move } from "./commands/move.js";
 import { Get, Reread, Wait } from "./commands/read.js";
 import { Duplicate, Envelope, Gate, Switch, switchCandidates, Unknown, WrongParams } from "./commands/refusals.js";
@@ -64,6 +65,7 @@ export function drawnCommands({ model, offered, tools, available, augmentable, i
   const unadvertised = Object.keys(gates).filter((m) => !offered(m)).length + (model.ir.behaviour.unsupportedMethods?.methods.length ?? 0);
   if (unadvertised > 0) commandArbs.push(fc.tuple(fc.nat(7), fc.nat(7)).map(([p, n]) => new Gate(p, n)));
   if (model.ir.behaviour.creation.taskId.assignedBy === "requestor") commandArbs.push(fc.nat(7).map((n) => new Duplicate(n)));
+  if (requiredCreationFields(model).length && available.includes("complete")) commandArbs.push(fc.nat(7).map((n) => new MissingField(n)));
   if (model.ir.behaviour.retention !== false && model.ir.behaviour.creation.retentionField !== undefined && available.includes("long")) commandArbs.push(fc.nat(7).map((n) => new Retention(n)));
   // Twice: among the many commands, a run would seldom let a retention run out otherwise.
   if (model.ir.behaviour.events?.expiry !== undefined && available.includes("long")) commandArbs.push(fc.constant(new Expire()), fc.constant(new Expire()));

@@ -11,7 +11,9 @@ import { fail, root } from "./common.js";
 
 /** The directory of the spec's generated server; exits 2 where there is none. */
 export function generatedDir(spec: string): string {
-  const dir = /\.(ya?ml|json)$/i.test(spec) ? generateInto(spec) : join(root, "output-samples", spec);
+  // A caller that generated the spec file's code already (the spec composer) names where: served as it is.
+  const given = process.env.MCP_TASK_GEN_DEMO_GENERATED;
+  const dir = given !== undefined && given !== "" ? resolve(given) : /\.(ya?ml|json)$/i.test(spec) ? generateInto(spec) : join(root, "output-samples", spec);
   if (!existsSync(join(dir, "server.ts"))) {
     const specs = readdirSync(join(root, "output-samples"), { withFileTypes: true }).filter((e) => e.isDirectory() && existsSync(join(root, "output-samples", e.name, "server.ts")));
     fail(`no generated server in output-samples/${spec}/: a built-in spec (${specs.map((e) => e.name).join(", ")}) or a spec file (.yaml, .yml, .json); after changing the generator, npm run samples`);

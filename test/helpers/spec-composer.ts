@@ -7,6 +7,7 @@
  * its demo must pass its own conform, or is refused with located errors (test/spec-composer.test.ts,
  * scripts/compose-specs.ts).
  */
+import { FORMAT_COMPOSE } from "./spec-composer-format.js";
 import { SEMANTIC, type Doc, type Json, type Rand } from "./spec-mutants.js";
 
 type States = Record<string, { role?: string; terminal?: boolean; initial?: boolean; [k: string]: Json | undefined }>;
@@ -170,6 +171,11 @@ export const COMPOSE: Record<string, Composition> = {
 
 export const COMPOSE_KINDS = Object.keys(COMPOSE);
 
-/** Compositions and the semantic mutations together (renamed states, methods and notifications, errors, ...). */
-export const ALL: Record<string, Composition> = { ...COMPOSE, ...SEMANTIC };
+/**
+ * Compositions, the semantic mutations (renamed states, methods and notifications, errors, ...) and the
+ * compositions drawn from the format's coverage matrix (spec-composer-format.ts) together.
+ */
+export const ALL: Record<string, Composition> = { ...COMPOSE, ...SEMANTIC, ...FORMAT_COMPOSE };
 export const ALL_KINDS = Object.keys(ALL);
+/** The kinds without the matrix's compositions: the draws of a seed made from these replay as they were drawn. */
+export const COMPOSE_SEMANTIC_KINDS = [...Object.keys(COMPOSE), ...Object.keys(SEMANTIC)];
