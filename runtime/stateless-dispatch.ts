@@ -123,7 +123,7 @@ export function checkUnsupportedMethod(plan: RuntimePlan<string>, message: unkno
 
 /**
  * The protocol version a request's `_meta` names, checked as the SDK's HTTP entry checks it: a request
- * without one lacks a required field of the envelope (-32602, core 2026-07-28 "_meta"), one naming a version
+ * without one lacks a required field of the envelope (-32602, as the per-request envelope of `_meta` requires), one naming a version
  * this spec does not speak is refused (-32022, as over HTTP). Over stdio the SDK's entry does not check it;
  * undefined for a valid request and for anything that is no request.
  */

@@ -271,7 +271,8 @@ describe("conform on the adopted 2.x quickstart over HTTP sessions", () => {
     const outcomes = { complete: { name: "slow_tool", arguments: { seconds: 0.2 } }, long: { name: "slow_tool", arguments: { seconds: 30 } }, fail: null, error: null, input: null };
     const run = await promisify(execFile)(
       process.execPath,
-      ["bin/mcp-task-gen.js", "conform", "--spec", "mcp-2025-11-25", "--url", url, "--outcomes", JSON.stringify(outcomes), "--runs", "8"],
+      // http-poll-json: the SDK's HTTP transport answers tasks/get on an SSE stream (a SHOULD NOT of the transport, not of the tasks).
+      ["bin/mcp-task-gen.js", "conform", "--spec", "mcp-2025-11-25", "--url", url, "--outcomes", JSON.stringify(outcomes), "--runs", "8", "--ignore", "http-poll-json"],
       { cwd: root, timeout: 120_000 },
     ).then(
       () => ({ stdout: "", stderr: "", code: 0 }),

@@ -50,6 +50,17 @@ describe("specs no server could keep are refused", () => {
     expect(e?.path).toEqual(["methods", "jobs/pause", "to"]);
   });
 
+  it("a transition operation that moves running work back into a queued state (nothing would start it again)", () => {
+    const errors = refused("test/fixtures/specs/jobs.yaml", (d) => {
+      const queued = Object.keys(d.states).find((s) => d.states[s].role === "queued")!;
+      d.methods["jobs/pause"].to = queued;
+      d.transitions.push({ from: "running", to: queued });
+    });
+    const e = errors.find((x) => x.code === "MTG067" && /jobs\/pause/.test(x.message));
+    expect(e?.message).toMatch(/a queued state, where the runtime would never start it again.*move it to a paused state/);
+    expect(e?.path).toEqual(["methods", "jobs/pause", "to"]);
+  });
+
   it.each(["tools/call", "ping", "initialize", "tools/list", "resources/read"])("a core MCP method declared as a task method: %s", (core) => {
     const errors = refused("mcp-2025-11-25", (d) => void (d.methods[core] = { ...d.methods["tasks/get"], name: "Shadowed" }));
     const e = errors.find((x) => x.code === "MTG069" && x.message.includes(`'${core}' is a core MCP method`));

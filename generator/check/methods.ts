@@ -60,6 +60,18 @@ export function checkCoreMethods(ctx: Ctx): void {
         ["methods", method, "to"],
       );
     }
+    if (m.kind === "request" && m.operation === "transition" && m.to !== undefined && spec.states[m.to]?.role === "queued") {
+      // Work runs from its start to its end once: a running task moved back to the queue would wait there for ever.
+      const fromRunning = spec.transitions.some((tr) => (Array.isArray(tr.from) ? tr.from : [tr.from]).some((f) => spec.states[f]?.role === "running") && (Array.isArray(tr.to) ? tr.to : [tr.to]).includes(m.to!));
+      if (fromRunning) {
+        report(
+          "MTG067",
+          "error",
+          `'${method}' could move running work back to '${m.to}', a queued state, where the runtime would never start it again: the task would wait there for ever; move it to a paused state (its work waits there and goes on once the task is moved back), or remove the transitions from running states into '${m.to}'`,
+          ["methods", method, "to"],
+        );
+      }
+    }
   }
 }
 
