@@ -43,6 +43,8 @@ export async function serve({ spec, dir, gen, runtime, tools, http, httpLimits, 
   // --mcp-server: the same tools on the high-level McpServer, made task-augmentable with runtime.tool().
   const createMcpServer = () => {
     const server = new McpServer({ name: "mcp-task-gen-demo", version: "0.1.0" });
+    // Its tools log their work (notifications/message).
+    server.server.registerCapabilities({ logging: {} });
     runtime.install(server);
     for (const t of tools) {
       const shape = (t.inputSchema as unknown as z.ZodObject).shape;
@@ -59,7 +61,7 @@ export async function serve({ spec, dir, gen, runtime, tools, http, httpLimits, 
     if (mcp) return createMcpServer();
     const server = new Server(
       { name: "mcp-task-gen-demo", version: "0.1.0" },
-      { capabilities: { resources: {}, prompts: {} }, instructions: `Demo of the generated ${spec} task support.` },
+      { capabilities: { resources: {}, prompts: {}, logging: {} }, instructions: `Demo of the generated ${spec} task support.` },
     );
     runtime.install(server);
     runtime.registerTools(server, tools);

@@ -24,6 +24,11 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 
+/** A log message to the requestor (notifications/message); a connection that takes none (no logging capability) is not told. */
+async function tell(ctx: { notify(n: { method: string; params?: Record<string, unknown> }): Promise<void> }, level: "info" | "debug", data: string): Promise<void> {
+  await ctx.notify({ method: "notifications/message", params: { level, logger: "slow_compute", data } }).catch(() => undefined);
+}
+
 /** The tools, defined on the generated server of `gen`; `retryTools` names those whose work runs again when its worker is lost. */
 export function demoTools(gen: ServerModule, runtime: DemoRuntime, retryTools: Record<string, number> | undefined) {
   // The task's own numeric fields (e.g. progress), which slow_compute sets as it goes.
@@ -51,13 +56,15 @@ export function demoTools(gen: ServerModule, runtime: DemoRuntime, retryTools: R
     }),
     gen.defineTool({
       name: "slow_compute",
-      description: "Sleeps for the given seconds, then answers; cancellable; reports progress where asked.",
+      description: "Sleeps for the given seconds, then answers; cancellable; reports progress where asked and logs its work.",
       ...asTask,
       // label: a free-form tag the conformance suite sends along.
       inputSchema: z.object({ seconds: z.number().min(0).max(3600), label: z.string().optional() }),
       handler: async ({ seconds }, ctx) => {
         // One line per run: a task's runs can be counted across processes.
         log("slow_compute started", { taskId: ctx.taskId ?? null });
+        // It logs its work to the requestor too (a task's log names the task), where the connection takes logs.
+        await tell(ctx, "info", `computing for ${seconds} s`);
         try {
           // In steps: between them the task honours a transition that holds it (e.g. a pause), and
           // reports its progress in the task's own numeric fields where the spec declares some.
@@ -73,6 +80,7 @@ export function demoTools(gen: ServerModule, runtime: DemoRuntime, retryTools: R
           log("slow_compute aborted", { taskId: ctx.taskId ?? null });
           throw e;
         }
+        await tell(ctx, "info", `computed for ${seconds} s`);
         return text(`Computed for ${seconds} s`);
       },
     }),
