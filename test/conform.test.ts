@@ -42,6 +42,14 @@ describe("conform against the demo of every built-in spec", () => {
       const r = await conform({ ir: irOf(spec), target: { stdio: `${TSX} ${DEMO} ${spec}` }, runs: 8, seed: SEED });
       expect(r.ok, explain(r)).toBe(true);
       expect(r.exercised.create ?? 0).toBeGreaterThan(0);
+      // Once per run: a listing of more than a page names a next cursor on its first page; the log messages of a
+      // task of the demo's slow_compute name it (where the revision puts the related-task meta on notifications).
+      if (spec !== "ext-tasks-2026-07-28") {
+        expect(r.exercised["once: more than a page"], "once: more than a page").toBe(1);
+        expect(r.exercised["once: a task's log messages"], "once: a task's log messages").toBe(1);
+      }
+      // Where a task is cancelled by notifications/cancelled, each ended task is read right after one names it.
+      if (spec === "sep-1686-draft") expect(r.exercised["cancelled notification after the end"] ?? 0).toBeGreaterThan(0);
     }, 180_000);
 
     it(`${spec} over Streamable HTTP, its transport rules included`, async () => {

@@ -11,7 +11,7 @@ import { checkRelated, checkRelatedAnswer } from "./rules/related-task.js";
 import { checkGranted, checkReachable } from "./rules/retention.js";
 import { checkEmptyAck, checkResultType } from "./rules/result-type.js";
 import { checkEndResult, checkInline } from "./rules/results.js";
-import { checkTimes, ms, timeFields } from "./rules/timestamps.js";
+import { checkCreatedAt, checkTimes, ms, timeFields } from "./rules/timestamps.js";
 import { isDeepStrictEqual } from "node:util";
 import { taskIn, valueAt } from "./session.js";
 import type { JsonRpcError } from "./wire.js";
@@ -27,6 +27,7 @@ export function observe(w: World, t: ModelTask, task: Record<string, unknown>, w
   }
   const taskSchema = m.schemas.type(m.ir.behaviour.taskType);
   checkSchema(taskSchema, task, rules.types, `${what}: the task`);
+  checkCreatedAt(w, task, what);
   checked(rules.identity);
   checked(rules.states);
   checked(rules.transitions);
@@ -52,7 +53,10 @@ export function observe(w: World, t: ModelTask, task: Record<string, unknown>, w
   if (m.terminal.has(status) && t.notified !== undefined && m.terminal.has(t.notified) && t.notified !== status) {
     fail(rules.notifications, `${what} shows task ${t.id} ${status}, but its status notification said it ended ${t.notified}`, t.notified, status);
   }
-  if (m.terminal.has(status)) t.endedAt ??= Date.now();
+  if (m.terminal.has(status)) {
+    t.endedAt ??= Date.now();
+    w.made.endedIds.add(t.id);
+  }
   t.status = status;
   checkStatusMessage(w, t, task, what);
   checkFailure(w, t, task, what);
@@ -199,6 +203,15 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
   }
   // Cancelling it now does what the spec says of a terminal task, and leaves it as it ended.
   const c = w.model.ir.behaviour.cancellation;
+  if (c.via === "cancelled-notification" && t.requestId !== undefined && w.model.op("get") !== undefined) {
+    // The notification is ignored: read right after it, the task is as it ended.
+    count(w, "cancelled notification after the end");
+    checked(rules.terminal);
+    await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
+    await new Promise((r) => setTimeout(r, 50));
+    await refresh(w, t);
+    return;
+  }
   const cancel = c.via === "method" && c.method !== undefined && w.offered(c.method) ? c.method : undefined;
   if (cancel === undefined) return;
   count(w, "cancel after the end");

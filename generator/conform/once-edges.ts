@@ -1,16 +1,50 @@
 /**
- * Checks at the edges of the task requests, made once per invocation of conform (see `once.ts`): a request the
- * server makes no task of asked as a task, a plain call of a tool that leaves tasks optional, the task methods
- * asked with a related-task meta that names another task, work that asks for two inputs at once, and a task
- * cancelled while it waits for input.
+ * Checks at the edges of the task requests, made once per invocation of conform (see `once.ts`): a task's log
+ * messages, a request the server makes no task of asked as a task, a plain call of a tool that leaves tasks
+ * optional, the task methods asked with a related-task meta that names another task, work that asks for two inputs
+ * at once, and a task cancelled while it waits for input.
  */
 import { Create } from "./commands/create.js";
 import { switchSetting } from "./commands/refusals.js";
 import { observe, refresh, seeToEnd, waitTerminal } from "./follow.js";
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
-import { taskIn } from "./session.js";
+import { checkRelatedNotification } from "./rules/related-task.js";
+import { taskIn, valueAt } from "./session.js";
 import { brief, cancelMethodOf, count, expectAnswer, idParams, isObject, mayAugment, type ModelTask, plainCall, type World } from "./world.js";
+
+/** The notification a server logs with (core MCP logging). */
+const LOG = "notifications/message";
+
+/**
+ * A task's log messages: one task of the complete outcome, made while no other work of the tester runs, read to its
+ * end. Every log message that came meanwhile is its work's (no plain request was open), and names it in the
+ * related-task meta where the spec puts that meta on a task's notifications; one that names a task of an earlier run
+ * on the same connection, not seen ended, is that task's. A server that logs nothing is not checked.
+ */
+export async function taskLogs(w: World): Promise<void> {
+  const rel = w.model.ir.behaviour.relatedTask;
+  const key = rel === false || !rel.notifications ? undefined : w.model.metaKey(rel.meta);
+  const recipe = w.outcomes.complete;
+  if (key === undefined || recipe === undefined || !w.tools.has(recipe.name) || !mayAugment(w.model, "tools/call") || !w.augmented("tools/call") || w.model.op("get") === undefined) return;
+  if (w.tasks.some((t) => !t.gone && !w.model.terminal.has(t.status))) return;
+  const from = w.session.wire.notifications.length;
+  const made = await new Create("complete").make(w);
+  if (made === undefined) return;
+  await waitTerminal(w, made.t, 15_000);
+  // Up to its end as read: what comes later (its result read, a plain call of the same tool) is not in the window.
+  const logs = w.session.wire.notifications.slice(from).filter((n) => n.method === LOG);
+  await seeToEnd(w, made.t);
+  if (logs.length === 0) return;
+  count(w, "once: a task's log messages");
+  for (const n of logs) {
+    const entry = valueAt(n.params ?? {}, ["_meta", key]);
+    const named = isObject(entry) && typeof entry.taskId === "string" ? entry.taskId : undefined;
+    // A task of a run before this one on the same connection, not seen ended, may still log as its work stops.
+    if (named !== undefined && named !== made.t.id && w.made.ids.has(named) && !w.made.endedIds.has(named) && w.tasks.every((t) => t.id !== named)) continue;
+    checkRelatedNotification(w, made.t, LOG, n.params);
+  }
+}
 
 /** A request no spec lets become a task on its own terms here: the tool listing. */
 const PLAIN = "tools/list";

@@ -3,16 +3,16 @@
  * too short to show. Creations at the same time (no task id handed out twice) and their gets at the same time
  * (each shows its own task), a listing of more tasks than one
  * page of the spec's default size holds (every page followed, every task listed), and a listing after another
- * requestor made newer tasks (none of theirs shown, none of ours lost); the keys of a task's input requests,
+ * requestor made newer tasks (none of theirs shown, none of ours lost); a task's log messages; the keys of a task's input requests,
  * with work that asks several inputs at once (`commands/input-keys.ts`); and the edges of the task requests
  * (`once-edges.ts`). What the server sent meanwhile is checked at the end, as after a drawn command.
  */
 import { Create } from "./commands/create.js";
 import { inputKeyChecks } from "./commands/input-keys.js";
-import { List } from "./commands/list.js";
+import { itemsOf, List } from "./commands/list.js";
 import { observe } from "./follow.js";
-import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, twoInputs } from "./once-edges.js";
-import { fail } from "./rule.js";
+import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, taskLogs, twoInputs } from "./once-edges.js";
+import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkHttpResponses } from "./rules/http-response.js";
 import { checkNotifications } from "./rules/notifications.js";
@@ -27,6 +27,8 @@ const MAX_PAGE = 200;
 
 /** Runs the checks; `other` opens a world of another requestor where isolation can be checked. */
 export async function onceChecks(w: World, other: (() => World) | undefined, skipped: string[]): Promise<void> {
+  // First, while no other work of the tester runs.
+  await taskLogs(w);
   await inputKeyChecks(w, skipped);
   await ignoredTaskRequest(w);
   await optionalServedPlainly(w);
@@ -78,13 +80,38 @@ async function manyTasks(w: World, other: (() => World) | undefined, skipped: st
   }
   // One task more than the default page holds: the listing must page, and every task must be on a page.
   const live = () => w.tasks.filter((t) => !t.gone).length;
-  for (let i = live(); i <= listing.pageSize; i++) if ((await new Create("complete").make(w)) === undefined) break;
-  if (live() <= listing.pageSize) {
+  const fill = async (n: number) => {
+    for (let i = live(); i < n; i++) if ((await new Create("complete").make(w)) === undefined) break;
+    return live() >= n;
+  };
+  if (!(await fill(listing.pageSize + 1))) {
     skipped.push(`once per run: a full page: the server refused creations before ${listing.pageSize + 1} tasks (a limit)`);
     return;
   }
   count(w, "once: more than a page");
+  // Its first page is limited: it names a next cursor. A server whose own page is larger than the spec's default
+  // is given a reasonable page more (REASONABLE_PAGE) before its single page counts as no paging at all.
+  let first = await firstPage(w, list.method);
+  if (first !== undefined && !first.next && listing.pageSize < REASONABLE_PAGE && (await fill(REASONABLE_PAGE + 1))) first = await firstPage(w, list.method);
+  if (first !== undefined && !first.next) {
+    fail(rules.listing, `${list.method} answered ${first.items} tasks on one page, with no ${w.model.paging.next}, for a requestor with at least ${live()}: it does not page (the spec's default page is ${listing.pageSize})`, `a ${w.model.paging.next} on the first page`, first.items);
+  }
   await new List().exec(w);
+}
+
+/** A page of more tasks than this is no limit on a response (the spec's default page may be smaller). */
+const REASONABLE_PAGE = 100;
+
+/** The first page of the listing: how many items it holds and whether it names a next cursor (undefined: refused for a limit). */
+async function firstPage(w: World, method: string): Promise<{ items: number; next: boolean } | undefined> {
+  const a = await w.session.request(method, {});
+  expectAnswer(a, rules.listing, method);
+  checked(rules.listing);
+  if (a.error) {
+    if (isLimitError(w.model, a.error.code)) return undefined;
+    fail(rules.listing, `${method} failed`, "a page", a.error);
+  }
+  return { items: itemsOf(w, a.result!).length, next: typeof a.result![w.model.paging.next] === "string" };
 }
 
 async function readAtOnce(w: World, t: ModelTask, method: string): Promise<void> {

@@ -59,7 +59,7 @@ async function conformWith(
 ): Promise<ConformReport> {
   const exercised: Record<string, number> = {};
   const ruleChecks: Record<string, number> = Object.fromEntries(RULE_CATALOGUE.map((r) => [r.name, 0]));
-  const made: Made = { tasks: 0, plainly: 0, ended: new Set(), tokens: new Set(), ids: new Set(), plainErrors: new Map(), plainResults: new Map() };
+  const made: Made = { tasks: 0, plainly: 0, ended: new Set(), tokens: new Set(), ids: new Set(), endedIds: new Set(), plainErrors: new Map(), plainResults: new Map() };
   const skipped: string[] = [];
   const ignore = new Set(opts.ignore ?? []);
   const deviations: ConformReport["deviations"] = {};

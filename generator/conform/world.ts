@@ -111,6 +111,8 @@ export interface Made {
   /** Every progress token the tester gave, and every task id it was handed (all runs). */
   tokens: Set<string>;
   ids: Set<string>;
+  /** The tasks the tester saw in a terminal state (all runs): their work is over. */
+  endedIds: Set<string>;
   /** The error each tool answers when called without a task (null: none to compare with). */
   plainErrors: Map<string, JsonRpcError | null>;
   /** The result each tool answers when called without a task, its _meta aside (null: none to compare with). */

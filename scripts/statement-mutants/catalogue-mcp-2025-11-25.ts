@@ -5,7 +5,7 @@
  * and the statements no proxy can break.
  */
 import { answers, clone, errorFor, isRequest, mutant, sleep, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
-import { editTasks, errorOf, mapTaskIds, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
+import { editTasks, errorOf, mapTaskIds, onePage, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "mcp-2025-11-25/";
 const REL = "io.modelcontextprotocol/related-task";
@@ -201,6 +201,11 @@ export const mcp2025Mutants: Mutant[] = [
   }),
   mutant(R + "ttl.created-at/no-created-at", "tasks/get leaves out createdAt", (m, ctx) => (resultOf(m, ctx, "tasks/get") ? editTasks(m, ctx, (x) => delete x.createdAt) : undefined)),
   mutant(R + "ttl.created-at/epoch-millis", "createdAt is given as epoch milliseconds, not ISO 8601", (m, ctx) => editTasks(m, ctx, (x) => typeof x.createdAt === "string" && (x.createdAt = Date.parse(x.createdAt)))),
+  mutant(R + "ttl.created-at/http-date-outside-get", "tasks/list items, the tasks/cancel reply and status notifications give createdAt as an HTTP date, not ISO 8601", (m, ctx) =>
+    /^tasks\/(list|cancel)$/.test(ctx.request?.method ?? "") || m.method === "notifications/tasks/status"
+      ? editTasks(m, ctx, (x) => typeof x.createdAt === "string" && (x.createdAt = new Date(x.createdAt).toUTCString()))
+      : undefined,
+  ),
   mutant(R + "ttl.last-updated-at/no-last-updated-at", "task responses leave out lastUpdatedAt", (m, ctx) => (ctx.request ? editTasks(m, ctx, (x) => delete x.lastUpdatedAt) : undefined)),
   mutant(R + "ttl.last-updated-at/locale-date", "lastUpdatedAt is a locale date string, not ISO 8601", (m, ctx) =>
     editTasks(m, ctx, (x) => typeof x.lastUpdatedAt === "string" && (x.lastUpdatedAt = new Date(x.lastUpdatedAt).toString())),
@@ -257,6 +262,9 @@ export const mcp2025Mutants: Mutant[] = [
   mutant(R + "assoc.all-messages-server/progress-without-meta", "progress notifications of a task carry no related-task _meta", (m, ctx) =>
     ctx.dir === "toClient" && m.method === "notifications/progress" ? withoutMeta(m, "params", REL) : undefined,
   ),
+  mutant(R + "assoc.all-messages-server/log-without-meta", "the log messages (notifications/message) a task's work sends carry no related-task _meta", (m, ctx) =>
+    ctx.dir === "toClient" && m.method === "notifications/message" ? withoutMeta(m, "params", REL) : undefined,
+  ),
   mutant(R + "assoc.elicitation-same-task/elicitation-other-task", "an elicitation names another task (the one created before)", (m, ctx, s) => {
     if (answers(m, ctx, "tools/call") && m.result?.task?.taskId) (s.ids ??= []).push(m.result.task.taskId);
     const id = m.params?._meta?.[REL]?.taskId;
@@ -288,6 +296,7 @@ export const mcp2025Mutants: Mutant[] = [
   mutant(R + "listing.paginate/cursor-ignored", "tasks/list ignores the cursor and answers the first page again", (m, ctx) =>
     ctx.dir === "toServer" && m.method === "tasks/list" && m.params?.cursor !== undefined ? [{ ...m, params: { ...m.params, cursor: undefined } }] : undefined,
   ),
+  mutant(R + "listing.paginate/one-page", "tasks/list answers every task on one page, however many there are", onePage),
   mutant(R + "listing.next-cursor/no-next-cursor", "tasks/list leaves out nextCursor when more tasks are left", (m, ctx) =>
     resultOf(m, ctx, "tasks/list") && m.result.nextCursor !== undefined ? [{ ...m, result: { ...m.result, nextCursor: undefined } }] : undefined,
   ),
@@ -315,6 +324,13 @@ export const mcp2025Mutants: Mutant[] = [
   mutant(R + "meta.all-messages-server/progress-other-task", "progress notifications name a task id with a stray suffix", (m, ctx) => {
     const id = m.params?._meta?.[REL]?.taskId;
     return ctx.dir === "toClient" && m.method === "notifications/progress" && id ? [{ ...m, params: { ...m.params, _meta: { ...m.params._meta, [REL]: { taskId: `${id}#` } } } }] : undefined;
+  }),
+  mutant(R + "meta.all-messages-server/log-previous-task", "a task's log messages name another task (the one created before)", (m, ctx, s) => {
+    if (answers(m, ctx, "tools/call") && m.result?.task?.taskId) (s.ids ??= []).push(m.result.task.taskId);
+    const id = m.params?._meta?.[REL]?.taskId;
+    if (ctx.dir !== "toClient" || m.method !== "notifications/message" || !id) return undefined;
+    const other = (s.ids ?? []).filter((x: string) => x !== id).at(-1) ?? `${id}-0`;
+    return [{ ...m, params: { ...m.params, _meta: { ...m.params._meta, [REL]: { taskId: other } } } }];
   }),
   mutant(R + "meta.not-on-task-operations-server/meta-on-cancel-and-list", "tasks/cancel and tasks/list results carry related-task _meta", (m, ctx) =>
     resultOf(m, ctx, /^tasks\/(cancel|list)$/) ? [{ ...m, result: { ...m.result, _meta: { [REL]: { taskId: m.result.taskId ?? paramTaskId(ctx) ?? m.result.tasks?.[0]?.taskId ?? "" } } } }] : undefined,

@@ -5,7 +5,7 @@
  * tasks/result, tasks/delete), and the statements no proxy can break.
  */
 import { answers, clone, errorFor, isNotification, isRequest, mutant, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
-import { editTasks, errorOf, every, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
+import { editTasks, errorOf, every, onePage, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "sep-1686-draft/";
 const TASK = "modelcontextprotocol.io/task";
@@ -143,6 +143,12 @@ export const sepMutants: Mutant[] = [
   mutant(R + "associate.all-messages-server/progress-without-meta", "progress notifications of a task carry no related-task _meta", (m, ctx) =>
     ctx.dir === "toClient" && m.method === "notifications/progress" ? withoutMeta(m, "params", REL) : undefined,
   ),
+  mutant(R + "associate.all-messages-server/log-without-meta", "the log messages (notifications/message) a task's work sends carry no related-task _meta", (m, ctx) =>
+    ctx.dir === "toClient" && m.method === "notifications/message" ? withoutMeta(m, "params", REL) : undefined,
+  ),
+  mutant(R + "associate.all-messages-server/created-without-meta", "notifications/tasks/created carries no related-task _meta", (m, ctx) =>
+    ctx.dir === "toClient" && m.method === "notifications/tasks/created" ? [{ ...m, params: {} }] : undefined,
+  ),
   mutant(R + "associate.all-messages-server/result-wrong-task", "tasks/result answers with the related-task of the previous task asked for", (m, ctx, s) => {
     if (!resultOf(m, ctx, "tasks/result") || !m.result._meta?.[REL]) return undefined;
     const c = clone(m);
@@ -185,6 +191,7 @@ export const sepMutants: Mutant[] = [
     delete c.params.cursor;
     return [c];
   }),
+  mutant(R + "listing.paginate/one-page", "tasks/list answers every task on one page, however many there are", onePage),
   mutant(R + "listing.next-cursor/no-next-cursor", "tasks/list leaves out nextCursor when more tasks are left", (m, ctx) => {
     if (!resultOf(m, ctx, "tasks/list") || m.result.nextCursor === undefined) return undefined;
     const c = clone(m);
@@ -204,6 +211,7 @@ export const sepMutants: Mutant[] = [
     }
     return undefined;
   }),
+  mutant(R + "deletion.delete-everything/result-kept", "deletes the task but keeps its result: tasks/result of the deleted task still answers it", keepResult),
   mutant(R + "errors.unknown-task-id/internal-error-code", "an unknown taskId in tasks/get, tasks/list or tasks/result is answered -32603", (m, ctx) =>
     errorOf(m, ctx, /^tasks\/(get|list|result)$/, -32602) && /not found|unknown/i.test(m.error.message) ? [{ ...m, error: { ...m.error, code: -32603 } }] : undefined,
   ),
@@ -250,6 +258,37 @@ export const sepMutants: Mutant[] = [
     resultOf(m, ctx, /^tasks\/(get|list)$/) ? editTasks(m, ctx, (x) => (x.keepAlive = null)) : undefined,
   ),
 ];
+
+/**
+ * Before the server deletes a task, the proxy reads its result (its own tasks/result, over stdio); once the delete
+ * was accepted, tasks/result of the task answers that result where the server refuses it.
+ */
+function keepResult(m: Msg, ctx: Ctx, s: Record<string, any>): Msg[] | undefined {
+  const held: Map<string, Msg> = (s.held ??= new Map());
+  const kept: Map<string, any> = (s.kept ??= new Map());
+  const deleted: Set<string> = (s.deleted ??= new Set());
+  const passing: Set<Msg> = (s.passing ??= new Set());
+  if (passing.delete(m)) return undefined;
+  if (ctx.dir === "toServer" && m.method === "tasks/delete" && typeof m.params?.taskId === "string") {
+    const id = `keep-result-${(s.n = (s.n ?? 0) + 1)}`;
+    held.set(id, m);
+    ctx.inject("toServer", { jsonrpc: "2.0", id, method: "tasks/result", params: { taskId: m.params.taskId } });
+    return [];
+  }
+  if (ctx.dir === "toClient" && typeof m.id === "string" && held.has(m.id)) {
+    const del = held.get(m.id)!;
+    held.delete(m.id);
+    if (m.result) kept.set(del.params.taskId, m.result);
+    // The delete then goes on as the client sent it (this mutant lets it pass).
+    passing.add(del);
+    ctx.inject("toServer", del);
+    return [];
+  }
+  const id = paramTaskId(ctx);
+  if (resultOf(m, ctx, "tasks/delete") && id) deleted.add(id);
+  if (errorOf(m, ctx, "tasks/result") && id && deleted.has(id) && kept.has(id)) return [{ jsonrpc: "2.0", id: m.id, result: kept.get(id) }];
+  return undefined;
+}
 
 /** After a task was shown in an ending status, tasks/get and tasks/result of it answer "not found". */
 function errorIfEnded(m: Msg, ctx: Ctx, s: Record<string, any>, ended: (status: string) => boolean): Msg[] | undefined {

@@ -104,3 +104,42 @@ export function mapTaskIds(m: Msg, fn: (id: any) => any): Msg {
   };
   return walk(m);
 }
+
+/**
+ * A listing that does not page: the first page of tasks/list is answered only once the proxy has followed every
+ * page itself (its own requests, over stdio), with all the tasks on it and no next cursor.
+ */
+export function onePage(m: Msg, ctx: Ctx, s: Record<string, any>): Msg[] | undefined {
+  const held: Map<string, { first: Msg; tasks: any[] }> = (s.onePage ??= new Map());
+  const follow = (key: string, cursor: string) => {
+    const id = `one-page-${(s.onePageN = (s.onePageN ?? 0) + 1)}`;
+    held.set(id, held.get(key)!);
+    if (key !== id) held.delete(key);
+    ctx.inject("toServer", { jsonrpc: "2.0", id, method: "tasks/list", params: { cursor } });
+  };
+  if (!answers(m, ctx, "tasks/list")) return undefined;
+  const own = typeof m.id === "string" && held.has(m.id);
+  if (!own && (ctx.request?.params?.cursor !== undefined || !m.result)) return undefined;
+  const key = own ? m.id : `first-${JSON.stringify(m.id)}`;
+  if (!own) held.set(key, { first: m, tasks: [] });
+  const h = held.get(key)!;
+  if (!m.result) {
+    held.delete(key);
+    ctx.inject("toClient", h.first);
+    return [];
+  }
+  h.tasks.push(...(m.result.tasks ?? []));
+  if (typeof m.result.nextCursor === "string") {
+    follow(key, m.result.nextCursor);
+    return [];
+  }
+  held.delete(key);
+  const all = clone(h.first);
+  all.result.tasks = h.tasks;
+  delete all.result.nextCursor;
+  if (own) {
+    ctx.inject("toClient", all);
+    return [];
+  }
+  return [all];
+}

@@ -5,6 +5,7 @@ import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { checkRelated } from "../rules/related-task.js";
 import { checkEmptyAck, checkResultType } from "../rules/result-type.js";
+import { checkCreatedAt } from "../rules/timestamps.js";
 import { taskIn } from "../session.js";
 import { cancelMethodOf, checkSchema, count, expectAnswer, expectError, idParams, isLimitError, type ModelTask, type World } from "../world.js";
 
@@ -66,6 +67,8 @@ export async function cancelByMethod(w: World, t: ModelTask, method: string): Pr
   checkResultType(w, method, a.result!);
   checkEmptyAck(w, method, a.result!, rules.cancellation);
   checkSchema(w.model.schemas.result(method), a.result, rules.types, `${method} result`);
+  const replied = c.reply === "task" ? taskIn(w.model, a.result) : undefined;
+  if (replied !== undefined) checkCreatedAt(w, replied, `${method} reply`);
   checkRelated(w, t, method, a.result!);
   t.cancelRequested = true;
   if (c.reply === "task" && c.timing === "before-reply") {
@@ -96,6 +99,13 @@ export async function cancelByNotification(w: World, t: ModelTask): Promise<void
   const wasTerminal = w.model.terminal.has(t.status);
   await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
   if (!wasTerminal) t.cancelRequested = true;
+  else {
+    // Ignored: read right after it, the ended task is as it ended (rule terminal).
+    checked(rules.terminal);
+    await new Promise((r) => setTimeout(r, 50));
+    await refresh(w, t);
+    return;
+  }
   if (w.model.op("get")) {
     await waitTerminal(w, t, 10_000);
     if (!w.model.terminal.has(t.status)) fail(rules.cancellation, `task ${t.id} is still ${t.status} 10 s after notifications/cancelled`, [...w.model.endStates.cancel], t.status);

@@ -5,6 +5,7 @@ import type { OutcomeName, ToolRecipe } from "../report.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { taskIn } from "../session.js";
+import { checkRelatedNotification } from "../rules/related-task.js";
 import { checkInline } from "../rules/results.js";
 import { type Augmentable, brief, checkSchema, count, expectAnswer, idParams, isLimitError, isObject, type ModelTask, type World } from "../world.js";
 
@@ -80,7 +81,9 @@ export class Create extends Cmd {
           const early = await Promise.race([pending, new Promise<undefined>((r) => setTimeout(() => r(undefined), 25))]);
           if (early?.error && isLimitError(m, early.error.code)) return;
           if (early !== undefined && ack === undefined) {
-            ack = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification)?.params;
+            // Its own announcement may have come meanwhile; else the first one since the request (naming another task?).
+            const since = w.session.wire.notifications.slice(before).filter((n) => n.method === c.ack.notification);
+            ack = (since.find((n) => JSON.stringify(n.params ?? {}).includes(JSON.stringify(requestorId))) ?? since[0])?.params;
             if (ack === undefined) fail(rules.creation, `${method} with a task request answered before any ${c.ack.notification}`, c.ack.notification, brief(early));
           }
         }
@@ -91,6 +94,10 @@ export class Create extends Cmd {
       void pending.then(() => (t.answeredAt = Date.now()));
       w.tasks.push(t);
       w.made.ids.add(t.id);
+      // The announcement is a notification of the task's: it names the task in the related-task meta (not where it
+      // is a status notification, which names its task in its params).
+      const sn = m.ir.behaviour.statusNotifications;
+      if (sn === false || sn.method !== c.ack.notification) checkRelatedNotification(w, t, c.ack.notification!, ack);
       checked(rules.creation);
       w.made.tasks++;
       return { t };

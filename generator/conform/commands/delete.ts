@@ -21,7 +21,7 @@ export class Delete extends TaskCmd {
   }
 }
 
-/** Deletes a task: refused outside the deletable statuses, else gone from the list and from the get method. */
+/** Deletes a task: refused outside the deletable statuses, else gone from the list, the get method and the result method. */
 export async function deleteTask(w: World, t: ModelTask): Promise<void> {
   checked(rules.deletion);
   {
@@ -59,6 +59,12 @@ export async function deleteTask(w: World, t: ModelTask): Promise<void> {
     if (get) {
       const g = await w.session.request(get.method, idParams(w, t.id));
       expectError(g, w.model.notFound, rules.deletion, `${get.method} of a deleted task`, -32602);
+    }
+    // Its result went with it: the result method refuses it as an unknown task.
+    const res = w.model.op("result");
+    if (res !== undefined && w.model.ir.behaviour.results.mode !== "inline") {
+      const r = await w.session.request(res.method, idParams(w, t.id));
+      expectError(r, w.model.notFound, rules.deletion, `${res.method} of a deleted task`, -32602);
     }
   }
 }

@@ -6,6 +6,7 @@ import type { Answer } from "../wire.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { checkRelated } from "../rules/related-task.js";
+import { checkCreatedAt } from "../rules/timestamps.js";
 import { checkSchema, count, expectAnswer, expectError, isLimitError, isObject, mayAugment, type World } from "../world.js";
 
 export class List extends Cmd {
@@ -32,6 +33,7 @@ export class List extends Cmd {
       checkSchema(w.model.schemas.result(list.method), a.result, rules.types, `${list.method} result`);
       checkRelated(w, undefined, list.method, a.result!);
       for (const item of itemsOf(w, a.result!)) {
+        if (isObject(item)) checkCreatedAt(w, item, `${list.method} item`);
         const id = isObject(item) ? item[w.model.idField] : undefined;
         if (typeof id === "string") {
           if (seen.has(id)) fail(rules.listing, `${list.method} listed task ${id} twice across its pages`);

@@ -3,7 +3,7 @@ import { checked, defineRule, fail } from "../rule.js";
 import { checkProgress } from "./progress-token.js";
 import { checkStatusNotificationMeta } from "./related-task.js";
 import { checkServerCancelled } from "./subscriptions.js";
-import { checkTimes } from "./timestamps.js";
+import { checkCreatedAt, checkTimes } from "./timestamps.js";
 import { taskIn } from "../session.js";
 import { checkSchema, count, type ModelTask, type World } from "../world.js";
 
@@ -33,6 +33,7 @@ export function checkNotifications(w: World): void {
     if (sn !== false && n.method === sn.method) {
       checkStatusNotificationMeta(w, n.method, n.params);
       const shown = taskIn(m, n.params);
+      if (shown !== undefined) checkCreatedAt(w, shown, `${n.method} params`);
       const t = shown === undefined ? undefined : w.tasks.find((x) => x.id === shown[m.idField]);
       const status = shown?.[m.statusField];
       if (t !== undefined && typeof status === "string" && m.states.has(status)) {

@@ -6,7 +6,8 @@ import { checkInputShown } from "./input.js";
 
 export const relatedTask = defineRule({
   name: "related-task",
-  description: "The results the spec lists carry the related-task _meta naming the task, and so do a task's notifications and the server's requests for it where the spec says they do; the results it excludes do not; a task method whose related-task meta names another task acts on the task its id param names.",
+  description:
+    "The results the spec lists carry the related-task _meta naming the task, and so do a task's notifications (its progress, its log messages, its announcement) and the server's requests for it where the spec says they do; the results it excludes do not; a task method whose related-task meta names another task acts on the task its id param names.",
   statements: [
     "mcp-2025-11-25/assoc.all-messages-server",
     "mcp-2025-11-25/assoc.elicitation-same-task",
@@ -40,7 +41,7 @@ export function checkRelated(w: World, t: ModelTask | undefined, method: string,
   }
 }
 
-/** A notification a task's work sent (progress, logging): it names the task in the related-task meta, where the spec says. */
+/** A notification of a task's (its work's progress and logs, its announcement): it names the task in the related-task meta, where the spec says. */
 export function checkRelatedNotification(w: World, t: ModelTask, method: string, params: Record<string, unknown> | undefined): void {
   const rel = w.model.ir.behaviour.relatedTask;
   if (rel === false || !rel.notifications) return;

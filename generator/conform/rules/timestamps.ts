@@ -1,4 +1,4 @@
-/** Rule `timestamps`: createdAt never changes; lastUpdatedAt is never before it, never goes back, and moves with a change of status. */
+/** Rule `timestamps`: every task shown carries createdAt (ISO 8601), which never changes; lastUpdatedAt is never before it, never goes back, and moves with a change of status. */
 import type { IRType } from "../../ir.js";
 import type { SpecModel } from "../model.js";
 import { checked, defineRule, fail } from "../rule.js";
@@ -6,7 +6,8 @@ import type { ModelTask, World } from "../world.js";
 
 export const timestamps = defineRule({
   name: "timestamps",
-  description: "createdAt never changes; lastUpdatedAt is never before it, never goes back, and moves with a change of status.",
+  description:
+    "Every task object shown (get, list items, cancel reply, status notifications, acknowledgements) carries createdAt as an ISO 8601 time, which never changes; lastUpdatedAt is never before it, never goes back, and moves with a change of status.",
   statements: [
     "mcp-2025-11-25/ttl.created-at",
     "mcp-2025-11-25/ttl.last-updated-at",
@@ -14,13 +15,14 @@ export const timestamps = defineRule({
   reads: ["behaviour.taskType"],
 });
 
-/** The task type's MCP timestamps, where it declares them. */
-export function timeFields(m: SpecModel): { created?: string; updated?: string } {
+/** The task type's MCP timestamps, where it declares them (`createdOptional`: its createdAt may be left out). */
+export function timeFields(m: SpecModel): { created?: string; updated?: string; createdOptional?: boolean } {
   const fields = new Set<string>();
+  const optional = new Set<string>();
   const seen = new Set<string>();
   const collect = (t: IRType | undefined): void => {
     if (t === undefined) return;
-    if (t.kind === "object") for (const f of t.fields) fields.add(f.name);
+    if (t.kind === "object") for (const f of t.fields) fields.add(f.name), f.optional && optional.add(f.name);
     else if (t.kind === "union") for (const v of t.variants) collect(v);
     else if (t.kind === "ref" && !seen.has(t.name)) {
       seen.add(t.name);
@@ -28,7 +30,28 @@ export function timeFields(m: SpecModel): { created?: string; updated?: string }
     }
   };
   collect({ kind: "ref", name: m.ir.behaviour.taskType, nullable: false });
-  return { ...(fields.has("createdAt") ? { created: "createdAt" } : {}), ...(fields.has("lastUpdatedAt") ? { updated: "lastUpdatedAt" } : {}) };
+  return {
+    ...(fields.has("createdAt") ? { created: "createdAt", ...(optional.has("createdAt") ? { createdOptional: true } : {}) } : {}),
+    ...(fields.has("lastUpdatedAt") ? { updated: "lastUpdatedAt" } : {}),
+  };
+}
+
+/** An ISO 8601 date and time (with its zone), as the MCP timestamps are written. */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * Every task object the server shows (a get, a list item, a cancel reply, a status notification's params, an
+ * acknowledgement) carries createdAt as an ISO 8601 string, where the task type declares it.
+ */
+export function checkCreatedAt(w: World, task: Record<string, unknown>, what: string): void {
+  const f = timeFields(w.model);
+  if (f.created === undefined) return;
+  const v = task[f.created];
+  if (v === undefined && f.createdOptional === true) return;
+  checked(timestamps);
+  if (typeof v !== "string" || !ISO_8601.test(v) || Number.isNaN(Date.parse(v))) {
+    fail(timestamps, `${what}: task ${JSON.stringify(task[w.model.idField])} shows ${f.created} ${v === undefined ? "not at all" : JSON.stringify(v)}; every task response carries it as an ISO 8601 time`, "an ISO 8601 date and time, e.g. 2025-11-25T10:30:00Z", v ?? "nothing");
+  }
 }
 
 export const ms = (v: unknown): number => (typeof v === "string" ? Date.parse(v) : NaN);
