@@ -43,10 +43,13 @@ describe("conform against the demo of every built-in spec", () => {
       expect(r.ok, explain(r)).toBe(true);
       expect(r.exercised.create ?? 0).toBeGreaterThan(0);
       // Once per run: a listing of more than a page names a next cursor on its first page; the log messages of a
-      // task of the demo's slow_compute name it (where the revision puts the related-task meta on notifications).
+      // task of the demo's slow_compute name it (where the revision puts the related-task meta on notifications and
+      // the server's requests).
       if (spec !== "ext-tasks-2026-07-28") {
         expect(r.exercised["once: more than a page"], "once: more than a page").toBe(1);
         expect(r.exercised["once: a task's log messages"], "once: a task's log messages").toBe(1);
+        // Two tasks waiting for input at once: the input request that came after the second was made names it.
+        expect(r.exercised["once: two tasks waiting for input at once"], "once: two tasks waiting for input at once").toBe(1);
       }
       // Where a task is cancelled by notifications/cancelled, each ended task is read right after one names it.
       if (spec === "sep-1686-draft") expect(r.exercised["cancelled notification after the end"] ?? 0).toBeGreaterThan(0);

@@ -5,8 +5,9 @@
  * at once, and a task cancelled while it waits for input.
  */
 import { Create } from "./commands/create.js";
+import { keyedInput } from "./commands/input-keys.js";
 import { switchSetting } from "./commands/refusals.js";
-import { observe, refresh, seeToEnd, waitTerminal } from "./follow.js";
+import { answerInputRound, observe, refresh, seeToEnd, waitTerminal } from "./follow.js";
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkRelatedNotification } from "./rules/related-task.js";
@@ -139,16 +140,89 @@ export async function paramIsTheTask(w: World): Promise<void> {
 /**
  * Work that asks for two inputs at once (the `inputs` outcome), seen to its end: the tester answers a task's input
  * requests one after the other and reads the task before each answer, so the second is read while it still waits
- * (rule `input`).
+ * (rule `input`). Where input is asked in the task by key, the input keys' checks make this work (one task serves
+ * both).
  */
 export async function twoInputs(w: World): Promise<void> {
   const recipe = w.outcomes.inputs;
+  if (keyedInput(w)) return;
   if (w.model.ir.behaviour.input === false || recipe === undefined || !w.tools.has(recipe.name) || !mayAugment(w.model, "tools/call") || !w.augmented("tools/call")) return;
   // Made as input work (it ends completed once answered) with the inputs outcome's tool.
   const made = await new Create("input", undefined, undefined, recipe).make(w);
   if (made === undefined) return;
   count(w, "once: work that asks for two inputs at once");
   await seeToEnd(w, made.t);
+}
+
+/**
+ * Two tasks waiting for input at once, told apart by when they asked: the first input request after task A was made
+ * is held unanswered (A waits), task B is made meanwhile and read until it asks too. The request before B was made
+ * names A; the one that came after names B (the input outcome's work asks one input at a time, so A, still waiting
+ * for its answer, asks nothing more). Where B does not ask while A waits (a server may hold its requests back), the
+ * second is not checked.
+ */
+export async function twoWaiting(w: World): Promise<void> {
+  const rel = w.model.ir.behaviour.relatedTask;
+  const input = w.model.ir.behaviour.input;
+  const recipe = w.outcomes.input;
+  if (rel === false || !rel.requests || input === false || input.via === "inline-poll" || w.model.op("get") === undefined) return;
+  if (recipe === undefined || !w.tools.has(recipe.name) || !mayAugment(w.model, "tools/call") || !w.augmented("tools/call")) return;
+  const transcript = w.session.wire.transcript;
+  // The input requests the server sent after `mark` (an entry of the transcript), with the task each names.
+  const asked = (mark: unknown) =>
+    transcript
+      .slice(transcript.indexOf(mark as never) + 1)
+      .filter((e) => e.dir === "←" && isObject(e.message) && e.message.id !== undefined && input.requests.includes(String(e.message.method)))
+      .map((e) => valueAt(e.message as Record<string, unknown>, ["params", "_meta", w.model.metaKey(rel.meta) ?? ""]))
+      .map((m) => (isObject(m) && typeof m.taskId === "string" ? m.taskId : "nothing"));
+  let settle: (t: ModelTask | undefined) => void = () => {};
+  const aTask = new Promise<ModelTask | undefined>((r) => (settle = r));
+  let phase: "a" | "b" | "done" = "a";
+  const named: { a?: string; b?: string } = {};
+  let b: ModelTask | undefined;
+  let problem: unknown;
+  w.session.beforeInputAnswer = async (seen) => {
+    if (phase !== "a") return;
+    phase = "b";
+    try {
+      named.a = seen.relatedTaskId;
+      if ((await aTask) === undefined) return;
+      const mark = transcript.at(-1);
+      b = (await new Create("input").make(w))?.t;
+      // B is read (its input asked for the way the spec routes it) until it asks, while A's request waits.
+      for (const until = Date.now() + 10_000; b !== undefined && named.b === undefined && Date.now() < until; ) {
+        await refresh(w, b);
+        if (w.model.roleOf[b.status] === "input_required") await answerInputRound(w, b);
+        named.b = asked(mark)[0];
+        if (named.b === undefined) await new Promise((r) => setTimeout(r, 50));
+      }
+    } catch (e) {
+      problem = e;
+    } finally {
+      phase = "done";
+    }
+  };
+  let a: ModelTask | undefined;
+  try {
+    try {
+      a = (await new Create("input").make(w))?.t;
+    } finally {
+      settle(a);
+    }
+    if (a === undefined) return;
+    await waitTerminal(w, a, 30_000);
+    if (problem !== undefined) throw problem;
+  } finally {
+    w.session.beforeInputAnswer = undefined;
+  }
+  if (phase === "a") return;
+  checked(rules.relatedTask);
+  if (named.a !== a.id) fail(rules.relatedTask, `the first input request after task ${a.id} was made, while no other task of the tester waited, names ${named.a ?? "no task"}`, a.id, named.a ?? "nothing");
+  if (b === undefined || named.b === undefined) return;
+  count(w, "once: two tasks waiting for input at once");
+  if (named.b !== b.id) fail(rules.relatedTask, `with tasks ${a.id} and ${b.id} both waiting for input, the input request that came after ${b.id} was made (${a.id} still waiting for its answer) names ${named.b}`, b.id, named.b);
+  await seeToEnd(w, b);
+  await seeToEnd(w, a);
 }
 
 /**

@@ -11,7 +11,7 @@ import { Create } from "./commands/create.js";
 import { inputKeyChecks } from "./commands/input-keys.js";
 import { itemsOf, List } from "./commands/list.js";
 import { observe } from "./follow.js";
-import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, taskLogs, twoInputs } from "./once-edges.js";
+import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, taskLogs, twoInputs, twoWaiting } from "./once-edges.js";
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkHttpResponses } from "./rules/http-response.js";
@@ -34,6 +34,7 @@ export async function onceChecks(w: World, other: (() => World) | undefined, ski
   await optionalServedPlainly(w);
   await paramIsTheTask(w);
   await twoInputs(w);
+  await twoWaiting(w);
   await cancelWhileWaiting(w);
   await manyTasks(w, other, skipped);
   // What came meanwhile is checked as after a drawn command.

@@ -5,7 +5,7 @@
  * and the statements no proxy can break.
  */
 import { answers, clone, errorFor, isRequest, mutant, sleep, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
-import { editTasks, errorOf, mapTaskIds, onePage, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
+import { editTasks, errorOf, mapTaskIds, onePage, otherWaitingTask, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "mcp-2025-11-25/";
 const REL = "io.modelcontextprotocol/related-task";
@@ -273,6 +273,7 @@ export const mcp2025Mutants: Mutant[] = [
     c.params._meta[REL].taskId = (s.ids ?? []).filter((x: string) => x !== id).at(-1) ?? `${id}-0`;
     return [c];
   }),
+  mutant(R + "assoc.elicitation-same-task/other-waiting-task", "an elicitation sent while another task's elicitation is unanswered names that other task", otherWaitingTask(REL)),
   mutant(R + "assoc.taskid-param-source-of-truth/meta-wins", "tasks/get, tasks/result and tasks/cancel act on the _meta related-task instead of params.taskId", (m, ctx) => {
     const rel = m.params?._meta?.[REL]?.taskId;
     if (ctx.dir !== "toServer" || !/^tasks\/(get|result|cancel)$/.test(m.method ?? "") || typeof rel !== "string") return undefined;

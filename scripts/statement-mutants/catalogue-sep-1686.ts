@@ -5,7 +5,7 @@
  * tasks/result, tasks/delete), and the statements no proxy can break.
  */
 import { answers, clone, errorFor, isNotification, isRequest, mutant, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
-import { editTasks, errorOf, every, onePage, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
+import { editTasks, errorOf, every, onePage, otherWaitingTask, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "sep-1686-draft/";
 const TASK = "modelcontextprotocol.io/task";
@@ -163,6 +163,7 @@ export const sepMutants: Mutant[] = [
     c.params._meta[REL].taskId = `${relTask(m)}:1`;
     return [c];
   }),
+  mutant(R + "associate.elicitation-same-task/other-waiting-task", "an elicitation sent while another task's elicitation is unanswered names that other task", otherWaitingTask(REL)),
   mutant(R + "cancel.move-to-cancelled/cancel-ignored", "ignores notifications/cancelled for a task-augmented request", (m, ctx) =>
     ctx.dir === "toServer" && m.method === "notifications/cancelled" ? [] : undefined,
   ),

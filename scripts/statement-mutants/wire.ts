@@ -143,3 +143,22 @@ export function onePage(m: Msg, ctx: Ctx, s: Record<string, any>): Msg[] | undef
   }
   return [all];
 }
+
+/**
+ * Input requests mixed up between tasks waiting at once: a server request for task X, sent while a request of task Y
+ * is still unanswered, names Y (the related-task meta under `key`).
+ */
+export function otherWaitingTask(key: string) {
+  return (m: Msg, ctx: Ctx, s: Record<string, any>): Msg[] | undefined => {
+    const open: Map<string, string> = (s.open ??= new Map());
+    if (ctx.dir === "toServer" && m.method === undefined && m.id !== undefined) open.delete(JSON.stringify(m.id));
+    const id = m.params?._meta?.[key]?.taskId;
+    if (ctx.dir !== "toClient" || typeof m.method !== "string" || m.id === undefined || typeof id !== "string") return undefined;
+    const other = [...open.values()].find((x) => x !== id);
+    open.set(JSON.stringify(m.id), id);
+    if (other === undefined) return undefined;
+    const c = clone(m);
+    c.params._meta[key].taskId = other;
+    return [c];
+  };
+}

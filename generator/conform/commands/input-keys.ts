@@ -19,11 +19,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How long the tester waits for the several requests to show, and for an acknowledged answer to take effect. */
 const SETTLE_MS = 3000;
 
+/** Whether the spec asks input in the task and takes answers by key (then these checks make the inputs outcome's work). */
+export function keyedInput(w: World): boolean {
+  const input = w.model.ir.behaviour.input;
+  return input !== false && input.via === "inline-poll" && input.updateMethod !== undefined && !!input.requestsField && !!input.responsesField && w.model.op("get") !== undefined;
+}
+
 export async function inputKeyChecks(w: World, skipped: string[]): Promise<void> {
   const input = w.model.ir.behaviour.input;
   const recipe = w.outcomes.inputs;
   const get = w.model.op("get");
-  if (input === false || input.via !== "inline-poll" || input.updateMethod === undefined || !input.requestsField || !input.responsesField || get === undefined) return;
+  if (!keyedInput(w) || input === false || input.updateMethod === undefined || !input.requestsField || !input.responsesField || get === undefined) return;
   if (recipe === undefined || !w.tools.has(recipe.name)) {
     skipped.push(`input keys: the server offers no tool of the inputs outcome${recipe ? ` (${recipe.name})` : ""}, work that asks several inputs at once`);
     return;
