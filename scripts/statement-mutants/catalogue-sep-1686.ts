@@ -11,6 +11,8 @@ const R = "sep-1686-draft/";
 const TASK = "modelcontextprotocol.io/task";
 const REL = "modelcontextprotocol.io/related-task";
 const AUGMENTABLE = /^(tools\/call|prompts\/get|resources\/read)$/;
+/** The demo's largest keepAlive (the spec's behaviour.retention.max). */
+const MAX_KEEP_ALIVE = 86_400_000;
 
 /** A mutant that sees every message through a Tracker of task statuses (updated before fn runs). */
 const tracked = (name: string, description: string, fn: (m: Msg, ctx: Ctx, t: Tracker, s: Record<string, any>) => Msg[] | undefined) =>
@@ -123,6 +125,28 @@ export const sepMutants: Mutant[] = [
   mutant(R + "keep-alive.actual-in-get/requested-not-actual", "tasks/get shows the keepAlive as a string of seconds, not the duration in ms", (m, ctx) =>
     resultOf(m, ctx, "tasks/get") ? editTasks(m, ctx, (x) => typeof x.keepAlive === "number" && (x.keepAlive = `${x.keepAlive / 1000}s`)) : undefined,
   ),
+  mutant(R + "keep-alive.actual-in-get/echoes-requested", "tasks/get shows the keepAlive the requestor asked for (up to the max), while the server keeps the task for its default", (m, ctx, s) => {
+    const asked: Map<string, number> = (s.asked ??= new Map());
+    const task = m.params?._meta?.[TASK];
+    if (ctx.dir === "toServer" && isRequest(m) && typeof task?.taskId === "string" && typeof task.keepAlive === "number") {
+      asked.set(task.taskId, task.keepAlive);
+      const c = clone(m);
+      delete c.params._meta[TASK].keepAlive;
+      return [c];
+    }
+    return resultOf(m, ctx, /^tasks\/(get|list)$/) ? editTasks(m, ctx, (x) => asked.has(x.taskId) && (x.keepAlive = Math.min(asked.get(x.taskId)!, MAX_KEEP_ALIVE))) : undefined;
+  }),
+  mutant(R + "keep-alive.actual-in-get/applies-a-quarter", "tasks/get shows the keepAlive asked for, while the server keeps the task a quarter of it", (m, ctx, s) => {
+    const asked: Map<string, number> = (s.asked ??= new Map());
+    const task = m.params?._meta?.[TASK];
+    if (ctx.dir === "toServer" && isRequest(m) && typeof task?.taskId === "string" && typeof task.keepAlive === "number" && task.keepAlive > 0 && task.keepAlive <= MAX_KEEP_ALIVE) {
+      asked.set(task.taskId, task.keepAlive);
+      const c = clone(m);
+      c.params._meta[TASK].keepAlive = Math.floor(task.keepAlive / 4);
+      return [c];
+    }
+    return resultOf(m, ctx, /^tasks\/(get|list)$/) ? editTasks(m, ctx, (x) => asked.has(x.taskId) && (x.keepAlive = asked.get(x.taskId))) : undefined;
+  }),
   tracked("keep-alive.may-delete/deleted-at-end", "deletes a task as soon as it ends, long before its keepAlive elapses", (m, ctx, t, s) =>
     errorIfEnded(m, ctx, s, (st) => st === "completed" || st === "failed"),
   ),
