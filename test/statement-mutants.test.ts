@@ -38,6 +38,12 @@ const SAMPLE: [string, Verdict][] = [
   // Killed since conform reads a task before it answers each of its input requests, and checks status notifications' meta.
   ["sep-1686-draft/input.stay-until-all-answered/working-after-first-answer", "killed"],
   ["mcp-2025-11-25/notifications.no-related-meta/meta-on-status", "killed"],
+  // Killed since conform pages a listing of more than a page (once per run), checks createdAt on every task object,
+  // asks the result of a deleted task, and tells apart two tasks waiting for input at once.
+  ["mcp-2025-11-25/listing.paginate/one-page", "killed"],
+  ["mcp-2025-11-25/ttl.created-at/http-date-outside-get", "killed"],
+  ["sep-1686-draft/deletion.delete-everything/result-kept", "killed"],
+  ["mcp-2025-11-25/assoc.elicitation-same-task/other-waiting-task", "killed"],
 ];
 const SEED = 1;
 
