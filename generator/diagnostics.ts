@@ -70,6 +70,7 @@ export const CODES = {
   MTG072: "a field the runtime fills is declared with a type that what it writes there does not fit",
   MTG073: "the spec asks for something the generated runtime does not carry out",
   MTG074: "a declared value that does not fit its declared type",
+  MTG075: "a failure of the work or an expiry leads to a state the transition table reaches only through a guard that does not hold before the work sets anything (or an answered input through one that does not hold once all are answered), so the task could stay where it is for ever",
   MTG080: "an invalid regular expression",
   MTG081: "an HTTP header name that is not an HTTP token",
   MTG082: "a `_meta` key outside MCP's key format",

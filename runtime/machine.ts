@@ -233,13 +233,14 @@ export function transition(
     else if (rec.keepAlive !== null && machine.retention.expiryEvent && rec.expiresAt === null && event.type !== "expire") {
       patch.expiresAt = Math.max(now, rec.createdAt + rec.keepAlive);
     }
-    // A task that ends in a failed state carries why (its result method answers it): the caller's reason,
-    // or, for a requestor's operation, the operation that moved it.
+    // A task that ends in a failed state carries why (its result method answers it), and says it in its
+    // status message where it has one: the caller's reason (e.g. a tool's error result the spec's outcomes
+    // fail the task on), or, for a requestor's operation, the operation that moved it.
     if (machine.roleOf[to] === "failed" && patch.error === undefined) {
       const failure = options.failure ?? (explicit ? { code: machine.internalCode, message: movedBy(to, event.type === "operation" ? event.method : undefined) } : undefined);
       if (failure !== undefined) {
         patch.error = failure;
-        if (explicit && machine.statusMessage && patch.statusMessage === undefined) patch.statusMessage = failure.message;
+        if (machine.statusMessage && patch.statusMessage === undefined) patch.statusMessage = failure.message;
       }
     }
   }

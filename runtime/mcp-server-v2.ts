@@ -31,6 +31,7 @@ import type { TaskSupport } from "./behaviour.js";
 import { createTaskRuntime, type WithTasksOptions } from "./mcp-server.js";
 import { capabilityAt, isObject, nestAt } from "./plan.js";
 import type { ServerExtra, TaskContext, TaskPeer } from "./task-context.js";
+import { followRenames } from "./tool-names.js";
 
 export { createTaskRuntime, type WithTasksOptions } from "./mcp-server.js";
 export type { TaskContext } from "./task-context.js";
@@ -235,18 +236,8 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
       // McpServer lists it with this switch (legacy era; its modern codec drops it); its calls come here.
       registered.execution = { taskSupport };
       names.set(name, taskSupport);
-      // A rename or a removal (McpServer's remove() is an update to no name) follows the tool as McpServer keeps it.
-      let current = name;
-      const update = registered.update;
-      registered.update = (changes) => {
-        update(changes);
-        const renamed = changes.name ?? undefined;
-        if (renamed !== undefined && inside._registeredTools[renamed] === registered) {
-          names.delete(current);
-          current = renamed;
-          names.set(current, taskSupport);
-        } else if (inside._registeredTools[current] !== registered) names.delete(current);
-      };
+      // A rename or a removal follows the tool as McpServer keeps it.
+      followRenames(registered, name, inside._registeredTools, names, taskSupport);
       return registered;
     },
     registerTool(name, config, cb) {

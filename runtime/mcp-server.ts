@@ -26,6 +26,7 @@ import type { TaskSupport } from "./behaviour.js";
 import { TaskRuntime, type TaskContext, type TaskPeer, type TaskServerOptions } from "./server.js";
 import type { RequestHandler } from "./server-api.js";
 import type { ServerExtra } from "./task-context.js";
+import { followRenames } from "./tool-names.js";
 import { DESCRIPTOR, SDK1_SPEC, type TaskStatus } from "./specs/sdk1.js";
 
 export type { TaskContext } from "./server.js";
@@ -170,18 +171,8 @@ export function withTasks(server: McpServer, options: WithTasksOptions = {}): Mc
     // McpServer lists it with this switch; its calls come here, never to McpServer's own task path.
     registered.execution = { taskSupport };
     names.set(name, taskSupport);
-    // A rename or a removal (McpServer's remove() is an update to no name) follows the tool as McpServer keeps it.
-    let current = name;
-    const update = registered.update;
-    registered.update = (changes) => {
-      update(changes);
-      const renamed = changes.name ?? undefined;
-      if (renamed !== undefined && inside._registeredTools[renamed] === registered) {
-        names.delete(current);
-        current = renamed;
-        names.set(current, taskSupport);
-      } else if (inside._registeredTools[current] !== registered) names.delete(current);
-    };
+    // A rename or a removal follows the tool as McpServer keeps it.
+    followRenames(registered, name, inside._registeredTools, names, taskSupport);
     return registered;
   };
   return {

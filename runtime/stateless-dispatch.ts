@@ -182,6 +182,23 @@ export function checkInputResponses(plan: RuntimePlan<string>, message: unknown)
   return undefined;
 }
 
+/**
+ * The HTTP status a request's answer declares (`errors.*.http`), by the HTTP request, for an error a handler
+ * threw: the SDK answers such an error in-band on 200 whatever its code (-32021 aside), so the handler of
+ * {@link createStatelessHandler} sets the declared status on the answer.
+ */
+export const DECLARED_STATUS = new WeakMap<Request, number>();
+
+/**
+ * `response` with the HTTP status the error it answers `request` with declares, where a handler threw one
+ * that declares a status and the answer is a plain JSON one (a stream's status went out with its first event).
+ */
+export function withDeclaredStatus(request: Request, response: Response): Response {
+  const status = DECLARED_STATUS.get(request);
+  if (status === undefined || response.status !== 200 || !(response.headers.get("content-type") ?? "").startsWith("application/json")) return response;
+  return new Response(response.body, { status, headers: response.headers });
+}
+
 /** Runs a handler with an SDK-1-shaped request context the runtime understands. */
 async function serveWith<S extends string, W>(runtime: TaskRuntime<S, W>, secret: string | Uint8Array, ctx: ServerContext, method: string, name: string, fn: Handler): Promise<unknown> {
   // The request's own signal ends with the HTTP exchange; a task outlives it,
@@ -225,8 +242,9 @@ async function serveWith<S extends string, W>(runtime: TaskRuntime<S, W>, secret
   } catch (e) {
     if (round?.pending) return round.result();
     // The store's own "unavailable" error carries the default code: the answer is the spec's declared one.
-    if (isDatabaseUnavailable(e)) throw unavailableError((n, c, f, d) => runtime.plan.error(n, c, f, d));
-    throw e;
+    const thrown = isDatabaseUnavailable(e) ? unavailableError((n, c, f, d) => runtime.plan.error(n, c, f, d)) : e;
+    if (thrown instanceof TaskProtocolError && thrown.httpStatus !== undefined && ctx.http?.req !== undefined) DECLARED_STATUS.set(ctx.http.req, thrown.httpStatus);
+    throw thrown;
   } finally {
     requestSignal.removeEventListener("abort", onAbort);
     requestSignal = undefined;

@@ -23,7 +23,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import { createMcpHandler, type AuthInfo as CoreAuthInfo, type McpHandlerRequestOptions, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { acceptsStreamableHttp, DEFAULT_MAX_BODY_BYTES, listen, NOT_ACCEPTABLE, readBody, type HttpLimits } from "./http-listen.js";
 import { isObject } from "./plan.js";
-import { checkInputResponses, checkTaskIdRouting, checkUnsupportedMethod, headersOf, jsonRpcError, statelessServerFactory, type StatelessServerOptions } from "./stateless-dispatch.js";
+import { checkInputResponses, checkTaskIdRouting, checkUnsupportedMethod, headersOf, jsonRpcError, statelessServerFactory, withDeclaredStatus, type StatelessServerOptions } from "./stateless-dispatch.js";
 import { serveTaskSubscription, subscribedTaskIds, type SubscriptionStreams } from "./stateless-subscriptions.js";
 import type { LogEntry } from "./log.js";
 import type { TaskRuntime } from "./server.js";
@@ -57,7 +57,8 @@ export function createStatelessHandler<S extends string, W>(runtime: TaskRuntime
   });
   const subscription = runtime.plan.statusSubscription;
   const b = runtime.plan.behaviour;
-  if (subscription === undefined && runtime.plan.methods.update === undefined && b.http === false && b.unsupportedMethods === undefined) return inner;
+  const declaresStatus = Object.values(runtime.plan.descriptor.errors).some((e) => e.httpStatus !== undefined);
+  if (subscription === undefined && runtime.plan.methods.update === undefined && b.http === false && b.unsupportedMethods === undefined && !declaresStatus) return inner;
   const pollMs = options.subscriptionPollMs ?? 100;
   // The open task subscription streams, each ended with its closing response when the handler closes.
   const open = new Set<() => void>();
@@ -76,7 +77,8 @@ export function createStatelessHandler<S extends string, W>(runtime: TaskRuntime
         return serveTaskSubscription(runtime, subscription, inner, request, body as Record<string, unknown>, taskIds, opts.authInfo, streams);
       }
     }
-    return inner.fetch(request, opts);
+    // An error a handler threw is answered with the HTTP status it declares.
+    return withDeclaredStatus(request, await inner.fetch(request, opts));
   };
   const close = async (): Promise<void> => {
     for (const end of [...open]) end();

@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { analyze } from "../generator/pipeline.js";
 import { resolveSpec } from "../generator/specs.js";
 import { conform, type ConformReport, type Outcomes } from "../generator/conform/run.js";
-import { freePort, root } from "./seed-harness.js";
+import { freePort } from "./helpers/net.js";
+import { root } from "./seed-harness.js";
 
 const SEED = Number(process.env.FC_SEED ?? 20261204);
 const everything = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");

@@ -96,6 +96,7 @@ const EXPECTED: Record<string, Expected> = {
   "MTG073-related-on-inline-result": E("MTG073", 99, 21, "true", /^relatedTask\.onInlineResult: true asks for the related-task key on a result inlined into the task, .*; set it to false/),
   "MTG072-id-integer": E("MTG072", 10, 7, "taskId", /^field 'taskId' of the task type is declared integer, but the runtime writes the ids it makes \(random UUIDs.*; declare it 'string'/),
   "MTG074-capability-value": E("MTG074", 93, 14, "{ cancel: {} }", /^the server capability's value does not fit its declared type: 'list' is missing, which its type requires; .*change it \(or the type\)/),
+  "MTG075-tool-error-guarded": E("MTG075", 78, 16, "completed", /^outcomes\.toolError leads to 'completed', but the table reaches it only through working → completed \(guard isScored, which does not hold with score 0\): .*for ever; name a state the table reaches from the start \(failed\), or guard that transition .*give score a default that does$/),
   "MTG065-self-defined-type": E("MTG065", 7, 3, "Loop:", /^type 'Loop' is defined by itself \(Loop → Loop\) with no object, list or record in between; wrap the inner reference/),
   "MTG066-type-too-deep": E("MTG066", 7, 9, "string[][]", /^this type nests 41 levels of lists, records, unions and objects; generated code type-checks at most 32, so name an inner part/),
   "MTG071-example-undefined-method": E("MTG071", 103, 13, "tasks/get", /^example 'get' names undefined method 'tasks\/get'; declare it under `methods` or fix the name$/),

@@ -24,6 +24,7 @@ import { delimiter, dirname, join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cli, ROOT, STACK_TRACE, run, tempDirs, type Run } from "./helpers/cli.js";
 import { inspectorCli } from "./helpers/inspector.js";
+import { freePort } from "./helpers/net.js";
 import { node22 } from "./helpers/node22.js";
 import { readmeCommands } from "./helpers/readme.js";
 import { freshDatabase, query } from "./runtime/store-postgres-db.js";
@@ -317,19 +318,6 @@ describe("the scaffold README's \"Connect a client\", run as written where no te
     }
   });
 });
-
-/** A free port on 127.0.0.1 (the Inspector takes its ports from the environment). */
-async function freePort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe("other specs and transports (sharing the install)", () => {
   const scaffold = async (name: string, args: string[], install = false) => {

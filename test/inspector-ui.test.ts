@@ -13,6 +13,7 @@ import { delimiter, dirname, join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cli, ROOT, run, tempDirs, type Run } from "./helpers/cli.js";
+import { freePort } from "./helpers/net.js";
 import { conformanceFile, node22 } from "./helpers/node22.js";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 600_000 });
@@ -47,19 +48,6 @@ let inspector: ChildProcess | undefined;
 let browser: Browser | undefined;
 let page: Page;
 let url: string;
-
-/** A free port on 127.0.0.1 (the Inspector takes its ports from the environment). */
-async function freePort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function shot(name: string): Promise<void> {
   const file = join(shots, `${++step}-${name}.png`);

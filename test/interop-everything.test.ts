@@ -33,7 +33,7 @@ import {
   type ElicitRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { freePort } from "./seed-harness.js";
+import { freePort } from "./helpers/net.js";
 
 type ClientModule = typeof import("../output-samples/mcp-2025-11-25/client.js");
 type ServerModule = typeof import("../output-samples/mcp-2025-11-25/server.js");

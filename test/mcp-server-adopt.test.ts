@@ -4,7 +4,7 @@
  * README's lines added (server.mjs), run as a file over stdio and over Streamable HTTP on 127.0.0.1, against
  * the SDK 1.32 client and its experimental tasks client; then `mcp-task-gen conform` on it; then wrong uses.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -14,13 +14,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, ElicitResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { withTasks } from "@mcp-task-gen/runtime/mcp-server";
 import { BUILTIN_FILES, builtinCopy } from "../scripts/builtin-specs.js";
+import { conformOverStdio, PLAIN_CALLS, serve, type ClientKit, type Served } from "./helpers/adopt-harness.js";
 import { readmeBlocks as readmeJsBlocks } from "./helpers/readme.js";
-import { eventually, httpChild } from "./seed-harness.js";
+import { eventually } from "./seed-harness.js";
 
 const root = join(import.meta.dirname, "..");
 const dir = join(root, "test", "fixtures", "weather");
@@ -57,64 +59,21 @@ describe("the README's lines on the quickstart", () => {
   });
 });
 
-type Served = { connect(): Promise<Client>; stderr(): string; close(): Promise<void> };
-
-async function serve(file: string, kind: "stdio" | "http"): Promise<Served> {
-  const clients: Client[] = [];
-  const client = () => {
-    const c = new Client({ name: "weather-user", version: "1.0.0" }, { capabilities: {} });
-    clients.push(c);
-    return c;
-  };
-  if (kind === "stdio") {
-    let err = "";
-    return {
-      async connect() {
-        const transport = new StdioClientTransport({ command: process.execPath, args: [file], cwd: root, env: getDefaultEnvironment(), stderr: "pipe" });
-        transport.stderr?.on("data", (d: Buffer) => (err += d.toString("utf8")));
-        const c = client();
-        await c.connect(transport);
-        return c;
-      },
-      stderr: () => err,
-      close: async () => void (await Promise.all(clients.map((c) => c.close()))),
-    };
-  }
-  const child = spawn(process.execPath, [file, "--http", "0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  const served = httpChild(child, file);
-  const url = new URL(await served.url);
-  return {
-    async connect() {
-      const c = client();
-      await c.connect(new StreamableHTTPClientTransport(url));
-      return c;
-    },
-    stderr: served.stderr,
-    async close() {
-      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-      await served.stop();
-    },
-  };
-}
-
-const PLAIN_CALLS = [
-  { name: "get_alerts", arguments: { state: "ca" } },
-  { name: "get_forecast", arguments: { latitude: 38.58, longitude: -121.49 } },
-  { name: "get_alerts", arguments: { state: "California" } },
-  { name: "get_forecast", arguments: { latitude: "north" } },
-  { name: "slow_tool", arguments: { seconds: 0.05 } },
-  { name: "slow_tool", arguments: { seconds: -1 } },
-  { name: "no_such_tool", arguments: {} },
-];
+/** The SDK 1.32 client and its transports, for the harness. */
+const SDK1: ClientKit<Client, Transport, []> = {
+  client: () => new Client({ name: "weather-user", version: "1.0.0" }, { capabilities: {} }),
+  stdio: (command, args, cwd) => new StdioClientTransport({ command, args, cwd, env: getDefaultEnvironment(), stderr: "pipe" }),
+  http: (url) => new StreamableHTTPClientTransport(url),
+};
 
 describe.each(["stdio", "http"] as const)("the adopted quickstart over %s, with the SDK 1.32 client", (kind) => {
-  let before: Served;
-  let after: Served;
+  let before: Served<Client, []>;
+  let after: Served<Client, []>;
   let was: Client;
   let now: Client;
 
   beforeAll(async () => {
-    [before, after] = await Promise.all([serve(QUICKSTART, kind), serve(ADOPTED, kind)]);
+    [before, after] = await Promise.all([serve(SDK1, QUICKSTART, kind), serve(SDK1, ADOPTED, kind)]);
     [was, now] = await Promise.all([before.connect(), after.connect()]);
   }, 60_000);
   afterAll(async () => {
@@ -207,14 +166,9 @@ describe("the README's first task call", () => {
 
 describe("conform on the adopted quickstart", () => {
   it("passes mcp-2025-11-25 over stdio with the slow tool mapped to the outcomes", async () => {
-    const outcomes = { complete: { name: "slow_tool", arguments: { seconds: 0.2 } }, long: { name: "slow_tool", arguments: { seconds: 30 } }, fail: null, error: null, input: null };
-    const run = await promisify(execFile)(
-      process.execPath,
-      ["bin/mcp-task-gen.js", "conform", "--spec", "mcp-2025-11-25", "--stdio", `node ${ADOPTED}`, "--outcomes", JSON.stringify(outcomes), "--runs", "8"],
-      { cwd: root, timeout: 120_000 },
-    );
-    expect(run.stdout).toMatch(/every rule exercised held/);
-    expect(run.stdout).toMatch(/exercised: .*cancel of running work/);
+    const report = await conformOverStdio(ADOPTED);
+    expect(report).toMatch(/every rule exercised held/);
+    expect(report).toMatch(/exercised: .*cancel of running work/);
   }, 150_000);
 });
 

@@ -5,20 +5,21 @@
  * (createMcpHandler), against the 2.x client and its task requester (@modelcontextprotocol/ext-tasks); the modern era
  * unchanged; `mcp-task-gen conform` on it; then wrong uses.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createTaskSessionFromClient, resultFromTaskOutcome, toolDeclarationFromMcpTool } from "@modelcontextprotocol/ext-tasks/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { McpServer as McpServer1 } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { withTasks } from "@mcp-task-gen/runtime/mcp-server-v2";
 import { withTasks as withTasks1 } from "@mcp-task-gen/runtime/mcp-server";
-import { eventually, httpChild } from "./seed-harness.js";
+import { conformArgs, conformOverStdio, PLAIN_CALLS, serve as serveWith, type ClientKit, type Served as ServedBy } from "./helpers/adopt-harness.js";
+import { eventually } from "./seed-harness.js";
 
 const root = join(import.meta.dirname, "..");
 const dir = join(root, "test", "fixtures", "weather-v2");
@@ -49,55 +50,14 @@ describe("the documented lines on 2.x's quickstart", () => {
   });
 });
 
-type Served = { connect(modern?: boolean): Promise<Client>; stderr(): string; close(): Promise<void> };
-
-async function serve(file: string, kind: "stdio" | "http" | "stateless"): Promise<Served> {
-  const clients: Client[] = [];
-  const client = (modern: boolean) => {
-    const c = new Client({ name: "weather-user", version: "1.0.0" }, { capabilities: {}, ...(modern ? { versionNegotiation: { mode: "auto" as const } } : {}) });
-    clients.push(c);
-    return c;
-  };
-  if (kind === "stdio") {
-    let err = "";
-    return {
-      async connect(modern = false) {
-        const transport = new StdioClientTransport({ command: process.execPath, args: [file], cwd: root, env: getDefaultEnvironment(), stderr: "pipe" });
-        transport.stderr?.on("data", (d: Buffer) => (err += d.toString("utf8")));
-        const c = client(modern);
-        await c.connect(transport);
-        return c;
-      },
-      stderr: () => err,
-      close: async () => void (await Promise.all(clients.map((c) => c.close().catch(() => undefined)))),
-    };
-  }
-  const child = spawn(process.execPath, [file, "--http", "0", ...(kind === "stateless" ? ["--stateless"] : [])], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  const served = httpChild(child, file);
-  const url = new URL(await served.url);
-  return {
-    async connect(modern = false) {
-      const c = client(modern);
-      await c.connect(new StreamableHTTPClientTransport(url));
-      return c;
-    },
-    stderr: served.stderr,
-    async close() {
-      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-      await served.stop();
-    },
-  };
-}
-
-const PLAIN_CALLS = [
-  { name: "get_alerts", arguments: { state: "ca" } },
-  { name: "get_forecast", arguments: { latitude: 38.58, longitude: -121.49 } },
-  { name: "get_alerts", arguments: { state: "California" } },
-  { name: "get_forecast", arguments: { latitude: "north" } },
-  { name: "slow_tool", arguments: { seconds: 0.05 } },
-  { name: "slow_tool", arguments: { seconds: -1 } },
-  { name: "no_such_tool", arguments: {} },
-];
+/** The 2.x client (the modern era negotiated where asked) and its transports, for the harness. */
+const SDK2: ClientKit<Client, Transport, [modern?: boolean]> = {
+  client: (modern = false) => new Client({ name: "weather-user", version: "1.0.0" }, { capabilities: {}, ...(modern ? { versionNegotiation: { mode: "auto" as const } } : {}) }),
+  stdio: (command, args, cwd) => new StdioClientTransport({ command, args, cwd, env: getDefaultEnvironment(), stderr: "pipe" }),
+  http: (url) => new StreamableHTTPClientTransport(url),
+};
+type Served = ServedBy<Client, [modern?: boolean]>;
+const serve = (file: string, kind: "stdio" | "http" | "stateless") => serveWith(SDK2, file, kind);
 
 /** A call's answer, or its error as { code, message }. */
 const answer = (p: Promise<unknown>) => p.then((r) => r, (e: { code?: number; message?: string }) => ({ code: e.code, message: e.message }));
@@ -248,14 +208,9 @@ describe.each(["stdio", "http"] as const)("the adopted 2.x quickstart in the mod
 
 describe("conform on the adopted 2.x quickstart", () => {
   it("passes mcp-2025-11-25 over stdio with the slow tool mapped to the outcomes", async () => {
-    const outcomes = { complete: { name: "slow_tool", arguments: { seconds: 0.2 } }, long: { name: "slow_tool", arguments: { seconds: 30 } }, fail: null, error: null, input: null };
-    const run = await promisify(execFile)(
-      process.execPath,
-      ["bin/mcp-task-gen.js", "conform", "--spec", "mcp-2025-11-25", "--stdio", `node ${ADOPTED}`, "--outcomes", JSON.stringify(outcomes), "--runs", "8"],
-      { cwd: root, timeout: 120_000 },
-    );
-    expect(run.stdout).toMatch(/every rule exercised held/);
-    expect(run.stdout).toMatch(/exercised: .*cancel of running work/);
+    const report = await conformOverStdio(ADOPTED);
+    expect(report).toMatch(/every rule exercised held/);
+    expect(report).toMatch(/exercised: .*cancel of running work/);
   }, 150_000);
 });
 
@@ -268,11 +223,10 @@ describe("conform on the adopted 2.x quickstart over HTTP sessions", () => {
 
   it("holds every task rule of mcp-2025-11-25 it exercises; the one rule broken is the fixture's node:http header limit", async () => {
     const url = /"url":"([^"]+)"/.exec(served.stderr())![1]!;
-    const outcomes = { complete: { name: "slow_tool", arguments: { seconds: 0.2 } }, long: { name: "slow_tool", arguments: { seconds: 30 } }, fail: null, error: null, input: null };
     const run = await promisify(execFile)(
       process.execPath,
       // http-poll-json: the SDK's HTTP transport answers tasks/get on an SSE stream (a SHOULD NOT of the transport, not of the tasks).
-      ["bin/mcp-task-gen.js", "conform", "--spec", "mcp-2025-11-25", "--url", url, "--outcomes", JSON.stringify(outcomes), "--runs", "8", "--ignore", "http-poll-json"],
+      [...conformArgs("--url", url), "--ignore", "http-poll-json"],
       { cwd: root, timeout: 120_000 },
     ).then(
       () => ({ stdout: "", stderr: "", code: 0 }),

@@ -4,7 +4,6 @@
  * HTTP, and connects real SDK clients with the generated TaskClient.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -182,16 +181,4 @@ export async function rejection(p: Promise<unknown>): Promise<{ code?: number; m
     return e as { code?: number; message: string };
   }
   throw new Error("expected a rejection");
-}
-
-/** A free TCP port on 127.0.0.1, for a server that takes its port from the environment and cannot report one it picked. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }

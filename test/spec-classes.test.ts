@@ -117,6 +117,67 @@ describe("specs no server could keep are refused", () => {
     expect(w?.path).toEqual(["types", "JobRequest", "fields", "progress"]);
   });
 
+  it("a tool error that ends in a state only a guarded edge reaches (the failing work never sets what the guard reads)", () => {
+    const errors = refused("test/fixtures/specs/reviews.yaml", (d) => void (d.behaviour.outcomes.toolError = "done"));
+    const e = errors.find((x) => x.code === "MTG075");
+    expect(e?.message).toMatch(
+      /^outcomes\.toolError leads to 'done', but the table reaches it only through reviewing → done \(guard isScored, which does not hold with score 0\): .*for ever; name a state the table reaches from the start \(failed\), or guard that transition with what holds from the start, or give score a default that does$/,
+    );
+    expect(e?.path).toEqual(["behaviour", "outcomes", "toolError"]);
+  });
+
+  it("a tool error whose state a guard holding on a task as it starts lets it reach: the work may set the field otherwise, as a completion's", () => {
+    const doc = parseYaml(readFileSync(join(ROOT, "test/fixtures/specs/reviews.yaml"), "utf8")) as Doc;
+    doc.behaviour.outcomes.toolError = "done";
+    doc.guards.isScored = { field: "cleared", equals: true };
+    const { diagnostics } = analyze({ file: "reviews-changed.yaml", text: toYaml(doc, { lineWidth: 0 }) });
+    expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  });
+
+  it("a tool error whose state another state of its role reaches without a guard: the runtime moves the task there", () => {
+    const doc = parseYaml(readFileSync(join(ROOT, "test/fixtures/specs/reviews.yaml"), "utf8")) as Doc;
+    doc.behaviour.outcomes.toolError = "done";
+    doc.states.done_with_errors = { role: "completed", terminal: true };
+    doc.transitions.push({ from: "reviewing", to: "done_with_errors" });
+    const { diagnostics } = analyze({ file: "reviews-changed.yaml", text: toYaml(doc, { lineWidth: 0 }) });
+    expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  });
+
+  it("every failure of the work leading only through a guarded edge, or through none", () => {
+    const guarded = refused("test/fixtures/specs/reviews.yaml", (d) => {
+      d.transitions[3].to = ["cancelled"];
+      d.transitions.push({ from: "reviewing", to: "failed", guard: "hasReviewer" });
+    });
+    expect(guarded.filter((x) => x.code === "MTG075").map((x) => x.path)).toEqual([
+      ["behaviour", "outcomes", "toolError"],
+      ["behaviour", "outcomes", "protocolError"],
+      ["behaviour", "outcomes", "unexpected"],
+    ]);
+    const missing = refused("test/fixtures/specs/reviews.yaml", (d) => void (d.transitions[3].to = ["cancelled"]));
+    const e = missing.find((x) => x.code === "MTG068" && x.path?.join(".") === "behaviour.outcomes.protocolError");
+    expect(e?.message).toMatch(/^outcomes\.protocolError leads to 'failed', but the transition table has no reviewing → failed, .*add it$/);
+  });
+
+  it("an exception or an expiry event whose state only a guarded edge reaches", () => {
+    const errors = refused("test/fixtures/format-coverage.yaml", (d) => {
+      const tr = d.transitions.find((t: Doc) => t.from === "running" && Array.isArray(t.to) && t.to.includes("expired"));
+      tr.to = ["cancelled"];
+      d.transitions.push({ from: "running", to: ["failed", "expired"], guard: "started" });
+    });
+    expect(errors.filter((x) => x.code === "MTG075").map((x) => x.path?.join("."))).toEqual(
+      expect.arrayContaining(["behaviour.events.exception", "behaviour.events.expiry"]),
+    );
+    expect(errors.filter((x) => x.code === "MTG075").map((x) => x.path)).not.toContainEqual(["behaviour", "outcomes", "unexpected"]);
+    expect(errors.find((x) => x.path?.join(".") === "behaviour.events.expiry")?.message).toMatch(/outlive its retention/);
+  });
+
+  it("a resume guard that no count of pending inputs lets hold once every input is answered", () => {
+    const errors = refused("mcp-2025-11-25", (d) => void (d.guards.noPendingInput = { field: "pendingInputs", atLeast: 1 }));
+    const e = errors.find((x) => x.code === "MTG075");
+    expect(e?.message).toMatch(/^input\.resume leads to 'working', but .*input_required → working \(guard noPendingInput\).*wait in 'input_required' for ever; guard it with `\{ field: pendingInputs, equals: 0 \}`/);
+    expect(e?.path).toEqual(["behaviour", "input", "resume"]);
+  });
+
   it("the built-in specs keep their status types and guards", () => {
     for (const spec of ["sep-1686-draft", "mcp-2025-11-25", "ext-tasks-2026-07-28"]) {
       const r = analyze({ file: `${spec}.yaml`, text: readFileSync(join(ROOT, "spec", `${spec}.yaml`), "utf8") });

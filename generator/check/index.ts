@@ -8,6 +8,7 @@ import { SpecSchema, type Spec } from "../format.js";
 import type { Loaded } from "../load.js";
 import { checkBehaviourRefs, checkCreation, checkCreationParamType, checkLimits } from "./behaviour.js";
 import { context, type Ctx, type Path } from "./context.js";
+import { checkEndings } from "./endings.js";
 import { checkErrors, checkStandardCodeMeanings } from "./errors.js";
 import { checkExamples } from "./examples.js";
 import { checkMetaPlacement, checkRuntimeFields, checkStateRoles, checkUnperformed } from "./honoured.js";
@@ -94,6 +95,7 @@ function semanticChecks(ctx: Ctx): void {
   checkTaskRequest(ctx, task);
   checkOperations(ctx, task.idField);
   checkEvents(ctx);
+  checkEndings(ctx, task);
   checkSdkTaskShape(ctx, task);
   checkSdkCapabilityKeys(ctx);
   checkBehaviourRefs(ctx, task);

@@ -206,6 +206,28 @@ describe("the table interpreter", () => {
     expect(transition(machineFor({ ...t, prefer: { cancel: "a" }, roleOf: { ...t.roleOf, a: "cancelled", b: "cancelled" } }), live, { type: "cancel" }, { now: 7 })).toMatchObject({ kind: "move", to: "a" });
   });
 
+  it("a task its outcomes fail on a tool error says why in its status message, where it has one", () => {
+    const t: Table = {
+      states: ["w", "c", "b"],
+      roleOf: { w: "running", c: "completed", b: "failed" },
+      terminal: new Set(["c", "b"]),
+      edges: new Map([[edgeKey("w", "c"), {}], [edgeKey("w", "b"), {}]]),
+      prefer: { toolError: "b" },
+    };
+    const live: TaskSnapshot = { status: "w", pendingInputs: 0, keepAlive: null, createdAt: 0, expiresAt: null };
+    const failure = { code: -32603, message: "Tool execution failed: no route" };
+    const ended = transition(machineFor(t), live, { type: "finish", toolError: true }, { now: 3, failure });
+    expect(ended).toMatchObject({ kind: "move", to: "b", patch: { error: failure, statusMessage: failure.message } });
+    // Without a status message field, the error alone.
+    const quiet = transition({ ...machineFor(t), statusMessage: false }, live, { type: "finish", toolError: true }, { now: 3, failure });
+    expect(quiet.kind === "move" && quiet.patch).toMatchObject({ error: failure });
+    expect(quiet.kind === "move" && quiet.patch.statusMessage).toBeUndefined();
+    // A tool error the outcomes complete on carries no failure.
+    const completed = transition(machineFor({ ...t, prefer: { toolError: "c" } }), live, { type: "finish", toolError: true }, { now: 3, failure });
+    expect(completed.kind === "move" && completed.to).toBe("c");
+    expect(completed.kind === "move" && completed.patch.statusMessage).toBeUndefined();
+  });
+
   it("a cancel the table forbids is refused with an error, and an ended task refuses every event", () => {
     const t: Table = {
       states: ["w", "c", "x"],

@@ -526,13 +526,13 @@ describe("what the spec declares, answered before dispatch", () => {
     const other = new TaskRuntime(change(descriptor), { audit: false, log: () => undefined, pollFrequency: 50 } as never);
     other.addTools(tools() as never);
     const handler = createStatelessHandler(other);
-    const send = async (method: string, params: Json, headers: Record<string, string> = {}) => {
+    const send = async (method: string, params: Json, headers: Record<string, string> = {}, capabilities?: Json) => {
       const id = nextId++;
       const response = await handler.fetch(
         new Request("http://localhost/mcp", {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": version, "mcp-method": method, ...headers },
-          body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope() } }),
+          body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope(capabilities) } }),
         }),
       );
       return { status: response.status, id, message: messageOf(response.headers.get("content-type") ?? "", await response.text(), id)! };
@@ -559,6 +559,30 @@ describe("what the spec declares, answered before dispatch", () => {
       await send("tasks/cancel", { taskId }, { "mcp-name": taskId, "x-task-route": taskId });
     } finally {
       gates.get("route")?.();
+      await close();
+    }
+  });
+
+  it("an error a handler throws is answered with the HTTP status it declares, whatever its code", async () => {
+    // The SDK answers a handler's error on HTTP 200 unless its code is -32021; the spec's own code keeps its 400.
+    const { send, close } = servedWith((d) => ({ ...d, errors: { ...d.errors, missingRequiredClientCapability: { ...d.errors.missingRequiredClientCapability!, code: -32000 } } }));
+    try {
+      const created = resultOf(await send("tools/call", { name: "gated_job", arguments: { gate: "own-code" } }, { "mcp-name": "gated_job" }));
+      const taskId = created.taskId as string;
+      const get = await send("tasks/get", { taskId }, { "mcp-name": taskId }, {});
+      expect(get.status).toBe(400);
+      expect(errorOf(get)).toMatchObject({ code: -32000, data: { requiredCapabilities: plan.clientCapability } });
+      // A request served only as a task, from a requestor without the capability.
+      const call = await send("tools/call", { name: "gated_job", arguments: { gate: "own-code-2" } }, { "mcp-name": "gated_job" }, {});
+      expect(call.status).toBe(400);
+      expect(errorOf(call).code).toBe(-32000);
+      // An error that declares no status stays on 200.
+      const unknown = await send("tasks/get", { taskId: "no-such-task" }, { "mcp-name": "no-such-task" });
+      expect(unknown.status).toBe(200);
+      expect(errorOf(unknown).code).toBe(-32602);
+      await send("tasks/cancel", { taskId }, { "mcp-name": taskId });
+    } finally {
+      gates.get("own-code")?.();
       await close();
     }
   });
