@@ -185,3 +185,11 @@ describe("a _meta entry placed where its `on` does not allow it (MTG060)", () =>
     expect(findings(text)).toEqual([expect.stringMatching(/^MTG060 \d+:\d+ missing `result` in meta\.relatedTask\.on: behaviour\.relatedTask puts it on results; add it$/)]);
   });
 });
+
+describe("an error's HTTP status where the runtime sends it (MTG073)", () => {
+  it("refuses errors.<name>.http under lifecycle initialize; keeps it under per-request", () => {
+    const initialize = edit(minimal, ["    message: Limit reached\n", "    message: Limit reached\n    http: 429\n"]);
+    expect(findings(initialize)).toEqual([expect.stringMatching(/^MTG073 \d+:11 errors\.limited\.http declares HTTP 429, but under lifecycle initialize the session transport answers every JSON-RPC error with HTTP 200 .*; remove http, or use lifecycle per-request/)]);
+    expect(findings(relay)).toEqual([]);
+  });
+});

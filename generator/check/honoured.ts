@@ -278,6 +278,20 @@ export function checkUnperformed(ctx: Ctx): void {
       ["behaviour", "creation", "capability"],
     );
   }
+  // An error's HTTP status is put on the answer by the stateless HTTP handler of the per-request lifecycle;
+  // under the initialize lifecycle the SDK's session transport answers every JSON-RPC error with 200 (or on
+  // its event stream), so a declared status would be promised and never sent.
+  if ((spec.protocol.lifecycle ?? "initialize") === "initialize") {
+    for (const [name, error] of Object.entries(spec.errors)) {
+      if (error.http === undefined) continue;
+      report(
+        "MTG073",
+        "error",
+        `errors.${name}.http declares HTTP ${error.http}, but under lifecycle initialize the session transport answers every JSON-RPC error with HTTP 200 (or on its event stream), so the status would never be sent; remove http, or use lifecycle per-request, where the runtime answers the error with it`,
+        ["errors", name, "http"],
+      );
+    }
+  }
   // A result is inlined into the task where results are inline, or a subscription sends detailed tasks.
   const inlines = b.results.mode === "inline" || (b.statusNotifications !== false && b.statusNotifications.payload === "detailed-task");
   if (b.relatedTask !== false && b.relatedTask.onInlineResult && inlines) {
