@@ -6,7 +6,7 @@
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkEndAnnounced } from "./rules/status-push.js";
-import { checkFailure, checkStatusMessage } from "./rules/outcomes.js";
+import { checkFailure } from "./rules/outcomes.js";
 import { checkRelated, checkRelatedAnswer } from "./rules/related-task.js";
 import { checkGranted, checkReachable } from "./rules/retention.js";
 import { checkEmptyAck, checkResultType } from "./rules/result-type.js";
@@ -54,7 +54,6 @@ export function observe(w: World, t: ModelTask, task: Record<string, unknown>, w
   }
   if (m.terminal.has(status)) t.endedAt ??= Date.now();
   t.status = status;
-  checkStatusMessage(w, t, task, what);
   checkFailure(w, t, task, what);
 }
 

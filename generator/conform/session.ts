@@ -7,9 +7,7 @@
 import type { IRType } from "../ir.js";
 import type { SpecModel } from "./model.js";
 import { minimalValue } from "./schemas.js";
-import { HttpWire, StdioProcess, StdioWire, type Answer, type Wire } from "./wire.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+import { HttpWire, isObject, StdioProcess, StdioWire, type Answer, type Wire } from "./wire.js";
 
 /** The envelope keys of a per-request lifecycle (core MCP 2026-07-28). */
 export const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";

@@ -9,12 +9,12 @@ import { CannotTestError, type ConformReport, type OutcomeName, type Outcomes } 
 import { checked, fail, type Rule } from "./rule.js";
 import { minimalValue } from "./schemas.js";
 import { BASE_CAPABILITIES, CLIENT_CAPABILITIES_KEY, Session, type Target } from "./session.js";
-import type { Answer, JsonRpcError } from "./wire.js";
+import { type Answer, isObject, type JsonRpcError } from "./wire.js";
 import { errorData } from "./rules/error-data.js";
 import { errorMessage } from "./rules/error-message.js";
 import { transport } from "./rules/transport.js";
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export { isObject } from "./wire.js";
 
 export function brief(a: Answer): unknown {
   if (a.error) return { error: a.error };
