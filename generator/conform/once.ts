@@ -18,7 +18,7 @@ import { checkHttpResponses } from "./rules/http-response.js";
 import { checkNotifications } from "./rules/notifications.js";
 import { checkServerRequests } from "./rules/related-task.js";
 import { taskIn } from "./session.js";
-import { count, expectAnswer, idParams, isLimitError, mayAugment, type ModelTask, type World } from "./world.js";
+import { checkErrorsAnswered, count, expectAnswer, idParams, isLimitError, mayAugment, type ModelTask, type World } from "./world.js";
 
 /** Creations at once: more than a server's id counter or clock could tell apart if it reused them. */
 const CONCURRENT = 8;
@@ -38,6 +38,7 @@ export async function onceChecks(w: World, other: (() => World) | undefined, ski
   checkNotifications(w);
   checkServerRequests(w);
   checkHttpResponses(w);
+  checkErrorsAnswered(w);
 }
 
 async function manyTasks(w: World, other: (() => World) | undefined, skipped: string[]): Promise<void> {
