@@ -11,7 +11,7 @@ import { Create } from "./commands/create.js";
 import { inputKeyChecks } from "./commands/input-keys.js";
 import { List } from "./commands/list.js";
 import { observe } from "./follow.js";
-import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, twoInputs } from "./once-edges.js";
+import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, sameAsPlain, twoInputs } from "./once-edges.js";
 import { fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkHttpResponses } from "./rules/http-response.js";
@@ -30,6 +30,7 @@ export async function onceChecks(w: World, other: (() => World) | undefined, ski
   await inputKeyChecks(w, skipped);
   await ignoredTaskRequest(w);
   await optionalServedPlainly(w);
+  await sameAsPlain(w);
   await paramIsTheTask(w);
   await twoInputs(w);
   await cancelWhileWaiting(w);

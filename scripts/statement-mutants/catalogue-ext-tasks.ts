@@ -240,6 +240,9 @@ export const extMutants: Mutant[] = [
   mutant(R + "execution.error-is-that-error/generic-error", "a failed task's error is a generic -32000 error, not the request's", (m, ctx) =>
     get(m, ctx) && m.result.status === "failed" ? setResult(m, { ...m.result, error: { code: -32000, message: "Task failed" } }) : undefined,
   ),
+  mutant(R + "execution.result-is-that-result/summary-result", "a completed task's result is a summary of the work (\"Task completed\"), not the result the request completed with", (m, ctx) =>
+    get(m, ctx) && m.result.status === "completed" && Array.isArray(m.result.result?.content) ? setResult(m, { ...m.result, result: { ...m.result.result, content: [{ type: "text", text: "Task completed" }] } }) : undefined,
+  ),
   mutant(R + "execution.result-is-that-result/is-error-dropped", "a completed task's result drops isError", (m, ctx) =>
     get(m, ctx) && m.result.result?.isError !== undefined ? setResult(m, { ...m.result, result: { ...m.result.result, isError: undefined } }) : undefined,
   ),

@@ -133,6 +133,9 @@ export const mcp2025Mutants: Mutant[] = [
     }
     return undefined;
   }),
+  mutant(R + "support.undeclared-normal/listing-with-task-meta", "tools/list asked with task metadata (a type it declares no tasks for) answers a listing without its tools", (m, ctx) =>
+    resultOf(m, ctx, "tools/list") && ctx.request?.params?.task !== undefined ? [{ ...m, result: { ...m.result, tools: [] } }] : undefined,
+  ),
   mutant(R + "support.may-require/optional-tool-required", "a plain call of a taskSupport optional tool is refused as if tasks were required", (m, ctx, s) => {
     const tools = learnTools(m, ctx, s);
     if (ctx.dir === "toServer" && m.method === "tools/call" && !augmented(m) && tools.get(m.params?.name) === "optional") {
