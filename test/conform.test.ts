@@ -55,6 +55,10 @@ describe("conform against the demo of every built-in spec", () => {
       if (spec === "sep-1686-draft") expect(r.exercised["cancelled notification after the end"] ?? 0).toBeGreaterThan(0);
       // Where a task stays reachable its whole keepAlive, counted from its end: a short one is the one applied.
       if (spec === "sep-1686-draft") expect(r.exercised["once: the retention applied"], "once: the retention applied").toBe(1);
+      // Every error the demo answered was looked at, and a task's result and error are the plain call's.
+      for (const what of ["error answered", "plain call: the same result", "plain call: the same error"]) expect(r.exercised[what] ?? 0, what).toBeGreaterThan(0);
+      // Where the result method answers only a completed task, the error of one that ended otherwise.
+      if (irOf(spec).behaviour.results.mode === "error-until-completed") expect(r.exercised["result of a task that ended not completed"] ?? 0).toBeGreaterThan(0);
     }, 180_000);
 
     it(`${spec} over Streamable HTTP, its transport rules included`, async () => {

@@ -6,7 +6,7 @@
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkEndAnnounced } from "./rules/status-push.js";
-import { checkFailure, checkStatusMessage } from "./rules/outcomes.js";
+import { checkFailure } from "./rules/outcomes.js";
 import { checkRelated, checkRelatedAnswer } from "./rules/related-task.js";
 import { checkGranted, checkReachable } from "./rules/retention.js";
 import { checkEmptyAck, checkResultType } from "./rules/result-type.js";
@@ -58,7 +58,6 @@ export function observe(w: World, t: ModelTask, task: Record<string, unknown>, w
     w.made.endedIds.add(t.id);
   }
   t.status = status;
-  checkStatusMessage(w, t, task, what);
   checkFailure(w, t, task, what);
 }
 
@@ -195,11 +194,16 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
     if (a.result && w.model.roleOf[t.status] === "completed") await checkSameResult(w, t, a.result, res.method);
     if (a.error && !isLimitError(w.model, a.error.code) && w.model.ir.behaviour.results.mode === "block-until-terminal") await checkReplay(w, t, a.error, res.method);
   }
-  if (w.model.ir.behaviour.results.mode === "inline" && w.model.ir.behaviour.results.errorField !== undefined && w.model.op("get") !== undefined) {
-    const g = await w.session.request(w.model.op("get")!.method, idParams(w, t.id));
+  // An inline result or error is what the same call answers without a task.
+  const r = w.model.ir.behaviour.results;
+  const get = w.model.op("get");
+  if (r.mode === "inline" && (r.errorField !== undefined || r.resultField !== undefined) && get !== undefined) {
+    const g = await w.session.request(get.method, idParams(w, t.id));
     const task = taskIn(w.model, g.result);
-    const err = task?.[w.model.ir.behaviour.results.errorField];
-    if (isObject(err) && typeof err.code === "number") await checkReplay(w, t, err as unknown as JsonRpcError, `${w.model.op("get")!.method} (${w.model.ir.behaviour.results.errorField})`);
+    const err = r.errorField === undefined ? undefined : task?.[r.errorField];
+    if (isObject(err) && typeof err.code === "number") await checkReplay(w, t, err as unknown as JsonRpcError, `${get.method} (${r.errorField})`);
+    const result = r.resultField === undefined ? undefined : task?.[r.resultField];
+    if (isObject(result) && w.model.roleOf[t.status] === "completed") await checkSameResult(w, t, result, `${get.method} (${r.resultField})`);
   }
   // Cancelling it now does what the spec says of a terminal task, and leaves it as it ended.
   const c = w.model.ir.behaviour.cancellation;
@@ -251,20 +255,30 @@ async function checkSameResult(w: World, t: ModelTask, result: Record<string, un
   const recipe = w.outcomes[t.outcome];
   if (recipe === undefined) return;
   const { _meta: _, ...got } = result;
+  const plain = await plainResultOf(w, recipe, t.outcome);
+  if (plain === null) return;
+  count(w, "plain call: the same result");
+  checked(rules.results);
+  if (!isDeepStrictEqual(got, plain)) fail(rules.results, `${where} of task ${t.id} answered another result than the same call answers without a task`, plain, got);
+}
+
+/**
+ * What a tool call of quick work (outcome complete or fail) answers when no task is asked, its _meta aside (asked
+ * once per tool and run of conform); null where the server does not serve that call plainly: a tool whose switch
+ * requires a task refuses it (with an error, or a result that says so), and so does a plain call of quick work
+ * answered as a failure.
+ */
+export async function plainResultOf(w: World, recipe: { name: string; arguments?: Record<string, unknown> }, outcome: "complete" | "fail"): Promise<Record<string, unknown> | null> {
   let plain = w.made.plainResults.get(recipe.name);
   if (plain === undefined) {
-    // A tool whose switch requires a task refuses the plain call (with an error, or a result that says so): nothing
-    // to compare with; so does a plain call of quick work answered as a failure.
     const sw = w.model.ir.behaviour.creation.toolSwitch;
     const setting = sw === false ? undefined : (valueAt(w.tools.get(recipe.name) ?? {}, sw.field.split(".")) ?? sw.default);
     const a = setting === "required" ? undefined : await plainCall(w, recipe.name, recipe.arguments ?? {});
     const { _meta: __, ...rest } = a?.result ?? {};
-    plain = a?.result === undefined || (t.outcome === "complete" && rest.isError === true) ? null : rest;
+    plain = a?.result === undefined || (outcome === "complete" && rest.isError === true) ? null : rest;
     w.made.plainResults.set(recipe.name, plain);
   }
-  if (plain === null) return;
-  checked(rules.results);
-  if (!isDeepStrictEqual(got, plain)) fail(rules.results, `${where} of task ${t.id} answered another result than the same call answers without a task`, plain, got);
+  return plain;
 }
 
 /**
@@ -287,6 +301,7 @@ async function checkReplay(w: World, t: ModelTask, error: JsonRpcError, where: s
     w.made.plainErrors.set(recipe.name, plain);
   }
   if (plain === null) return;
+  count(w, "plain call: the same error");
   checked(rules.results);
   const same = error.code === plain.code && error.message === plain.message && isDeepStrictEqual(error.data, plain.data);
   if (!same) fail(rules.results, `${where} of task ${t.id} carries another error than the work threw (the same call without a task answers it)`, plain, { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) });

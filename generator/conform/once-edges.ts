@@ -1,9 +1,11 @@
 /**
  * Checks at the edges of the task requests, made once per invocation of conform (see `once.ts`): a task's log
  * messages, a request the server makes no task of asked as a task, a plain call of a tool that leaves tasks
- * optional, the task methods asked with a related-task meta that names another task, work that asks for two inputs
- * at once, and a task cancelled while it waits for input.
+ * optional, tasks whose end is compared with the plain call where the drawn runs compared none, the task methods
+ * asked with a related-task meta that names another task, work that asks for two inputs at once, and a task
+ * cancelled while it waits for input.
  */
+import { isDeepStrictEqual } from "node:util";
 import { Create } from "./commands/create.js";
 import { keyedInput } from "./commands/input-keys.js";
 import { switchSetting } from "./commands/refusals.js";
@@ -72,6 +74,14 @@ export async function ignoredTaskRequest(w: World): Promise<void> {
   const made = taskIn(w.model, a.result);
   if (made !== undefined && !declared) fail(rules.plainRequest, `${PLAIN} asking for a task answered task ${String(made[w.model.idField])}, but the server makes no task of it`, "its result", a.result);
   if (made === undefined && !Array.isArray(a.result?.tools)) fail(rules.plainRequest, `${PLAIN} asking for a task answered neither its result nor a task`, "a result with tools", a.result);
+  if (made === undefined) {
+    // Served as usual: the task metadata ignored, the same result as the same request asked without it.
+    const plain = await w.session.request(PLAIN, {});
+    expectAnswer(plain, rules.plainRequest, PLAIN);
+    const { _meta: _, ...asTask } = a.result!;
+    const { _meta: __, ...asked } = plain.result ?? {};
+    if (plain.result && !isDeepStrictEqual(asTask, asked)) fail(rules.plainRequest, `${PLAIN} asking for a task answered another result than ${PLAIN} asked without one`, asked, asTask);
+  }
   if (c.ack.mode !== "notification" || requestorId === undefined) return;
   await new Promise((r) => setTimeout(r, 300));
   const announced = w.session.wire.notifications.slice(before).find((n) => n.method === c.ack.notification && JSON.stringify(n.params ?? {}).includes(JSON.stringify(requestorId)));
@@ -98,6 +108,23 @@ export async function optionalServedPlainly(w: World): Promise<void> {
   checked(rules.toolSwitch);
   if (a.error) fail(rules.toolSwitch, `a plain call of ${recipe.name}, whose ${sw.field} is optional, was refused`, "its result", a.error);
   if (taskIn(w.model, a.result) !== undefined) fail(rules.toolSwitch, `a plain call of ${recipe.name} (${sw.field}: optional) answered a task`, "its result", a.result);
+}
+
+/**
+ * A task of quick work (complete, fail) and one of work that throws a JSON-RPC error (error), seen to their end,
+ * where the drawn runs compared none of that tool with the same call made without a task: the result or error the
+ * task ends with is the plain call's, whatever the draws.
+ */
+export async function sameAsPlain(w: World): Promise<void> {
+  if (!mayAugment(w.model, "tools/call") || !w.augmented("tools/call")) return;
+  for (const outcome of ["complete", "fail", "error"] as const) {
+    const recipe = w.outcomes[outcome];
+    const compared = outcome === "error" ? w.made.plainErrors : w.made.plainResults;
+    if (recipe === undefined || !w.tools.has(recipe.name) || compared.has(recipe.name)) continue;
+    count(w, `once: a task of ${outcome} work against the plain call`);
+    const made = await new Create(outcome).make(w);
+    if (made !== undefined) await seeToEnd(w, made.t);
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import { Create } from "./commands/create.js";
 import { inputKeyChecks } from "./commands/input-keys.js";
 import { itemsOf, List } from "./commands/list.js";
 import { observe } from "./follow.js";
-import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, taskLogs, twoInputs, twoWaiting } from "./once-edges.js";
+import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, sameAsPlain, taskLogs, twoInputs, twoWaiting } from "./once-edges.js";
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkHttpResponses } from "./rules/http-response.js";
@@ -20,7 +20,7 @@ import { checkNotifications } from "./rules/notifications.js";
 import { retentionApplied } from "./once-retention.js";
 import { checkServerRequests } from "./rules/related-task.js";
 import { taskIn } from "./session.js";
-import { count, expectAnswer, idParams, isLimitError, mayAugment, type ModelTask, type World } from "./world.js";
+import { checkErrorsAnswered, count, expectAnswer, idParams, isLimitError, mayAugment, type ModelTask, type World } from "./world.js";
 
 /** Creations at once: more than a server's id counter or clock could tell apart if it reused them. */
 const CONCURRENT = 8;
@@ -34,6 +34,7 @@ export async function onceChecks(w: World, other: (() => World) | undefined, ski
   await inputKeyChecks(w, skipped);
   await ignoredTaskRequest(w);
   await optionalServedPlainly(w);
+  await sameAsPlain(w);
   await paramIsTheTask(w);
   await twoInputs(w);
   await twoWaiting(w);
@@ -44,6 +45,7 @@ export async function onceChecks(w: World, other: (() => World) | undefined, ski
   checkNotifications(w);
   checkServerRequests(w);
   checkHttpResponses(w);
+  checkErrorsAnswered(w);
 }
 
 async function manyTasks(w: World, other: (() => World) | undefined, skipped: string[]): Promise<void> {

@@ -7,9 +7,7 @@
 import type { IRType } from "../ir.js";
 import type { SpecModel } from "./model.js";
 import { minimalValue } from "./schemas.js";
-import { HttpWire, StdioProcess, StdioWire, type Answer, type Wire } from "./wire.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+import { HttpWire, isObject, StdioProcess, StdioWire, type Answer, type JsonRpcError, type Wire } from "./wire.js";
 
 /** The envelope keys of a per-request lifecycle (core MCP 2026-07-28). */
 export const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
@@ -205,6 +203,8 @@ export class Session {
    * showed before the request was answered (where it named a task and the spec has a get method).
    */
   readonly serverRequests: ServerRequestSeen[] = [];
+  /** Every JSON-RPC error the server answered on this session, with the method of the request it answers, oldest first. */
+  readonly errors: Array<{ method: string; error: JsonRpcError }> = [];
   /** What the tester does before it answers a task's input request (a check that acts while the task waits). */
   beforeInputAnswer: ((seen: ServerRequestSeen) => Promise<void>) | undefined;
   /** Per task, the turn of the last of its input requests: answered one after the other. */
@@ -307,7 +307,7 @@ export class Session {
     this.openByMethod.set(method, (this.openByMethod.get(method) ?? 0) + 1);
     const resultOf = method === this.model.op("result")?.method && typeof params[this.model.idField] === "string" ? (params[this.model.idField] as string) : undefined;
     if (resultOf !== undefined) this.openResults.set(resultOf, (this.openResults.get(resultOf) ?? 0) + 1);
-    return this.wire.request(method, e.params, { timeoutMs: Math.max(timeoutMs, this.timing.requestMs), headers: e.headers, ...(onId ? { onId } : {}) }).finally(() => {
+    return this.seen(method, this.wire.request(method, e.params, { timeoutMs: Math.max(timeoutMs, this.timing.requestMs), headers: e.headers, ...(onId ? { onId } : {}) })).finally(() => {
       this.openByMethod.set(method, (this.openByMethod.get(method) ?? 1) - 1);
       if (resultOf === undefined) return;
       const left = (this.openResults.get(resultOf) ?? 1) - 1;
@@ -322,7 +322,15 @@ export class Session {
    */
   probe(method: string, params: Record<string, unknown>, ms: number): Promise<Answer> {
     const e = envelope(this.model, method, params, this.capabilities);
-    return this.wire.request(method, e.params, { timeoutMs: ms, headers: e.headers });
+    return this.seen(method, this.wire.request(method, e.params, { timeoutMs: ms, headers: e.headers }));
+  }
+
+  /** Keeps the error an answer carries, for the checks of every error the server answered. */
+  private seen(method: string, answer: Promise<Answer>): Promise<Answer> {
+    return answer.then((a) => {
+      if (a.error) this.errors.push({ method, error: a.error });
+      return a;
+    });
   }
 
   /** The params that ask for `request` to run as a task (with the requestor's id where it picks one). */

@@ -52,7 +52,8 @@ export interface Wire {
   readonly closedReason: string | undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A JSON object (not null, not an array): the one definition conform's modules share. */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 abstract class BaseWire implements Wire {
   readonly notifications: Array<{ method: string; params?: Record<string, unknown>; at: number }> = [];

@@ -9,12 +9,12 @@ import { CannotTestError, type ConformReport, type OutcomeName, type Outcomes } 
 import { checked, fail, type Rule } from "./rule.js";
 import { minimalValue } from "./schemas.js";
 import { BASE_CAPABILITIES, CLIENT_CAPABILITIES_KEY, Session, type Target } from "./session.js";
-import type { Answer, JsonRpcError } from "./wire.js";
+import { type Answer, isObject, type JsonRpcError } from "./wire.js";
 import { errorData } from "./rules/error-data.js";
-import { errorMessage } from "./rules/error-message.js";
+import { checkErrorMessages, errorMessage } from "./rules/error-message.js";
 import { transport } from "./rules/transport.js";
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export { isObject } from "./wire.js";
 
 export function brief(a: Answer): unknown {
   if (a.error) return { error: a.error };
@@ -145,6 +145,13 @@ export function expectError(a: Answer, err: ExpectedError | undefined, rule: Rul
   if (err?.data !== undefined) checkSchema(err.data, a.error.data, errorData, `${what}: the data of ${err.name}`);
   // Over Streamable HTTP, with the status the spec declares for it.
   if (err?.http !== undefined && a.http !== undefined && a.http !== err.http) fail(rule, `${what} answered ${err.name} with HTTP ${a.http}, the spec declares ${err.http}`, err.http, a.http);
+}
+
+/** The errors the server answered on the session since the last look, each checked for a message that says what went wrong. */
+export function checkErrorsAnswered(w: World): void {
+  const seen = w.session.errors.splice(0);
+  for (const _ of seen) count(w, "error answered");
+  checkErrorMessages(w.model, seen);
 }
 
 export function checkSchema(schema: z.ZodType | undefined, value: unknown, rule: Rule, what: string): void {

@@ -42,8 +42,9 @@ export function demoTools(gen: ServerModule, runtime: DemoRuntime, retryTools: R
   const toolSwitch = (runtime.behaviour.creation as { toolSwitch: unknown }).toolSwitch !== false;
   const asTask = { taskSupport: "optional" as const };
   // Where the receiver alone decides (creation.decidedBy receiver: ext-tasks-2026-07-28), the demo
-  // decides per tool: greet answers at once, slow_compute runs as a task when the requestor allows one, and
-  // the jobs that need a task (input, long work) refuse a requestor that does not allow one.
+  // decides per tool: greet answers at once, slow_compute and protocol_error_job run as a task when the
+  // requestor allows one (answered at once otherwise: the same result, or the same JSON-RPC error, a task ends
+  // with), and the jobs that need a task (input, long work) refuse a requestor that does not allow one.
   const serverDecides = (runtime.behaviour.creation as { decidedBy: string }).decidedBy === "receiver";
   const mustTask = serverDecides ? { taskSupport: "required" as const } : asTask;
   const tools = [
@@ -97,7 +98,7 @@ export function demoTools(gen: ServerModule, runtime: DemoRuntime, retryTools: R
     gen.defineTool({
       name: "protocol_error_job",
       description: "Fails with a JSON-RPC error.",
-      ...mustTask,
+      ...asTask,
       inputSchema: z.object({}),
       handler: async () => {
         throw new McpError(ErrorCode.InternalError, "Tool execution failed: API rate limit exceeded");

@@ -6,7 +6,7 @@
  * statements no proxy can break.
  */
 import { answers, clone, errorFor, isRequest, mutant, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
-import { editTasks, errorOf, paramTaskId, resultOf, TERMINAL, Tracker } from "./wire.js";
+import { editTasks, errorOf, genericInvalid, paramTaskId, resultOf, TERMINAL, Tracker } from "./wire.js";
 
 const R = "ext-tasks-2026-07-28/";
 const CAPS = "io.modelcontextprotocol/clientCapabilities";
@@ -228,6 +228,7 @@ export const extMutants: Mutant[] = [
     errorOf(m, ctx, /^tasks\/(get|update|cancel)$/, -32021) ? code(m, -32600) : undefined,
   ),
   mutant(R + "errors.informative-messages/empty-messages", "every error has an empty message", (m, ctx) => (ctx.dir === "toClient" && m.error ? [{ ...m, error: { ...m.error, message: "" } }] : undefined)),
+  mutant(R + "errors.informative-messages/generic-invalid-messages", "errors for an invalid request (params, _meta envelope, input responses) say only \"Error\"", genericInvalid),
   mutant(R + "execution.status-message/no-status-message", "a failed task has no statusMessage", (m, ctx) => (get(m, ctx) && m.result.status === "failed" ? setResult(m, { ...m.result, statusMessage: undefined }) : undefined)),
   mutant(R + "execution.error-field/no-error", "a failed task is shown without error", (m, ctx) => (get(m, ctx) && m.result.status === "failed" ? setResult(m, { ...m.result, error: undefined }) : undefined)),
   mutant(R + "execution.failed-not-for-tool-errors/is-error-failed", "a tool result with isError is shown as a failed task with a JSON-RPC error", (m, ctx) =>
@@ -238,6 +239,9 @@ export const extMutants: Mutant[] = [
   ),
   mutant(R + "execution.error-is-that-error/generic-error", "a failed task's error is a generic -32000 error, not the request's", (m, ctx) =>
     get(m, ctx) && m.result.status === "failed" ? setResult(m, { ...m.result, error: { code: -32000, message: "Task failed" } }) : undefined,
+  ),
+  mutant(R + "execution.result-is-that-result/summary-result", "a completed task's result is a summary of the work (\"Task completed\"), not the result the request completed with", (m, ctx) =>
+    get(m, ctx) && m.result.status === "completed" && Array.isArray(m.result.result?.content) ? setResult(m, { ...m.result, result: { ...m.result.result, content: [{ type: "text", text: "Task completed" }] } }) : undefined,
   ),
   mutant(R + "execution.result-is-that-result/is-error-dropped", "a completed task's result drops isError", (m, ctx) =>
     get(m, ctx) && m.result.result?.isError !== undefined ? setResult(m, { ...m.result, result: { ...m.result.result, isError: undefined } }) : undefined,

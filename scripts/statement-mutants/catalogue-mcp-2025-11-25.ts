@@ -5,7 +5,7 @@
  * and the statements no proxy can break.
  */
 import { answers, clone, errorFor, isRequest, mutant, sleep, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
-import { editTasks, errorOf, mapTaskIds, onePage, otherWaitingTask, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
+import { editTasks, errorOf, genericInvalid, mapTaskIds, onePage, otherWaitingTask, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "mcp-2025-11-25/";
 const REL = "io.modelcontextprotocol/related-task";
@@ -133,6 +133,9 @@ export const mcp2025Mutants: Mutant[] = [
     }
     return undefined;
   }),
+  mutant(R + "support.undeclared-normal/listing-with-task-meta", "tools/list asked with task metadata (a type it declares no tasks for) answers a listing without its tools", (m, ctx) =>
+    resultOf(m, ctx, "tools/list") && ctx.request?.params?.task !== undefined ? [{ ...m, result: { ...m.result, tools: [] } }] : undefined,
+  ),
   mutant(R + "support.may-require/optional-tool-required", "a plain call of a taskSupport optional tool is refused as if tasks were required", (m, ctx, s) => {
     const tools = learnTools(m, ctx, s);
     if (ctx.dir === "toServer" && m.method === "tools/call" && !augmented(m) && tools.get(m.params?.name) === "optional") {
@@ -364,6 +367,7 @@ export const mcp2025Mutants: Mutant[] = [
     return undefined;
   }),
   mutant(R + "errors.informative-messages/empty-messages", "every error has an empty message", (m, ctx) => (ctx.dir === "toClient" && m.error ? [{ ...m, error: { ...m.error, message: "" } }] : undefined)),
+  mutant(R + "errors.informative-messages/generic-invalid-messages", "errors for an invalid request (params, task metadata, cursor) say only \"Error\"", genericInvalid),
   mutant(R + "exec.status-message/no-status-message", "tasks/get of a failed task has no statusMessage", (m, ctx) => editTasks(m, ctx, (x) => x.status === "failed" && delete x.statusMessage)),
   mutant(R + "exec.same-error/generic-error", "tasks/result of a failed task answers a generic -32000 error instead of the request's error", (m, ctx) =>
     errorOf(m, ctx, "tasks/result") && m.error.code !== -32602 ? [{ ...m, error: { code: -32000, message: "Task failed" } }] : undefined,

@@ -5,7 +5,7 @@
  * tasks/result, tasks/delete), and the statements no proxy can break.
  */
 import { answers, clone, errorFor, isNotification, isRequest, mutant, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
-import { editTasks, errorOf, every, onePage, otherWaitingTask, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
+import { editTasks, errorOf, every, genericInvalid, onePage, otherWaitingTask, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "sep-1686-draft/";
 const TASK = "modelcontextprotocol.io/task";
@@ -275,6 +275,10 @@ export const sepMutants: Mutant[] = [
     ctx.dir === "toClient" && m.error?.code === -32603 ? [{ ...m, error: { ...m.error, code: -32000 } }] : undefined,
   ),
   mutant(R + "errors.informative-messages/empty-messages", "every error has an empty message", (m, ctx) => (ctx.dir === "toClient" && m.error ? [{ ...m, error: { ...m.error, message: "" } }] : undefined)),
+  mutant(R + "errors.informative-messages/generic-invalid-messages", "errors for an invalid request (params, task metadata, cursor) say only \"Error\"", genericInvalid),
+  mutant(R + "errors.result-not-completed/ended-internal-error", "tasks/result of a task that ended failed or cancelled is answered -32603 (-32602 only while it runs)", (m, ctx) =>
+    errorOf(m, ctx, "tasks/result", -32602) && /'(failed|cancelled)'/.test(m.error.message) ? [{ ...m, error: { ...m.error, code: -32603 } }] : undefined,
+  ),
   mutant(R + "execution.error-field/no-error-field", "tasks/get of a failed task leaves out error", (m, ctx) => editTasks(m, ctx, (x) => x.status === "failed" && delete x.error)),
   // Over stdio a server process has one client (one requestor): another session is another HTTP session.
   mutant(R + "security.scope-reject-other/other-session-served", "tasks/get and tasks/result answer for a task of another session", (m, ctx, s) => leak(m, ctx, s, "get"), { transports: ["http"] }),

@@ -162,3 +162,10 @@ export function otherWaitingTask(key: string) {
     return [c];
   };
 }
+
+/**
+ * A server whose errors for a request it found invalid (its params, its task metadata, a cursor) say only "Error":
+ * the cause it knew is not told (the errors conform expects by name keep theirs).
+ */
+export const genericInvalid = (m: Msg, ctx: Ctx): Msg[] | undefined =>
+  ctx.dir === "toClient" && m.error?.code === -32602 && /^Invalid\b/.test(String(m.error.message)) ? [{ ...m, error: { ...m.error, message: "Error" } }] : undefined;

@@ -4,7 +4,7 @@ import { ViolationError } from "../report.js";
 import { checkNotifications } from "../rules/notifications.js";
 import { checkServerRequests } from "../rules/related-task.js";
 import { checkHttpResponses } from "../rules/http-response.js";
-import type { ModelTask, World } from "../world.js";
+import { checkErrorsAnswered, type ModelTask, type World } from "../world.js";
 
 // ---------------------------------------------------------------------------
 // Commands
@@ -21,6 +21,7 @@ export abstract class Cmd implements fc.AsyncCommand<object, World, boolean> {
       checkNotifications(w);
       checkServerRequests(w);
       checkHttpResponses(w);
+      checkErrorsAnswered(w);
     } catch (e) {
       if (!(e instanceof ViolationError) || !w.ignore.has(e.violation.rule)) throw e;
       const d = (w.deviations[e.violation.rule] ??= { count: 0, first: e.violation });

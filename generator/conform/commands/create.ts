@@ -1,6 +1,7 @@
 /** Making a task: a tool call of an outcome (or another request the spec lets become a task) as a task request. */
+import { isDeepStrictEqual } from "node:util";
 import { Cmd } from "./base.js";
-import { observe, refresh } from "../follow.js";
+import { observe, plainResultOf, refresh } from "../follow.js";
 import type { OutcomeName, ToolRecipe } from "../report.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
@@ -122,6 +123,12 @@ export class Create extends Cmd {
       count(w, `create: ${method} served plainly`);
       checked(rules.capabilities);
       w.made.plainly++;
+      // Served as usual: the result the same call answers without the task request (quick work, once per tool).
+      if (served === undefined && recipe !== undefined && a.result && (this.outcome === "complete" || this.outcome === "fail")) {
+        const plain = await plainResultOf(w, recipe, this.outcome);
+        const { _meta: _, ...got } = a.result;
+        if (plain !== null && !isDeepStrictEqual(got, plain)) fail(rules.capabilities, `${label} with a task request, where the server does not declare ${method} among its task requests, answered another result than the same call without one`, plain, got);
+      }
       return;
     }
     const ackType = typeof c.ack.resultType === "string" ? c.ack.resultType : undefined;

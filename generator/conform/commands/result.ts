@@ -44,6 +44,8 @@ export class Result extends TaskCmd {
     if (r.mode === "error-until-completed") {
       if (a.error && isLimitError(w.model, a.error.code)) return;
       if (a.error) {
+        // A task that ended without completing: the error its end declares.
+        if (w.model.terminal.has(t.status) && w.model.roleOf[t.status] !== "completed") return checkEndResult(w, t, a, res.method);
         const notReady = w.model.error(r.notReadyError);
         if (notReady && a.error.code === notReady.code) {
           if (w.model.roleOf[t.status] === "completed") fail(rules.results, `${res.method} of a task the server showed completed answered not ready`, "the result", a.error);

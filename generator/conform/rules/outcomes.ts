@@ -20,30 +20,25 @@ export const outcomes = defineRule({
   reads: ["behaviour.outcomes"],
 });
 
-/** A task whose own work failed (not a cancel, not a requestor's move) shows a non-empty status message, where the spec declares the field. */
-export function checkStatusMessage(w: World, t: ModelTask, task: Record<string, unknown>, what: string): void {
-  const field = w.model.ir.behaviour.outcomes.statusMessageField;
-  const status = task[w.model.statusField];
-  // Where the failure field is the status message, checkFailure reads it.
-  if (field === undefined || field === w.model.ir.behaviour.outcomes.failureField || typeof status !== "string" || w.model.roleOf[status] !== "failed") return;
-  if ((t.outcome !== "error" && t.outcome !== "fail") || t.cancelRequested || t.endedByMove || t.via !== undefined) return;
-  checked(outcomes);
-  const message = task[field];
-  if (typeof message !== "string" || message.trim() === "") fail(outcomes, `${what}: task ${t.id} failed (${status}) without a ${field} saying why`, `a non-empty ${field}`, message ?? "nothing");
-}
-
 /**
  * A task its own work failed (a tool error or a protocol error, not a cancel or a requestor's move), shown in a
- * failed-role state, says what went wrong in the spec's failure field (outcomes.failureField): a message that is
- * not empty, or an error object with a code and a message.
+ * failed-role state, says what went wrong where the spec declares a field for it: in the failure field
+ * (outcomes.failureField: a message that is not empty, or an error object with a code and a message), and in the
+ * status message field (a message that is not empty).
  */
 export function checkFailure(w: World, t: ModelTask, task: Record<string, unknown>, what: string): void {
   const o = w.model.ir.behaviour.outcomes;
-  const field = o.failureField;
-  if (field === undefined || w.model.roleOf[t.status] !== "failed") return;
+  const { failureField, statusMessageField } = o;
+  if ((failureField === undefined && statusMessageField === undefined) || w.model.roleOf[t.status] !== "failed") return;
   if ((t.outcome !== "fail" && t.outcome !== "error") || t.via !== undefined || t.cancelRequested || t.endedByMove) return;
   checked(outcomes);
-  const v = task[field];
-  const ok = o.failureShape === "message" ? typeof v === "string" && v.trim() !== "" : isObject(v) && typeof v.code === "number" && typeof v.message === "string";
-  if (!ok) fail(outcomes, `${what}: task ${t.id} failed (${t.status}) without saying why in ${field}`, o.failureShape === "message" ? "a message" : "{ code, message }", v ?? "nothing");
+  const said = (v: unknown) => typeof v === "string" && v.trim() !== "";
+  if (failureField !== undefined) {
+    const v = task[failureField];
+    const ok = o.failureShape === "message" ? said(v) : isObject(v) && typeof v.code === "number" && typeof v.message === "string";
+    if (!ok) fail(outcomes, `${what}: task ${t.id} failed (${t.status}) without saying why in ${failureField}`, o.failureShape === "message" ? "a message" : "{ code, message }", v ?? "nothing");
+  }
+  if (statusMessageField !== undefined && statusMessageField !== failureField && !said(task[statusMessageField])) {
+    fail(outcomes, `${what}: task ${t.id} failed (${t.status}) without a ${statusMessageField} saying why`, `a non-empty ${statusMessageField}`, task[statusMessageField] ?? "nothing");
+  }
 }

@@ -1,7 +1,7 @@
 /** Rule `results`: The result method answers as the spec's results mode says: not ready (or blocking) before the end, the result once completed, the declared error for any other end; inline results present exactly when the task ended in the matching role. */
 import { checked, defineRule, fail } from "../rule.js";
 import type { Answer } from "../wire.js";
-import { isObject, type ModelTask, type World } from "../world.js";
+import { count, expectError, isObject, type ModelTask, type World } from "../world.js";
 
 export const results = defineRule({
   name: "results",
@@ -64,6 +64,19 @@ export function checkEndResult(w: World, t: ModelTask, a: Answer & { result?: Re
     const failedCall = t.via === undefined && (t.outcome === "fail" || (t.endedByMove === true && role === "failed"));
     const toolError = failedCall && r.mode === "block-until-terminal" && a.result.isError === true;
     if (!toolError) fail(results, `${method} of a task that ended ${t.status} answered a success`, "the declared error", a.result);
+    return;
+  }
+  // Where the result method answers only a completed task, any other end gets the declared error (its code and
+  // message): the not-ready one, or the cancelled one for a cancelled task. Not checked here: the error a failed task
+  // ended with where the spec replays errors (the replay check compares it with the plain call's), and the expired
+  // error of a task whose retention ran out meanwhile.
+  if (r.mode === "error-until-completed" && !(r.replaysErrors && role === "failed")) {
+    const declared = (role === "cancelled" ? m.error(r.cancelledError) : undefined) ?? m.error(r.notReadyError);
+    const ret = m.ir.behaviour.retention;
+    const expired = ret === false ? undefined : m.error(ret.expiredError);
+    if (declared === undefined || (expired !== undefined && a.error?.code === expired.code && expired.pattern.test(a.error.message))) return;
+    count(w, "result of a task that ended not completed");
+    expectError(a, declared, results, `${method} of a task that ended ${t.status}`);
     return;
   }
   if (role === "cancelled" && r.mode === "block-until-terminal") {
