@@ -204,6 +204,12 @@ export const sepMutants: Mutant[] = [
     }
     return undefined;
   }),
+  mutant(R + "deletion.may-accept-or-reject/refused-but-deleted", "deletes the task, then answers tasks/delete with its refusal error (-32012) as if it had kept it", (m, ctx) =>
+    resultOf(m, ctx, "tasks/delete") ? errorFor(m, -32012, "Task deletion refused") : undefined,
+  ),
+  mutant(R + "deletion.may-not-support/unsupported-but-deleted", "deletes the task, then answers tasks/delete with -32601 (Method not found) as if it supported no deletion", (m, ctx) =>
+    resultOf(m, ctx, "tasks/delete") ? errorFor(m, -32601, "Method not found") : undefined,
+  ),
   mutant(R + "errors.unknown-task-id/internal-error-code", "an unknown taskId in tasks/get, tasks/list or tasks/result is answered -32603", (m, ctx) =>
     errorOf(m, ctx, /^tasks\/(get|list|result)$/, -32602) && /not found|unknown/i.test(m.error.message) ? [{ ...m, error: { ...m.error, code: -32603 } }] : undefined,
   ),
@@ -282,11 +288,34 @@ function leak(m: Msg, ctx: Ctx, s: Record<string, any>, what: "get" | "list"): M
 
 export const sepUnmutable: Unmutable[] = [
   { statement: R + "capabilities.server-declares", reason: "the demo of this revision declares no tasks capability at all (it follows the seed's rationale: support is found by trying), so there is nothing at the wire to take away" },
-  { statement: R + "support.choose-types", reason: "a permission with no wrong use: any choice of request types is allowed" },
+  { statement: R + "support.choose-types", reason: "a type not chosen is served as support.ignore-unsupported says: its wrong use is that statement's, mutated there" },
   { statement: R + "lifecycle.may-complete-at-once", reason: "a permission with no wrong use: submitted straight to completed is allowed" },
   { statement: R + "input.may-leave", reason: "a permission with no wrong use: leaving input_required once all answers are in is allowed" },
-  { statement: R + "keep-alive.may-override", reason: "a permission whose misuse (keeping a task longer or shorter than asked) is only seen through keep-alive.actual-in-get and resources.max-keep-alive, mutated there" },
-  { statement: R + "deletion.may-accept-or-reject", reason: "a permission with no wrong use: any accept or reject decision is allowed" },
-  { statement: R + "deletion.may-not-support", reason: "a permission with no wrong use: not supporting deletion is allowed" },
+  { statement: R + "keep-alive.may-override", reason: "a permission whose misuse (a keepAlive granted that is not the one shown, or above the max) is only seen through keep-alive.actual-in-get, keep-alive.may-delete and resources.max-keep-alive, mutated there" },
   { statement: R + "security.scope-bind-auth", reason: "needs a second authentication context: the runner starts the demo without --auth and a proxy cannot invent a principal the server would bind to" },
+];
+
+/** Behaviours the MAY statements of this revision permit, which conform must hold against. */
+export const sepPermitted: Mutant[] = [
+  mutant(R + "support.choose-types/resources-and-prompts-plain", "supports tasks for tools/call only: resources/read and prompts/get asked as tasks reach it without the task _meta and are served plainly", (m, ctx) => {
+    if (ctx.dir !== "toServer" || !isRequest(m) || !/^(resources\/read|prompts\/get)$/.test(m.method) || m.params?._meta?.[TASK] === undefined) return undefined;
+    const c = clone(m);
+    delete c.params._meta[TASK];
+    return [c];
+  }),
+  mutant(R + "keep-alive.may-override/capped-ten-minutes", "grants at most 10 minutes of keepAlive (an unlimited one too) and shows that everywhere", (m, ctx) =>
+    ctx.dir === "toClient" ? editTasks(m, ctx, (x) => "keepAlive" in x && (x.keepAlive === null || x.keepAlive > 600_000) && (x.keepAlive = 600_000)) : undefined,
+  ),
+  mutant(R + "deletion.may-accept-or-reject/refuses-every-other", "refuses every other tasks/delete of one of its tasks with its refusal error (-32012), whatever the task's status, and keeps the task", (m, ctx, s) => {
+    const known: Set<string> = (s.known ??= new Set());
+    if (ctx.dir === "toServer" && typeof m.params?._meta?.[TASK]?.taskId === "string") known.add(m.params._meta[TASK].taskId);
+    if (ctx.dir !== "toServer" || m.method !== "tasks/delete" || !known.has(m.params?.taskId) || !every(s, "n", 2)) return undefined;
+    ctx.inject("toClient", errorFor(m, -32012, "Task deletion refused")[0]!);
+    return [];
+  }),
+  mutant(R + "deletion.may-not-support/no-delete-method", "supports no deletion at all: every tasks/delete is answered -32601 (Method not found)", (m, ctx) => {
+    if (ctx.dir !== "toServer" || m.method !== "tasks/delete") return undefined;
+    ctx.inject("toClient", errorFor(m, -32601, "Method not found: tasks/delete")[0]!);
+    return [];
+  }),
 ];
