@@ -72,6 +72,8 @@ export async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<
     const a = await w.session.request(get.method, idParams(w, t.id));
     expectAnswer(a, rules.get, `${get.method} of task ${t.id}`);
     if (a.error && limitedPoll(w, t, sent, a.error.code, get.method)) continue;
+    // Cancelled meanwhile (another path's cancel reply showed it so while this get was on its way), it may be deleted.
+    if (goneAfterCancel(w, t, a.error)) return;
     if (a.error) fail(rules.get, `${get.method} of a live task ${t.id} failed`, "the task", a.error);
     checkResultType(w, get.method, a.result!);
     observe(w, t, taskIn(w.model, a.result) ?? {}, get.method, sent);

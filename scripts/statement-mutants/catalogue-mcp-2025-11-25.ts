@@ -392,6 +392,19 @@ export const mcp2025Permitted: Mutant[] = [
     }
     return undefined;
   }),
+  tracked("cancel.may-delete/deleted-at-once", "deletes a cancelled task as soon as its tasks/cancel is answered: tasks/get, tasks/result and tasks/cancel of it answer the not-found error, tasks/list shows it no more, and no status notification of it follows", (m, ctx, t, s) => {
+    const gone: Set<string> = (s.gone ??= new Set());
+    if (resultOf(m, ctx, "tasks/cancel") && m.result.status === "cancelled" && typeof m.result.taskId === "string") {
+      gone.add(m.result.taskId);
+      return undefined;
+    }
+    if (gone.size === 0 || ctx.dir !== "toClient") return undefined;
+    const id = paramTaskId(ctx);
+    if (id !== undefined && gone.has(id) && /^tasks\/(get|result|cancel)$/.test(ctx.request?.method ?? "") && m.id !== undefined) return errorFor(m, -32602, "Failed to retrieve task: Task not found");
+    if (resultOf(m, ctx, "tasks/list") && (m.result.tasks ?? []).some((x: any) => gone.has(x?.taskId))) return withResult(m, (r) => void (r.tasks = r.tasks.filter((x: any) => !gone.has(x?.taskId))));
+    if (m.method === "notifications/tasks/status" && gone.has(m.params?.taskId)) return [];
+    return undefined;
+  }),
   mutant(R + "ttl.may-override/capped-ten-minutes", "grants at most 10 minutes of ttl (an unlimited one too) and shows that in the CreateTaskResult and every later answer", (m, ctx) =>
     ctx.dir === "toClient" ? editTasks(m, ctx, (x) => "ttl" in x && (x.ttl === null || x.ttl > 600_000) && (x.ttl = 600_000)) : undefined,
   ),

@@ -5,11 +5,12 @@ import type { ModelTask, World } from "../world.js";
 
 export const cancellation = defineRule({
   name: "cancellation",
-  description: "Cancelling a live task ends it where the spec's cancel leads; cancelling a terminal one answers what the spec declares for a terminal task; a task cancelled while it waits for input stays cancelled once that input is answered. Where the cancel is eventual, work that finished before the cancel took effect may end as it finished (long work cannot, and ends cancelled). Where the spec does not keep tasks reachable their whole retention, a cancelled task may be deleted at any time: from then on it is answered with the not-found error (its code and message), and no list need show it.",
+  description: "Cancelling a live task ends it where the spec's cancel leads; cancelling a terminal one answers what the spec declares for a terminal task; a task cancelled while it waits for input stays cancelled once that input is answered. Where the cancel is eventual, work that finished before the cancel took effect may end as it finished (long work cannot, and ends cancelled). Where the spec does not keep tasks reachable their whole retention, a cancelled task may be deleted at any time, even as soon as its cancel is answered (a permission conform honours): from then on it is answered with the not-found error (its code and message), and no list need show it; any other error for it is a failure.",
   statements: [
     "ext-tasks-2026-07-28/cancel.ack-empty",
     "ext-tasks-2026-07-28/cancel.may-stay-working",
     "ext-tasks-2026-07-28/cancel.may-end-otherwise",
+    "mcp-2025-11-25/cancel.may-delete",
     "mcp-2025-11-25/cancel.cancelled-before-reply",
     "mcp-2025-11-25/cancel.stays-cancelled",
     "mcp-2025-11-25/cancel.terminal-error",
