@@ -1,6 +1,7 @@
 /** Retention asked at the edges: nothing, very little, far more than the spec's max. */
 import { Cmd } from "./base.js";
 import { Create } from "./create.js";
+import { observe } from "../follow.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { taskIn } from "../session.js";
@@ -45,6 +46,9 @@ export class Retention extends Cmd {
     if (granted !== 0 && !ranOut && (g.error || taskIn(w.model, g.result) === undefined)) {
       fail(rules.retention, `task ${made.t.id}, granted a retention of ${JSON.stringify(granted)} ms when ${asked} ms was asked, could not be read right after it was made`, "the task", g.error ?? g.result);
     }
+    // Read back, it shows the retention the acknowledgement granted (which may differ from the one asked).
+    const again = taskIn(w.model, g.result);
+    if (again !== undefined) observe(w, made.t, again, `${get.method} of a task granted ${JSON.stringify(granted)} ms when ${asked} ms was asked`);
     // A probe: its retention may run out at any time now, so no other command counts on it; its work is cancelled.
     made.t.gone = true;
     const c = b.cancellation;
