@@ -4,7 +4,7 @@
  * receiver announces it with notifications/tasks/created and answers tasks/get, tasks/list,
  * tasks/result, tasks/delete), and the statements no proxy can break.
  */
-import { answers, clone, errorFor, isNotification, isRequest, mutant, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
+import { answers, clone, errorFor, isNotification, isRequest, mutant, sleep, withResult, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
 import { editTasks, errorOf, every, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "sep-1686-draft/";
@@ -289,8 +289,8 @@ function leak(m: Msg, ctx: Ctx, s: Record<string, any>, what: "get" | "list"): M
 export const sepUnmutable: Unmutable[] = [
   { statement: R + "capabilities.server-declares", reason: "the demo of this revision declares no tasks capability at all (it follows the seed's rationale: support is found by trying), so there is nothing at the wire to take away" },
   { statement: R + "support.choose-types", reason: "a type not chosen is served as support.ignore-unsupported says: its wrong use is that statement's, mutated there" },
-  { statement: R + "lifecycle.may-complete-at-once", reason: "a permission with no wrong use: submitted straight to completed is allowed" },
-  { statement: R + "input.may-leave", reason: "a permission with no wrong use: leaving input_required once all answers are in is allowed" },
+  { statement: R + "lifecycle.may-complete-at-once", reason: "a permission whose misuse (a task shown ended while its work goes on) is what lifecycle.terminal-final forbids, mutated there (completed-then-working); its use is a permitted behaviour" },
+  { statement: R + "input.may-leave", reason: "a permission whose misuse (leaving input_required while a request for the task still waits) is what input.move-to-input-required and input.stay-until-all-answered forbid, mutated there; its use is a permitted behaviour" },
   { statement: R + "keep-alive.may-override", reason: "a permission whose misuse (a keepAlive granted that is not the one shown, or above the max) is only seen through keep-alive.actual-in-get, keep-alive.may-delete and resources.max-keep-alive, mutated there" },
   { statement: R + "security.scope-bind-auth", reason: "needs a second authentication context: the runner starts the demo without --auth and a proxy cannot invent a principal the server would bind to" },
 ];
@@ -313,6 +313,58 @@ export const sepPermitted: Mutant[] = [
     ctx.inject("toClient", errorFor(m, -32012, "Task deletion refused")[0]!);
     return [];
   }),
+  mutant(
+    R + "lifecycle.may-complete-at-once/quick-work-shown-ended",
+    "moves quick work straight from submitted to its end: the first tasks/get of a task that would show it submitted or working waits up to 600 ms for its work, and shows it completed when the request that made it was answered with a result meanwhile",
+    async (m, ctx, s) => {
+      const shown: Set<string> = (s.shown ??= new Set());
+      const ended: Map<string, boolean> = (s.ended ??= new Map());
+      const waiters: Map<string, (() => void)[]> = (s.waiters ??= new Map());
+      // The request that made a task answered: its work ended (with a result, or a JSON-RPC error).
+      const made = ctx.dir === "toClient" && ctx.request !== undefined && AUGMENTABLE.test(ctx.request.method) ? ctx.request.params?._meta?.[TASK]?.taskId : undefined;
+      if (typeof made === "string" && (m.result !== undefined || m.error !== undefined)) {
+        ended.set(made, m.result !== undefined);
+        for (const wake of waiters.get(made) ?? []) wake();
+        waiters.delete(made);
+        return undefined;
+      }
+      if (resultOf(m, ctx, "tasks/list")) for (const x of m.result.tasks ?? []) shown.add(x?.taskId);
+      if (!resultOf(m, ctx, "tasks/get") || typeof m.result.taskId !== "string") return undefined;
+      const id: string = m.result.taskId;
+      const first = !shown.has(id) && (m.result.status === "submitted" || m.result.status === "working");
+      if (first && !ended.has(id)) await new Promise<void>((r) => (waiters.set(id, [...(waiters.get(id) ?? []), r]), setTimeout(r, 600)));
+      shown.add(id);
+      return first && ended.get(id) === true ? withResult(m, (r) => void (r.status = "completed")) : undefined;
+    },
+  ),
+  mutant(
+    R + "input.may-leave/working-after-answers",
+    "once all of a task's elicitations are answered, moves it back to working for a second before it ends: tasks/get and tasks/list show it working, tasks/result answers it not ready, and the answer of the request that made it waits until then",
+    async (m, ctx, s) => {
+      const pending: Map<string, Set<string>> = (s.pending ??= new Map());
+      const until: Map<string, number> = (s.until ??= new Map());
+      if (ctx.dir === "toClient" && isRequest(m) && relTask(m)) {
+        pending.set(relTask(m)!, (pending.get(relTask(m)!) ?? new Set()).add(JSON.stringify(m.id)));
+        return undefined;
+      }
+      if (ctx.dir === "toServer" && !m.method && ctx.request) {
+        const task = ctx.request.params?._meta?.[REL]?.taskId;
+        const set = typeof task === "string" ? pending.get(task) : undefined;
+        if (set?.delete(JSON.stringify(m.id)) && set.size === 0) until.set(task, Date.now() + 1000);
+        return undefined;
+      }
+      const now = Date.now();
+      const working = (id: unknown) => typeof id === "string" && (until.get(id) ?? 0) > now;
+      if (ctx.dir !== "toClient" || until.size === 0) return undefined;
+      const made = ctx.request !== undefined && AUGMENTABLE.test(ctx.request.method) ? ctx.request.params?._meta?.[TASK]?.taskId : undefined;
+      if (working(made)) {
+        await sleep(until.get(made)! - now);
+        return undefined;
+      }
+      if (answers(m, ctx, "tasks/result") && working(paramTaskId(ctx)) && m.result !== undefined) return errorFor(m, -32602, "Cannot retrieve result: Task status is 'working', not 'completed'");
+      return editTasks(m, ctx, (x) => working(x.taskId) && (x.status === "completed" || x.status === "failed") && ((x.status = "working"), delete x.error));
+    },
+  ),
   mutant(R + "deletion.may-not-support/no-delete-method", "supports no deletion at all: every tasks/delete is answered -32601 (Method not found)", (m, ctx) => {
     if (ctx.dir !== "toServer" || m.method !== "tasks/delete") return undefined;
     ctx.inject("toClient", errorFor(m, -32601, "Method not found: tasks/delete")[0]!);
