@@ -5,6 +5,7 @@
  */
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
+import { goneAfterCancel } from "./rules/cancellation.js";
 import { checkEndAnnounced } from "./rules/status-push.js";
 import { checkFailure } from "./rules/outcomes.js";
 import { checkRelated, checkRelatedAnswer } from "./rules/related-task.js";
@@ -74,6 +75,8 @@ export async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<
     const a = await w.session.request(get.method, idParams(w, t.id));
     expectAnswer(a, rules.get, `${get.method} of task ${t.id}`);
     if (a.error && limitedPoll(w, t, sent, a.error.code, get.method)) continue;
+    // Cancelled meanwhile (another path's cancel reply showed it so while this get was on its way), it may be deleted.
+    if (goneAfterCancel(w, t, a.error)) return;
     if (a.error) fail(rules.get, `${get.method} of a live task ${t.id} failed`, "the task", a.error);
     checkResultType(w, get.method, a.result!);
     observe(w, t, taskIn(w.model, a.result) ?? {}, get.method, sent);
@@ -157,6 +160,7 @@ export async function refresh(w: World, t: ModelTask): Promise<void> {
   if (!get) return;
   const sent = Date.now();
   const g = await w.session.request(get.method, idParams(w, t.id));
+  if (goneAfterCancel(w, t, g.error)) return;
   checkReachable(w, t, g, get.method);
   const task = taskIn(w.model, g.result);
   if (task) {
@@ -189,6 +193,7 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
   if (res !== undefined && w.model.ir.behaviour.results.mode !== "inline") {
     const a = await w.session.request(res.method, idParams(w, t.id), 10_000);
     expectAnswer(a, rules.results, `${res.method} of a task that ended ${t.status}`);
+    if (goneAfterCancel(w, t, a.error)) return;
     if (!(a.error && isLimitError(w.model, a.error.code))) checkEndResult(w, t, a, res.method);
     if (a.result) checkRelated(w, t, res.method, a.result);
     if (a.result && w.model.roleOf[t.status] === "completed") await checkSameResult(w, t, a.result, res.method);
@@ -223,6 +228,7 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
   const a = await w.session.request(cancel, idParams(w, t.id));
   expectAnswer(a, rules.cancellation, cancel);
   if (a.error && isLimitError(w.model, a.error.code)) return;
+  if (goneAfterCancel(w, t, a.error)) return;
   if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), rules.cancellation, `${cancel} of a task already ${t.status}`);
   else if (a.error) fail(rules.cancellation, `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
   if (a.result) {

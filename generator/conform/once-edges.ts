@@ -156,6 +156,9 @@ export async function paramIsTheTask(w: World): Promise<void> {
   expectAnswer(x, rules.relatedTask, cancel);
   if (x.error) fail(rules.relatedTask, `${cancel} of task ${a.t.id} with a related-task meta naming task ${b.t.id} was refused; the id param names the task`, "a result", x.error);
   a.t.cancelRequested = true;
+  // Where the reply shows the task, it is seen cancelled (and may be deleted from then on).
+  const xShown = taskIn(w.model, x.result);
+  if (xShown?.[w.model.idField] === a.t.id) observe(w, a.t, xShown, `${cancel} reply`);
   const other = await w.session.request(get.method, idParams(w, b.t.id));
   const bShown = taskIn(w.model, other.result);
   if (isObject(bShown)) {
@@ -273,8 +276,11 @@ export async function cancelWhileWaiting(w: World): Promise<void> {
     if (byNotification && t.requestId === undefined) return;
     cancelled = true;
     t.cancelRequested = true;
-    if (method !== undefined) await w.session.request(method, idParams(w, t.id));
-    else await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
+    if (method !== undefined) {
+      // Where the reply shows the task, it is seen cancelled (and may be deleted from then on).
+      const shown = taskIn(w.model, (await w.session.request(method, idParams(w, t.id))).result);
+      if (shown !== undefined) observe(w, t, shown, `${method} reply`);
+    } else await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
     await waitTerminal(w, t, 5000);
   };
   try {

@@ -442,4 +442,13 @@ export const extPermitted: Mutant[] = [
     last.set(id, clone(m.result));
     return undefined;
   }),
+  tracked("cancel.may-end-otherwise/cancel-applied-late", "acknowledges a tasks/cancel of a live task at once but applies it 1.5 s later, so work that finishes meanwhile ends as it finished", (m, ctx, t, s) => {
+    if (ctx.dir === "toServer" && m.method === "tasks/cancel" && String(m.id).startsWith("late-")) return undefined;
+    if (ctx.dir === "toClient" && String(m.id).startsWith("late-")) return [];
+    const id = typeof m.params?.taskId === "string" ? m.params.taskId : undefined;
+    if (ctx.dir !== "toServer" || m.method !== "tasks/cancel" || id === undefined || !t.status.has(id) || t.isTerminal(id)) return undefined;
+    ctx.inject("toClient", { jsonrpc: "2.0", id: m.id, result: { resultType: "complete" } });
+    ctx.inject("toServer", { ...m, id: `late-${String(m.id)}` }, 1500);
+    return [];
+  }),
 ];

@@ -4,7 +4,7 @@
  * tasks/get, tasks/result, tasks/list, tasks/cancel; notifications/tasks/status; related-task _meta),
  * and the statements no proxy can break.
  */
-import { answers, clone, errorFor, isRequest, mutant, sleep, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
+import { answers, clone, errorFor, isRequest, mutant, sleep, withResult, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
 import { editTasks, errorOf, genericInvalid, mapTaskIds, onePage, otherWaitingTask, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "mcp-2025-11-25/";
@@ -366,6 +366,18 @@ export const mcp2025Mutants: Mutant[] = [
     }
     return undefined;
   }),
+  mutant(R + "ttl.may-override/granted-not-shown", "grants at most 10 minutes of ttl, but the CreateTaskResult shows the ttl asked while tasks/get shows the one granted", (m, ctx) =>
+    ctx.dir === "toClient" && ctx.request?.method !== "tools/call" ? editTasks(m, ctx, (x) => (x.ttl === null || x.ttl > 600_000) && (x.ttl = 600_000)) : undefined,
+  ),
+  tracked("cancel.may-delete/deleted-internal-error", "deletes a cancelled task as soon as its tasks/cancel is answered, and answers tasks/get, tasks/result and tasks/cancel of it -32603 (not the not-found error)", (m, ctx, t, s) => {
+    const gone: Set<string> = (s.gone ??= new Set());
+    if (resultOf(m, ctx, "tasks/cancel") && m.result.status === "cancelled" && typeof m.result.taskId === "string") {
+      gone.add(m.result.taskId);
+      return undefined;
+    }
+    const id = paramTaskId(ctx);
+    return ctx.dir === "toClient" && id && gone.has(id) && /^tasks\/(get|result|cancel)$/.test(ctx.request!.method) ? errorFor(m, -32603, "Task deleted") : undefined;
+  }),
   mutant(R + "errors.informative-messages/empty-messages", "every error has an empty message", (m, ctx) => (ctx.dir === "toClient" && m.error ? [{ ...m, error: { ...m.error, message: "" } }] : undefined)),
   mutant(R + "errors.informative-messages/generic-invalid-messages", "errors for an invalid request (params, task metadata, cursor) say only \"Error\"", genericInvalid),
   mutant(R + "exec.status-message/no-status-message", "tasks/get of a failed task has no statusMessage", (m, ctx) => editTasks(m, ctx, (x) => x.status === "failed" && delete x.statusMessage)),
@@ -384,6 +396,37 @@ export const mcp2025Mutants: Mutant[] = [
 
 export const mcp2025Unmutable: Unmutable[] = [
   { statement: R + "id.receiver-generated", reason: "the client sends no id of its own in this revision, so an id copied from client data cannot be told from one the receiver made" },
-  { statement: R + "ttl.may-override", reason: "a permission whose misuse is only seen through ttl.actual-in-get and resources.max-ttl, mutated there" },
-  { statement: R + "cancel.may-delete", reason: "a permission with no wrong use: deleting a cancelled task at any time is allowed" },
+];
+
+/** Behaviours the MAY statements of this revision permit, which conform must hold against. */
+export const mcp2025Permitted: Mutant[] = [
+  mutant(R + "support.may-require/optional-listed-required", "requires tasks for every tool that can run as one: tools/list shows each optional tool as required, and a plain call of one is refused -32601 as tool.required-error says", (m, ctx, s) => {
+    const tools = learnTools(m, ctx, s);
+    if (resultOf(m, ctx, "tools/list")) {
+      return withResult(m, (r) => {
+        for (const t of r.tools ?? []) if (t.execution?.taskSupport === "optional") t.execution.taskSupport = "required";
+      });
+    }
+    if (ctx.dir === "toServer" && m.method === "tools/call" && !augmented(m) && tools.get(m.params?.name) === "optional") {
+      ctx.inject("toClient", errorFor(m, -32601, `Tool '${m.params.name}' requires task-augmented execution`)[0]!);
+      return [];
+    }
+    return undefined;
+  }),
+  tracked("cancel.may-delete/deleted-at-once", "deletes a cancelled task as soon as its tasks/cancel is answered: tasks/get, tasks/result and tasks/cancel of it answer the not-found error, tasks/list shows it no more, and no status notification of it follows", (m, ctx, t, s) => {
+    const gone: Set<string> = (s.gone ??= new Set());
+    if (resultOf(m, ctx, "tasks/cancel") && m.result.status === "cancelled" && typeof m.result.taskId === "string") {
+      gone.add(m.result.taskId);
+      return undefined;
+    }
+    if (gone.size === 0 || ctx.dir !== "toClient") return undefined;
+    const id = paramTaskId(ctx);
+    if (id !== undefined && gone.has(id) && /^tasks\/(get|result|cancel)$/.test(ctx.request?.method ?? "") && m.id !== undefined) return errorFor(m, -32602, "Failed to retrieve task: Task not found");
+    if (resultOf(m, ctx, "tasks/list") && (m.result.tasks ?? []).some((x: any) => gone.has(x?.taskId))) return withResult(m, (r) => void (r.tasks = r.tasks.filter((x: any) => !gone.has(x?.taskId))));
+    if (m.method === "notifications/tasks/status" && gone.has(m.params?.taskId)) return [];
+    return undefined;
+  }),
+  mutant(R + "ttl.may-override/capped-ten-minutes", "grants at most 10 minutes of ttl (an unlimited one too) and shows that in the CreateTaskResult and every later answer", (m, ctx) =>
+    ctx.dir === "toClient" ? editTasks(m, ctx, (x) => "ttl" in x && (x.ttl === null || x.ttl > 600_000) && (x.ttl = 600_000)) : undefined,
+  ),
 ];

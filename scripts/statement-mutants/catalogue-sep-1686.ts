@@ -4,7 +4,7 @@
  * receiver announces it with notifications/tasks/created and answers tasks/get, tasks/list,
  * tasks/result, tasks/delete), and the statements no proxy can break.
  */
-import { answers, clone, errorFor, isNotification, isRequest, mutant, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
+import { answers, clone, errorFor, isNotification, isRequest, mutant, sleep, withResult, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
 import { editTasks, errorOf, every, genericInvalid, onePage, otherWaitingTask, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "sep-1686-draft/";
@@ -237,6 +237,12 @@ export const sepMutants: Mutant[] = [
     return undefined;
   }),
   mutant(R + "deletion.delete-everything/result-kept", "deletes the task but keeps its result: tasks/result of the deleted task still answers it", keepResult),
+  mutant(R + "deletion.may-accept-or-reject/refused-but-deleted", "deletes the task, then answers tasks/delete with its refusal error (-32012) as if it had kept it", (m, ctx) =>
+    resultOf(m, ctx, "tasks/delete") ? errorFor(m, -32012, "Task deletion refused") : undefined,
+  ),
+  mutant(R + "deletion.may-not-support/unsupported-but-deleted", "deletes the task, then answers tasks/delete with -32601 (Method not found) as if it supported no deletion", (m, ctx) =>
+    resultOf(m, ctx, "tasks/delete") ? errorFor(m, -32601, "Method not found") : undefined,
+  ),
   mutant(R + "errors.unknown-task-id/internal-error-code", "an unknown taskId in tasks/get, tasks/list or tasks/result is answered -32603", (m, ctx) =>
     errorOf(m, ctx, /^tasks\/(get|list|result)$/, -32602) && /not found|unknown/i.test(m.error.message) ? [{ ...m, error: { ...m.error, code: -32603 } }] : undefined,
   ),
@@ -350,11 +356,86 @@ function leak(m: Msg, ctx: Ctx, s: Record<string, any>, what: "get" | "list"): M
 
 export const sepUnmutable: Unmutable[] = [
   { statement: R + "capabilities.server-declares", reason: "the demo of this revision declares no tasks capability at all (it follows the seed's rationale: support is found by trying), so there is nothing at the wire to take away" },
-  { statement: R + "support.choose-types", reason: "a permission with no wrong use: any choice of request types is allowed" },
-  { statement: R + "lifecycle.may-complete-at-once", reason: "a permission with no wrong use: submitted straight to completed is allowed" },
-  { statement: R + "input.may-leave", reason: "a permission with no wrong use: leaving input_required once all answers are in is allowed" },
-  { statement: R + "keep-alive.may-override", reason: "a permission whose misuse (keeping a task longer or shorter than asked) is only seen through keep-alive.actual-in-get and resources.max-keep-alive, mutated there" },
-  { statement: R + "deletion.may-accept-or-reject", reason: "a permission with no wrong use: any accept or reject decision is allowed" },
-  { statement: R + "deletion.may-not-support", reason: "a permission with no wrong use: not supporting deletion is allowed" },
+  { statement: R + "support.choose-types", reason: "a type not chosen is served as support.ignore-unsupported says: its wrong use is that statement's, mutated there" },
+  { statement: R + "lifecycle.may-complete-at-once", reason: "a permission whose misuse (a task shown ended while its work goes on) is what lifecycle.terminal-final forbids, mutated there (completed-then-working); its use is a permitted behaviour" },
+  { statement: R + "input.may-leave", reason: "a permission whose misuse (leaving input_required while a request for the task still waits) is what input.move-to-input-required and input.stay-until-all-answered forbid, mutated there; its use is a permitted behaviour" },
+  { statement: R + "keep-alive.may-override", reason: "a permission whose misuse (a keepAlive granted that is not the one shown, or above the max) is only seen through keep-alive.actual-in-get, keep-alive.may-delete and resources.max-keep-alive, mutated there" },
   { statement: R + "security.scope-bind-auth", reason: "needs a second authentication context: the runner starts the demo without --auth and a proxy cannot invent a principal the server would bind to" },
+];
+
+/** Behaviours the MAY statements of this revision permit, which conform must hold against. */
+export const sepPermitted: Mutant[] = [
+  mutant(R + "support.choose-types/resources-and-prompts-plain", "supports tasks for tools/call only: resources/read and prompts/get asked as tasks reach it without the task _meta and are served plainly", (m, ctx) => {
+    if (ctx.dir !== "toServer" || !isRequest(m) || !/^(resources\/read|prompts\/get)$/.test(m.method) || m.params?._meta?.[TASK] === undefined) return undefined;
+    const c = clone(m);
+    delete c.params._meta[TASK];
+    return [c];
+  }),
+  mutant(R + "keep-alive.may-override/capped-ten-minutes", "grants at most 10 minutes of keepAlive (an unlimited one too) and shows that everywhere", (m, ctx) =>
+    ctx.dir === "toClient" ? editTasks(m, ctx, (x) => "keepAlive" in x && (x.keepAlive === null || x.keepAlive > 600_000) && (x.keepAlive = 600_000)) : undefined,
+  ),
+  mutant(R + "deletion.may-accept-or-reject/refuses-every-other", "refuses every other tasks/delete of one of its tasks with its refusal error (-32012), whatever the task's status, and keeps the task", (m, ctx, s) => {
+    const known: Set<string> = (s.known ??= new Set());
+    if (ctx.dir === "toServer" && typeof m.params?._meta?.[TASK]?.taskId === "string") known.add(m.params._meta[TASK].taskId);
+    if (ctx.dir !== "toServer" || m.method !== "tasks/delete" || !known.has(m.params?.taskId) || !every(s, "n", 2)) return undefined;
+    ctx.inject("toClient", errorFor(m, -32012, "Task deletion refused")[0]!);
+    return [];
+  }),
+  mutant(
+    R + "lifecycle.may-complete-at-once/quick-work-shown-ended",
+    "moves quick work straight from submitted to its end: the first tasks/get of a task that would show it submitted or working waits up to 600 ms for its work, and shows it completed when the request that made it was answered with a result meanwhile",
+    async (m, ctx, s) => {
+      const shown: Set<string> = (s.shown ??= new Set());
+      const ended: Map<string, boolean> = (s.ended ??= new Map());
+      const waiters: Map<string, (() => void)[]> = (s.waiters ??= new Map());
+      // The request that made a task answered: its work ended (with a result, or a JSON-RPC error).
+      const made = ctx.dir === "toClient" && ctx.request !== undefined && AUGMENTABLE.test(ctx.request.method) ? ctx.request.params?._meta?.[TASK]?.taskId : undefined;
+      if (typeof made === "string" && (m.result !== undefined || m.error !== undefined)) {
+        ended.set(made, m.result !== undefined);
+        for (const wake of waiters.get(made) ?? []) wake();
+        waiters.delete(made);
+        return undefined;
+      }
+      if (resultOf(m, ctx, "tasks/list")) for (const x of m.result.tasks ?? []) shown.add(x?.taskId);
+      if (!resultOf(m, ctx, "tasks/get") || typeof m.result.taskId !== "string") return undefined;
+      const id: string = m.result.taskId;
+      const first = !shown.has(id) && (m.result.status === "submitted" || m.result.status === "working");
+      if (first && !ended.has(id)) await new Promise<void>((r) => (waiters.set(id, [...(waiters.get(id) ?? []), r]), setTimeout(r, 600)));
+      shown.add(id);
+      return first && ended.get(id) === true ? withResult(m, (r) => void (r.status = "completed")) : undefined;
+    },
+  ),
+  mutant(
+    R + "input.may-leave/working-after-answers",
+    "once all of a task's elicitations are answered, moves it back to working for a second before it ends: tasks/get and tasks/list show it working, tasks/result answers it not ready, and the answer of the request that made it waits until then",
+    async (m, ctx, s) => {
+      const pending: Map<string, Set<string>> = (s.pending ??= new Map());
+      const until: Map<string, number> = (s.until ??= new Map());
+      if (ctx.dir === "toClient" && isRequest(m) && relTask(m)) {
+        pending.set(relTask(m)!, (pending.get(relTask(m)!) ?? new Set()).add(JSON.stringify(m.id)));
+        return undefined;
+      }
+      if (ctx.dir === "toServer" && !m.method && ctx.request) {
+        const task = ctx.request.params?._meta?.[REL]?.taskId;
+        const set = typeof task === "string" ? pending.get(task) : undefined;
+        if (set?.delete(JSON.stringify(m.id)) && set.size === 0) until.set(task, Date.now() + 1000);
+        return undefined;
+      }
+      const now = Date.now();
+      const working = (id: unknown) => typeof id === "string" && (until.get(id) ?? 0) > now;
+      if (ctx.dir !== "toClient" || until.size === 0) return undefined;
+      const made = ctx.request !== undefined && AUGMENTABLE.test(ctx.request.method) ? ctx.request.params?._meta?.[TASK]?.taskId : undefined;
+      if (working(made)) {
+        await sleep(until.get(made)! - now);
+        return undefined;
+      }
+      if (answers(m, ctx, "tasks/result") && working(paramTaskId(ctx)) && m.result !== undefined) return errorFor(m, -32602, "Cannot retrieve result: Task status is 'working', not 'completed'");
+      return editTasks(m, ctx, (x) => working(x.taskId) && (x.status === "completed" || x.status === "failed") && ((x.status = "working"), delete x.error));
+    },
+  ),
+  mutant(R + "deletion.may-not-support/no-delete-method", "supports no deletion at all: every tasks/delete is answered -32601 (Method not found)", (m, ctx) => {
+    if (ctx.dir !== "toServer" || m.method !== "tasks/delete") return undefined;
+    ctx.inject("toClient", errorFor(m, -32601, "Method not found: tasks/delete")[0]!);
+    return [];
+  }),
 ];

@@ -2,8 +2,8 @@
  * The statement mutants of every revision, the no-op mutant that checks the proxy is transparent,
  * and the server statements seen at the wire that no proxy can break (with the reason).
  */
-import { sepMutants, sepUnmutable } from "./catalogue-sep-1686.js";
-import { mcp2025Mutants, mcp2025Unmutable } from "./catalogue-mcp-2025-11-25.js";
+import { sepMutants, sepPermitted, sepUnmutable } from "./catalogue-sep-1686.js";
+import { mcp2025Mutants, mcp2025Permitted, mcp2025Unmutable } from "./catalogue-mcp-2025-11-25.js";
 import { extMutants, extPermitted, extUnmutable } from "./catalogue-ext-tasks.js";
 import type { Mutant, Revision, Unmutable } from "./mutant.js";
 
@@ -24,8 +24,8 @@ export const unmutable: Record<Revision, Unmutable[]> = {
 
 /** Behaviours the MAY statements permit, which conform must hold against (see catalogue-ext-tasks.ts). */
 export const permitted: Record<Revision, Mutant[]> = {
-  "sep-1686-draft": [],
-  "mcp-2025-11-25": [],
+  "sep-1686-draft": sepPermitted,
+  "mcp-2025-11-25": mcp2025Permitted,
   "ext-tasks-2026-07-28": extPermitted,
 };
 

@@ -42,10 +42,15 @@ export interface RunResult {
   seconds: number;
 }
 
-/** Where the proxy records a mutant that threw during a run (then the verdict is error, not a kill). */
-const errorsFile = join(root, ".tmp", `statement-mutant-errors-${process.pid}.txt`);
-/** Where the proxy records each change the mutant made during a run. */
-const hitsFile = join(root, ".tmp", `statement-mutant-hits-${process.pid}.txt`);
+/**
+ * Where the proxy of one run records a mutant that threw (then the verdict is error, not a kill) and each change the
+ * mutant made: files of that run alone, so that runs of one process may go on at the same time.
+ */
+let runsStarted = 0;
+const runFiles = () => {
+  const n = ++runsStarted;
+  return { errorsFile: join(root, ".tmp", `statement-mutant-errors-${process.pid}-${n}.txt`), hitsFile: join(root, ".tmp", `statement-mutant-hits-${process.pid}-${n}.txt`) };
+};
 
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -70,7 +75,7 @@ function stop(child: ChildProcess) {
   t.unref();
 }
 
-function runConform(args: string[], opts: RunOptions): Promise<{ exit: number | null; stdout: string }> {
+function runConform(args: string[], opts: RunOptions, { errorsFile, hitsFile }: ReturnType<typeof runFiles>): Promise<{ exit: number | null; stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn("nice", ["-n", "10", process.execPath, cli, "conform", ...args], {
       cwd: root,
@@ -133,6 +138,8 @@ function startDemoHttp(revision: Revision): Promise<{ url: string; child: ChildP
 /** One conform run against the demo of `revision` behind the proxy applying `mutant` on `transport`. */
 export async function runMutant(mutant: Mutant, revision: Revision, transport: Transport, opts: RunOptions): Promise<RunResult> {
   const started = Date.now();
+  const files = runFiles();
+  const { errorsFile, hitsFile } = files;
   mkdirSync(dirname(errorsFile), { recursive: true });
   rmSync(errorsFile, { force: true });
   rmSync(hitsFile, { force: true });
@@ -140,7 +147,7 @@ export async function runMutant(mutant: Mutant, revision: Revision, transport: T
   let res: { exit: number | null; stdout: string };
   if (transport === "stdio") {
     const command = [tsx, proxyScript, "--mutant", mutant.name, "--", tsx, demoScript, revision].map(shq).join(" ");
-    res = await runConform([...common, "--stdio", command], opts);
+    res = await runConform([...common, "--stdio", command], opts, files);
   } else {
     let demo: { url: string; child: ChildProcess } | undefined;
     try {
@@ -158,7 +165,7 @@ export async function runMutant(mutant: Mutant, revision: Revision, transport: T
     const proxy = await startHttpProxy({ upstream: demo.url, mutant });
     keys.forEach((k, i) => set(k, prev[i]));
     try {
-      res = await runConform([...common, "--url", proxy.url], opts);
+      res = await runConform([...common, "--url", proxy.url], opts, files);
     } finally {
       await proxy.close();
       stop(demo.child);
@@ -166,6 +173,8 @@ export async function runMutant(mutant: Mutant, revision: Revision, transport: T
   }
   const hits = existsSync(hitsFile) ? readFileSync(hitsFile, "utf8").split("\n").filter(Boolean).length : 0;
   const thrown = existsSync(errorsFile) ? readFileSync(errorsFile, "utf8").split("\n")[0]! : undefined;
+  rmSync(errorsFile, { force: true });
+  rmSync(hitsFile, { force: true });
   return {
     mutant: mutant.name,
     statement: mutant.statement,

@@ -85,6 +85,10 @@ export class Create extends Cmd {
             // Its own announcement may have come meanwhile; else the first one since the request (naming another task?).
             const since = w.session.wire.notifications.slice(before).filter((n) => n.method === c.ack.notification);
             ack = (since.find((n) => JSON.stringify(n.params ?? {}).includes(JSON.stringify(requestorId))) ?? since[0])?.params;
+            if (ack === undefined && this.via !== undefined && early.result !== undefined) {
+              await servedPlainly(w, method, early.result, requestorId!, before);
+              return;
+            }
             if (ack === undefined) fail(rules.creation, `${method} with a task request answered before any ${c.ack.notification}`, c.ack.notification, brief(early));
           }
         }
@@ -168,4 +172,20 @@ export class Create extends Cmd {
     w.made.tasks++;
     return { t, task };
   }
+}
+
+/**
+ * A request other than tools/call, asked as a task and answered before any acknowledgement: the server chose not
+ * to support tasks for its type (where the requestor decides, a receiver chooses the request types it makes tasks
+ * of), and serves it as usual: its own result with no task in it, and no task announced for it after.
+ */
+async function servedPlainly(w: World, method: string, result: Record<string, unknown>, requestorId: string, before: number): Promise<void> {
+  const ack = w.model.ir.behaviour.creation.ack.notification;
+  checked(rules.plainRequest);
+  count(w, `create: ${method} served plainly`);
+  w.made.plainly++;
+  if (taskIn(w.model, result) !== undefined) fail(rules.plainRequest, `${method} asking for a task was answered with a task before any ${ack}`, "its own result", result);
+  await new Promise((r) => setTimeout(r, 300));
+  const late = w.session.wire.notifications.slice(before).find((n) => n.method === ack && JSON.stringify(n.params ?? {}).includes(JSON.stringify(requestorId)));
+  if (late !== undefined) fail(rules.plainRequest, `${method} asking for a task was served as usual, but ${ack} announced task ${requestorId} for it after`, "no announcement", late.params);
 }

@@ -5,9 +5,10 @@ import type { Session } from "../session.js";
 import type { Answer } from "../wire.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
+import { goneAfterCancel } from "../rules/cancellation.js";
 import { checkRelated } from "../rules/related-task.js";
 import { checkCreatedAt } from "../rules/timestamps.js";
-import { checkSchema, count, expectAnswer, expectError, isLimitError, isObject, mayAugment, type World } from "../world.js";
+import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, isObject, mayAugment, type World } from "../world.js";
 
 export class List extends Cmd {
   toString() {
@@ -18,6 +19,7 @@ export class List extends Cmd {
     if (list && !w.offered(list.method)) return;
     const listing = w.model.ir.behaviour.listing;
     if (!list) return;
+    const get = w.model.op("get");
     count(w, "list");
     checked(rules.listing);
     // Enough tasks for a small page size to page.
@@ -42,6 +44,8 @@ export class List extends Cmd {
       }
     }
     for (const t of w.tasks) {
+      // A cancelled task the spec lets be deleted at any time may be gone: the get method says whether it is.
+      if (!t.gone && !seen.has(t.id) && get !== undefined && w.model.endStates.cancel.has(t.status)) goneAfterCancel(w, t, (await w.session.request(get.method, idParams(w, t.id))).error);
       if (!t.gone && !seen.has(t.id)) fail(rules.listing, `${list.method} does not list task ${t.id}, which its requestor made and can still read`, t.id, [...seen]);
       if (t.deleted && seen.has(t.id)) fail(rules.deletion, `${list.method} still lists task ${t.id}, which was deleted`, "not listed", t.id);
     }

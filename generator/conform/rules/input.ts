@@ -6,7 +6,7 @@ import type { World } from "../world.js";
 export const input = defineRule({
   name: "input",
   description:
-    "While a request the server sent for a task's input waits for its answer, the task shows the spec's input state (the second of two asked at once too, read after the first was answered); the task's own input requests are all shown at once, each under a key that names it alone for the task's whole life; answers through the update method are accepted; a partial answer leaves the task waiting for the rest; an answer to a key never issued or already answered is acknowledged and changes nothing; answers may show in the task a while after their acknowledgement.",
+    "While a request the server sent for a task's input waits for its answer, the task shows the spec's input state (the second of two asked at once too, read after the first was answered); the task's own input requests are all shown at once, each under a key that names it alone for the task's whole life; answers through the update method are accepted; a partial answer leaves the task waiting for the rest; an answer to a key never issued or already answered is acknowledged and changes nothing; answers may show in the task a while after their acknowledgement. Once all its requests are answered, a task may leave the input state (usually back to working, for as long as its work takes: a permission conform honours), not before.",
   statements: [
     "ext-tasks-2026-07-28/get.all-outstanding-requests",
     "ext-tasks-2026-07-28/update.ack-empty",
@@ -17,6 +17,7 @@ export const input = defineRule({
     "ext-tasks-2026-07-28/update.no-key-for-two-requests",
     "ext-tasks-2026-07-28/update.no-key-reuse-after-response",
     "mcp-2025-11-25/input.move-to-input-required",
+    "sep-1686-draft/input.may-leave",
     "sep-1686-draft/input.move-to-input-required",
     "sep-1686-draft/input.stay-until-all-answered",
   ],

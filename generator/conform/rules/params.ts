@@ -3,7 +3,7 @@ import { defineRule } from "../rule.js";
 
 export const params = defineRule({
   name: "params",
-  description: "Params a task method's type refuses get -32602.",
+  description: "Params a task method's type refuses get -32602 (a delete method the server supports not at all may answer Method not found, -32601, whatever the params).",
   statements: [
     "ext-tasks-2026-07-28/errors.unknown-id-get",
     "ext-tasks-2026-07-28/errors.unknown-id-update-cancel",

@@ -6,13 +6,16 @@ import { isLimitError, type ModelTask, type World } from "../world.js";
 export const retention = defineRule({
   name: "retention",
   description:
-    "The retention a task request is granted (behaviour.retention.field) is within the spec's bounds whatever was asked (0, a little, far too much): at most the declared max, of its declared type (rule types checks its minimum), or the request is refused as invalid; a task granted a retention is readable right after it is made; where an acknowledgement result shows the task, later answers show the retention it granted; where the spec keeps a task reachable its whole retention, the get method answers it until that retention has run out, and (once per run, a short retention asked) the task is gone some margin after it: the retention shown is the one applied.",
+    "The server may grant another retention than the one asked (a permission conform honours): the retention a task request is granted (behaviour.retention.field) is within the spec's bounds whatever was asked (0, a little, far too much): at most the declared max, of its declared type (rule types checks its minimum), or the request is refused as invalid; a task granted a retention is readable right after it is made; where an acknowledgement result shows the task, later answers (the get method's first among them, for a task granted another retention than it asked) show the retention it granted; where the spec keeps a task reachable its whole retention, the get method answers it until that retention has run out, and the server may fail or delete it once it ran out, not before (a task with a short retention is not shown expired sooner after it was asked for than the retention granted); once per run, a short retention asked, the task is gone some margin after it: the retention shown is the one applied.",
   statements: [
+    "ext-tasks-2026-07-28/get.may-fail-after-ttl",
     "mcp-2025-11-25/resources.max-ttl",
+    "mcp-2025-11-25/ttl.may-override",
     "mcp-2025-11-25/ttl.actual-in-get",
     "sep-1686-draft/cancel.may-delete",
     "sep-1686-draft/keep-alive.actual-in-get",
     "sep-1686-draft/keep-alive.may-delete",
+    "sep-1686-draft/keep-alive.may-override",
     "sep-1686-draft/resources.max-keep-alive",
   ],
   reads: ["behaviour.retention", "behaviour.creation.retentionField"],
