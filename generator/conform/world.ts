@@ -111,6 +111,11 @@ export interface Made {
   /** Every progress token the tester gave, and every task id it was handed (all runs). */
   tokens: Set<string>;
   ids: Set<string>;
+  /**
+   * The task ids the server handed out (not the requestor's own) while the tasks it made before are still its own:
+   * every run of the invocation and every session, unless each run has a fresh server process (`--fresh-process`).
+   */
+  handedOut: Set<string>;
   /** The error each tool answers when called without a task (null: none to compare with). */
   plainErrors: Map<string, JsonRpcError | null>;
   /** The result each tool answers when called without a task, its _meta aside (null: none to compare with). */
