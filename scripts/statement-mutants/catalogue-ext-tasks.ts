@@ -263,6 +263,19 @@ export const extMutants: Mutant[] = [
     if (ctx.dir === "toServer" && m.method === "tasks/get" && latest && t.status.has(m.params?.taskId)) return [{ ...m, params: { ...m.params, taskId: latest } }];
     return undefined;
   }),
+  mutant(
+    R + "core.explicit-task-identifier/connection-bound",
+    "keeps each task with the TCP connection that made it: tasks/get on another connection is answered as for an unknown task",
+    (m, ctx, s) => {
+      const madeOn: Map<string, number> = (s.madeOn ??= new Map());
+      if (created(m, ctx) && ctx.socket !== undefined && typeof m.result.taskId === "string") madeOn.set(m.result.taskId, ctx.socket);
+      const id = paramTaskId(ctx);
+      const on = id === undefined ? undefined : madeOn.get(id);
+      if (answers(m, ctx, "tasks/get") && on !== undefined && ctx.socket !== on) return errorFor(m, -32602, "Failed to retrieve task: Task not found");
+      return undefined;
+    },
+    { transports: ["http"] },
+  ),
   mutant(R + "core.missing-meta-invalid-params/invalid-request-code", "a request missing a required field is answered -32600", (m, ctx) =>
     ctx.dir === "toClient" && m.error?.code === -32602 && /invalid params|required|expected/i.test(m.error.message) ? code(m, -32600) : undefined,
   ),

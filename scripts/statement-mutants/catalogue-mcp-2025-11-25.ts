@@ -122,6 +122,30 @@ export const mcp2025Mutants: Mutant[] = [
     transports: ["http"],
     http: { onHttpResponse: (r) => void (r.sse && r.requestMessages.some((x) => x.method === "tasks/result" || x.method === "tools/call") && (r.headers["content-type"] = "application/json")) },
   }),
+  // Session management and the GET stream of the Streamable HTTP transport the three statements bind servers to.
+  mutant(R + "get.transport-server/get-answered-json", "a GET to the MCP endpoint is answered 200 with Content-Type application/json (neither an SSE stream nor 405)", () => undefined, {
+    transports: ["http"],
+    http: { onHttpResponse: (r) => void (r.request.method === "GET" && r.status === 200 && (r.headers["content-type"] = "application/json")) },
+  }),
+  mutant(R + "result.transport-server/unknown-session-400", "a request naming a session the server does not have (never given, or ended) is answered 400, not 404", () => undefined, {
+    transports: ["http"],
+    http: { onHttpResponse: (r) => void (r.status === 404 && r.request.headers["mcp-session-id"] !== undefined && (r.status = 400)) },
+  }),
+  mutant(R + "result.transport-server/delete-keeps-session", "a DELETE of the session is answered 200, but the session goes on serving requests", () => undefined, {
+    transports: ["http"],
+    http: {
+      // The DELETE goes on as an OPTIONS, which the server refuses without ending anything; its answer is made a 200.
+      onHttpRequest: (r) => void (r.method === "DELETE" && (r.method = "OPTIONS")),
+      onHttpResponse: (r) => void (r.request.method === "DELETE" && r.status !== 200 && (r.status = 200)),
+    },
+  }),
+  mutant(R + "input.transport-server/missing-session-404", "a request without the Mcp-Session-Id the server requires is answered 404 (as if the session had ended), not 400", () => undefined, {
+    transports: ["http"],
+    http: {
+      onHttpResponse: (r) =>
+        void (r.status === 400 && r.request.method === "POST" && r.request.headers["mcp-session-id"] === undefined && !r.requestMessages.some((x) => x.method === "initialize") && (r.status = 404)),
+    },
+  }),
   tracked("status-notification.may-send/completed-too-early", "announces completed in notifications/tasks/status right after creating a task that is still working", (m, ctx) => {
     if (answers(m, ctx, "tools/call") && m.result?.task?.status === "working") return [m, { jsonrpc: "2.0", method: "notifications/tasks/status", params: { ...m.result.task, status: "completed" } }];
     return undefined;

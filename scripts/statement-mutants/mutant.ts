@@ -21,6 +21,8 @@ export interface Ctx {
   transport: Transport;
   /** The connection the message travels on: one per stdio proxy; the Mcp-Session-Id (or "none") over HTTP. */
   conn: string;
+  /** Over HTTP: the TCP connection the client's request came on (a number per connection, in the order they opened). */
+  socket?: number;
   /** For a response: the request it answers (its method and params), as the proxy saw it go the other way. */
   request?: { method: string; params?: any };
   /** Sends a message of the mutant's own, now or after delayMs (bounded by the proxy). */
@@ -36,6 +38,8 @@ export interface HttpRequestView {
 export interface HttpResponseView {
   status: number;
   headers: Record<string, string>;
+  /** The client's HTTP request as it came (its method and headers, before the mutant's onHttpRequest). */
+  request: { method: string; headers: Record<string, string> };
   /** The client's request messages this response answers. */
   requestMessages: Msg[];
   /** The response messages (already rewritten by onMessage). */
