@@ -12,6 +12,7 @@ import { inputKeyChecks } from "./commands/input-keys.js";
 import { List } from "./commands/list.js";
 import { observe } from "./follow.js";
 import { freshConnectionRead } from "./fresh-connection.js";
+import { credentialChecks } from "./authorization.js";
 import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, twoInputs } from "./once-edges.js";
 import { fail } from "./rule.js";
 import { rules } from "./rules/index.js";
@@ -35,6 +36,7 @@ export async function onceChecks(w: World, other: (() => World) | undefined, ski
   await twoInputs(w);
   await cancelWhileWaiting(w);
   await freshConnectionRead(w, skipped);
+  await credentialChecks(w, skipped);
   await manyTasks(w, other, skipped);
   // What came meanwhile is checked as after a drawn command.
   checkNotifications(w);

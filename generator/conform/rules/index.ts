@@ -46,6 +46,7 @@ import { plainRequest } from "./plain-request.js";
 import { httpPollJson, httpResponse } from "./http-response.js";
 import { httpSession } from "./http-session.js";
 import { teardown } from "./teardown.js";
+import { authorization } from "./authorization.js";
 import type { Rule } from "../rule.js";
 
 /** Every rule, by the name the code refers to it with. */
@@ -95,6 +96,7 @@ export const rules = {
   retention,
   statusPush,
   teardown,
+  authorization,
 } as const satisfies Record<string, Rule>;
 
 /** Every rule, in the order reports list them. */
