@@ -38,6 +38,11 @@ const SAMPLE: [string, Verdict][] = [
   // Killed since conform reads a task before it answers each of its input requests, and checks status notifications' meta.
   ["sep-1686-draft/input.stay-until-all-answered/working-after-first-answer", "killed"],
   ["mcp-2025-11-25/notifications.no-related-meta/meta-on-status", "killed"],
+  // Session management of Streamable HTTP, a subscription torn down at shutdown (over stdio), and another principal
+  // (the demo run with --auth): each killed since conform checks it.
+  ["mcp-2025-11-25/result.transport-server/unknown-session-400", "killed"],
+  ["ext-tasks-2026-07-28/core.cancelled-on-teardown/silent-teardown", "killed"],
+  ["mcp-2025-11-25/security.reject-other-context/result-other-principal", "killed"],
 ];
 const SEED = 1;
 

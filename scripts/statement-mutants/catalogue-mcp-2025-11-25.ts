@@ -4,7 +4,7 @@
  * tasks/get, tasks/result, tasks/list, tasks/cancel; notifications/tasks/status; related-task _meta),
  * and the statements no proxy can break.
  */
-import { answers, clone, errorFor, isRequest, mutant, sleep, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
+import { answers, clone, errorFor, isRequest, mutant, servedAsOwner, sleep, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
 import { editTasks, errorOf, mapTaskIds, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "mcp-2025-11-25/";
@@ -381,6 +381,9 @@ export const mcp2025Mutants: Mutant[] = [
   // Over stdio a server process has one client (one requestor): another session is another HTTP session.
   mutant(R + "security.bind-auth-context/cancel-other-session", "tasks/cancel reaches a task of another session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/cancel$/), { transports: ["http"] }),
   mutant(R + "security.reject-other-context/get-other-session", "tasks/get and tasks/result answer for a task of another session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/(get|result)$/), { transports: ["http"] }),
+  // With two principals (the demo run with --auth): what another principal asks of a task is served as its owner.
+  servedAsOwner(R + "security.reject-other-context/result-other-principal", "tasks/result of another principal's running task waits for the task as for its owner (the owner is checked only once it ended)", /^tasks\/result$/, { runningOnly: true }),
+  servedAsOwner(R + "security.bind-auth-context/get-other-principal", "tasks/get and tasks/cancel of another principal's task are served as for its owner", /^tasks\/(get|cancel)$/),
   mutant(R + "security.list-own-context/list-all-sessions", "tasks/list shows the tasks of every session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/list$/)),
   mutant(R + "resources.max-ttl/unlimited-granted", "grants an unlimited ttl (null) whatever is asked", (m, ctx) => editTasks(m, ctx, (x) => (x.ttl = null))),
 ];
