@@ -56,14 +56,13 @@ export async function teardownCheck(w: World, skipped: string[]): Promise<void> 
   }
   count(w, "once: the server shut down with a subscription open");
   const cancelled = () => wire.notifications.slice(from).some((n) => n.method === "notifications/cancelled" && isObject(n.params) && n.params.requestId === id);
-  const ended = () => wire.process.exitReason !== undefined;
+  // Ended: its output closed, so everything it wrote has been read.
+  const ended = () => wire.process.outputClosed;
   wire.process.endInput();
-  if (!(await until(() => cancelled() || ended(), 3000))) {
+  if (!(await until(() => cancelled() || ended(), 10_000))) {
     wire.process.terminate();
-    await until(() => cancelled() || ended(), 5000);
+    await until(() => cancelled() || ended(), 10_000);
   }
-  // What the process wrote before it ended reaches the tester a moment later.
-  if (!cancelled()) await sleep(300);
   checked(rules.teardown);
   if (!cancelled()) {
     fail(

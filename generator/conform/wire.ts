@@ -121,6 +121,8 @@ export class StdioProcess {
   exitReason: string | undefined;
   /** Whether the server has written anything yet (until then, its start-up is still under way). */
   started = false;
+  /** Whether its stdout closed (every message it wrote has been read). */
+  outputClosed = false;
   nextId = 1;
   private listener: { line: (message: unknown) => void; notJson: (line: string) => void; exit: (reason: string) => void } | undefined;
 
@@ -146,6 +148,7 @@ export class StdioProcess {
         this.listener?.line(message);
       }
     });
+    this.child.stdout!.on("close", () => (this.outputClosed = true));
     this.child.stderr!.setEncoding("utf8");
     this.child.stderr!.on("data", (chunk: string) => {
       this.stderr.push(chunk);
