@@ -18,7 +18,8 @@ export const httpSession = defineRule({
     "(a SHOULD for servers that require one) or is served (a server that does not), one with a session id the server never gave gets 404 " +
     "(the client cannot tell it from one the server ended), and a DELETE of the session gets 405 or ends it (a request with its id then gets 404). " +
     "On every session: the standalone GET stream carries no response, and the ids of SSE events are unique across the session's streams. " +
-    "Resumption (Last-Event-ID) is a MAY of the server, and its MUSTs bind only a server that resumes: conform does not resume a stream.",
+    "Resumption (Last-Event-ID) is a MAY of the server, and its MUSTs bind only a server that resumes: conform does not resume a stream. " +
+    "Not checked: the validation of the Origin header (403 for an invalid one), and that no message is sent on two streams.",
   statements: [
     "mcp-2025-11-25/get.transport-server",
     "mcp-2025-11-25/input.transport-server",
