@@ -59,9 +59,14 @@ export async function teardownCheck(w: World, skipped: string[]): Promise<void> 
   // Ended: its output closed, so everything it wrote has been read.
   const ended = () => wire.process.outputClosed;
   wire.process.endInput();
-  if (!(await until(() => cancelled() || ended(), 10_000))) {
-    wire.process.terminate();
-    await until(() => cancelled() || ended(), 10_000);
+  try {
+    if (!(await until(() => cancelled() || ended(), 10_000))) {
+      wire.process.terminate();
+      await until(() => cancelled() || ended(), 10_000);
+    }
+  } finally {
+    // The shutdown is seen through: a server whose work still runs would otherwise outlive its input for as long.
+    await wire.process.close();
   }
   checked(rules.teardown);
   if (!cancelled()) {
