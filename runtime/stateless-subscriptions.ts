@@ -292,8 +292,10 @@ export class TaskSubscriptionTransport<S extends string, W> implements Transport
     }) as Transport["onmessage"];
     this.wire.onerror = (e) => this.onerror?.(e);
     this.wire.onclose = () => {
-      // The requestor is gone: nothing can be sent any more.
-      for (const stop of [...this.open.values()]) void stop(false);
+      // The connection ends: the requestor closed the server's input (the stdio shutdown), or the output broke.
+      // Each open stream is torn down by the server, so each gets its cancellation and closing response, which
+      // the output still takes where only the input closed (and which are dropped where it broke).
+      for (const stop of [...this.open.values()]) void stop(true);
       this.onclose?.();
     };
     await this.wire.start();

@@ -9,6 +9,8 @@
  * First the no-op mutant on each revision in play, over both transports (conform must hold: the proxy
  * is transparent), then each mutant; prints a table per revision and a total, and writes a JSON report
  * (default .tmp/statement-mutants.json). Exits 1 when the proxy is not transparent, else 0.
+ * A mutant marked `auth` runs against the demo started with `--auth token-a --auth token-b`, conform given
+ * `--header "Authorization: Bearer token-a" --other-header "Authorization: Bearer token-b"`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

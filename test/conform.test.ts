@@ -59,6 +59,9 @@ describe("conform against the demo of every built-in spec", () => {
       for (const what of ["error answered", "plain call: the same result", "plain call: the same error"]) expect(r.exercised[what] ?? 0, what).toBeGreaterThan(0);
       // Where the result method answers only a completed task, the error of one that ended otherwise.
       if (irOf(spec).behaviour.results.mode === "error-until-completed") expect(r.exercised["result of a task that ended not completed"] ?? 0).toBeGreaterThan(0);
+      // Where status notifications come on a subscription, the last check shuts the server down with one open.
+      const sn = irOf(spec).behaviour.statusNotifications;
+      if (sn !== false && sn.delivery === "subscription") expect(r.rules.teardown).toBe(1);
     }, 180_000);
 
     it(`${spec} over Streamable HTTP, its transport rules included`, async () => {
@@ -67,6 +70,13 @@ describe("conform against the demo of every built-in spec", () => {
         const r = await conform({ ir: irOf(spec), target: { url: await server.url }, runs: 40, seed: SEED });
         expect(r.ok, explain(r)).toBe(true);
         expect(r.checks.map((c) => c.rule)).toEqual(expect.arrayContaining(["http-accept", "http-header-limit"]));
+        // Sessions and the GET stream on an initialize lifecycle (a session id given, a DELETE that ends it); a task read
+        // through a fresh connection on a per-request one.
+        if (r.checks.some((c) => c.rule === "http-session")) expect(r.checks.filter((c) => c.rule === "http-session").map((c) => c.message).join("\n")).toMatch(/ended by DELETE was answered HTTP 404/);
+        else expect(r.exercised["once: a task read through a fresh connection"]).toBe(1);
+        // Given no credentials, the authorization rule says nothing of the server: not exercised, and said why.
+        expect(r.rules.authorization).toBe(0);
+        expect(r.skipped.join("\n")).toMatch(/authorization: the tester was given no credentials/);
         for (const what of ["create", "get", "cancel", "wait", "unknown id", "wrong params"]) expect(r.exercised[what] ?? 0, what).toBeGreaterThan(0);
         // Tasks are made through every request the spec lets become one that the demo offers (its resource, its prompt).
         const augmentable = irOf(spec).behaviour.creation.requests.server;
@@ -77,6 +87,29 @@ describe("conform against the demo of every built-in spec", () => {
         await server.stop();
       }
     }, 180_000);
+  }
+});
+
+describe("conform against the demo with two principals (--auth), over Streamable HTTP", () => {
+  for (const spec of ["mcp-2025-11-25", "ext-tasks-2026-07-28"] as const) {
+    it(`${spec}: credentials checked on every task request, another principal refused`, async () => {
+      const child = spawn(TSX, [DEMO, spec, "--http", "0", "--auth", "token-a", "--auth", "token-b"], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+      const server = httpChild(child, `demo ${spec} --auth`);
+      try {
+        const r = await conform({
+          ir: irOf(spec),
+          target: { url: await server.url, headers: { Authorization: "Bearer token-a" }, otherHeaders: { Authorization: "Bearer token-b" } },
+          runs: 6,
+          seed: SEED,
+        });
+        expect(r.ok, explain(r)).toBe(true);
+        expect(r.exercised["once: task requests without credentials and with an invalid token"]).toBe(1);
+        expect(r.rules.authorization).toBeGreaterThan(2);
+        expect(r.skipped.filter((x) => x.startsWith("authorization"))).toEqual([]);
+      } finally {
+        await server.stop();
+      }
+    }, 120_000);
   }
 });
 

@@ -186,6 +186,33 @@ describe("task subscriptions over stdio", () => {
   });
 });
 
+describe("task subscriptions over stdio, the requestor closing its input", () => {
+  it("closing the server's stdin (the stdio shutdown) tears down an open subscription: notifications/cancelled naming it, then its closing response", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "test", "helpers", "stateless-stdio-child.ts")], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+    const messages: Json[] = [];
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.trim() !== "") messages.push(JSON.parse(line) as Json);
+    });
+    child.stderr!.on("data", () => undefined);
+    try {
+      const write = (message: Json) => child.stdin!.write(JSON.stringify(message) + "\n");
+      const withExtension = { ...plan.clientCapability! };
+      write({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "gated_job", arguments: { gate: "eof" }, _meta: envelope(withExtension) } });
+      const made = await until(() => messages.find((m) => m.id === 1), "the task");
+      const taskId = (made.result as Json).taskId as string;
+      write({ jsonrpc: "2.0", id: 2, method: plan.statusSubscription!.subscribeMethod, params: subscribeParams([taskId], withExtension) });
+      await until(() => messages.find((m) => m.method === "notifications/subscriptions/acknowledged"), "the acknowledgement");
+      child.stdin!.end();
+      const cancelled = await until(() => messages.find((m) => m.method === "notifications/cancelled"), "notifications/cancelled after stdin closed");
+      expect(cancelled).toEqual(teardown(2));
+      const closing = await until(() => messages.find((m) => m.id === 2 && !("method" in m)), "the closing response");
+      expect(messages.indexOf(cancelled)).toBeLessThan(messages.indexOf(closing));
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+});
+
 describe("task subscriptions over Streamable HTTP", () => {
   it("closing the server ends an open subscription stream with notifications/cancelled naming it, then its closing response", async () => {
     let release = () => undefined as void;

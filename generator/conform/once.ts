@@ -12,6 +12,8 @@ import { Create } from "./commands/create.js";
 import { inputKeyChecks } from "./commands/input-keys.js";
 import { itemsOf, List } from "./commands/list.js";
 import { observe } from "./follow.js";
+import { freshConnectionRead } from "./fresh-connection.js";
+import { credentialChecks } from "./authorization.js";
 import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, sameAsPlain, taskLogs, twoInputs, twoWaiting } from "./once-edges.js";
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
@@ -39,6 +41,8 @@ export async function onceChecks(w: World, other: (() => World) | undefined, ski
   await twoInputs(w);
   await twoWaiting(w);
   await cancelWhileWaiting(w);
+  await freshConnectionRead(w, skipped);
+  await credentialChecks(w, skipped);
   // The retention's wait overlaps the many creations (its task is a probe no listing counts on).
   await Promise.all([retentionApplied(w, skipped), manyTasks(w, other, skipped)]);
   // What came meanwhile is checked as after a drawn command.

@@ -15,6 +15,7 @@ import { END_OF_RUN, EndOfRun } from "./commands/read.js";
 import { type SpecModel, specModel } from "./model.js";
 import { augmentDeclared, listTools, otherAugmentable, transportChecks } from "./probe.js";
 import { notTaskTyped } from "./rules/result-type.js";
+import { sessionChecks } from "./rules/http-session.js";
 import { CannotTestError, type ConformOptions, type ConformReport, DEFAULT_OUTCOMES, type OutcomeName, type Outcomes, type ToolRecipe, type Violation, ViolationError } from "./report.js";
 import { checked, fail, tallied } from "./rule.js";
 import { RULE_CATALOGUE, rules } from "./rules/index.js";
@@ -23,6 +24,7 @@ import { StdioWire, type TranscriptEntry } from "./wire.js";
 import { brief, idParams, isObject, mayAugment, type Made, type World } from "./world.js";
 import { drawnCommands } from "./generators.js";
 import { onceChecks } from "./once.js";
+import { teardownCheck } from "./teardown.js";
 export { CannotTestError, DEFAULT_OUTCOMES, ViolationError, type ConformOptions, type ConformReport, type OutcomeName, type Outcomes, type ToolRecipe, type Verdict, type Violation } from "./report.js";
 
 export async function conform(opts: ConformOptions): Promise<ConformReport> {
@@ -59,7 +61,7 @@ async function conformWith(
 ): Promise<ConformReport> {
   const exercised: Record<string, number> = {};
   const ruleChecks: Record<string, number> = Object.fromEntries(RULE_CATALOGUE.map((r) => [r.name, 0]));
-  const made: Made = { tasks: 0, plainly: 0, ended: new Set(), tokens: new Set(), ids: new Set(), endedIds: new Set(), plainErrors: new Map(), plainResults: new Map() };
+  const made: Made = { tasks: 0, plainly: 0, ended: new Set(), tokens: new Set(), ids: new Set(), endedIds: new Set(), handedOut: new Set(), plainErrors: new Map(), plainResults: new Map() };
   const skipped: string[] = [];
   const ignore = new Set(opts.ignore ?? []);
   const deviations: ConformReport["deviations"] = {};
@@ -67,6 +69,8 @@ async function conformWith(
   const transport = await transportChecks(opts.target, model, connector.timing);
   if (transport instanceof CannotTestError) return untestable(base(), started, transport.kind, transport.reason, [], []);
   const checks = transport;
+  // Streamable HTTP's sessions and streams, on a session of their own.
+  if ("url" in opts.target) checks.push(...(await sessionChecks(opts.target, model, connector.timing.requestMs)));
 
   // One probe session: the handshake, the tools offered, which outcomes can be made here.
   const probe = connector.session();
@@ -172,6 +176,8 @@ async function conformWith(
     const session = connector.session();
     const world = worldOf(session);
     const from = session.wire.transcript.length;
+    // A fresh server process holds none of the tasks the runs before made: their ids are no longer its own.
+    if (opts.freshProcess === true) made.handedOut.clear();
     // The commands that ran, and the end-of-run checks once they started.
     let atEnd = false;
     const sequence = () => (atEnd ? [...ran(cmds), END_OF_RUN] : ran(cmds));
@@ -220,19 +226,22 @@ async function conformWith(
   if (!result.failed && cannot === undefined && !connector.died()) {
     const session = connector.session();
     const world = worldOf(session);
+    if (opts.freshProcess === true) made.handedOut.clear();
     const other = isolation ? () => worldOf(connector.otherSession()) : undefined;
     try {
       await tallied(ruleChecks, async () => {
         const h = await session.open();
         if (h !== undefined && !h.result) return;
         await onceChecks(world, other, skipped);
+        // The last: it shuts the server down.
+        await teardownCheck(world, skipped);
       });
     } catch (e) {
       if (e instanceof ViolationError && ignore.has(e.violation.rule)) {
         // A rule the user chose to ignore: counted as a deviation, as in the runs (the checks after it are not made).
         const d = (deviations[e.violation.rule] ??= { count: 0, first: e.violation });
         d.count++;
-      } else if (e instanceof ViolationError) once = { violation: e.violation, transcript: session.wire.transcript.slice(-40), sequence: ["once: input keys, concurrent creations, a full page, another requestor's newer tasks"] };
+      } else if (e instanceof ViolationError) once = { violation: e.violation, transcript: session.wire.transcript.slice(-40), sequence: ["once: input keys, concurrent creations, a full page, another requestor's newer tasks, the server shut down with a subscription open"] };
       else if (e instanceof CannotTestError) cannot = { kind: e.kind, message: e.reason, sequence: ["once per run"], transcript: session.wire.transcript.slice(-20) };
       else throw e;
     } finally {

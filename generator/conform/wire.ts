@@ -122,6 +122,8 @@ export class StdioProcess {
   exitReason: string | undefined;
   /** Whether the server has written anything yet (until then, its start-up is still under way). */
   started = false;
+  /** Whether its stdout closed (every message it wrote has been read). */
+  outputClosed = false;
   nextId = 1;
   private listener: { line: (message: unknown) => void; notJson: (line: string) => void; exit: (reason: string) => void } | undefined;
 
@@ -147,6 +149,7 @@ export class StdioProcess {
         this.listener?.line(message);
       }
     });
+    this.child.stdout!.on("close", () => (this.outputClosed = true));
     this.child.stderr!.setEncoding("utf8");
     this.child.stderr!.on("data", (chunk: string) => {
       this.stderr.push(chunk);
@@ -172,6 +175,20 @@ export class StdioProcess {
 
   write(line: string): void {
     if (this.exitReason === undefined) this.child.stdin!.write(`${line}\n`);
+  }
+
+  /** Closes the server's stdin, as a client that shuts a stdio server down does first (the process is left to end). */
+  endInput(): void {
+    this.child.stdin!.end();
+  }
+
+  /** Asks the server to stop (SIGTERM to its process group), the stdio shutdown's next step where closing stdin did not end it. */
+  terminate(): void {
+    try {
+      if (this.child.pid !== undefined && this.exitReason === undefined) process.kill(-this.child.pid, "SIGTERM");
+    } catch {
+      // The group is gone already.
+    }
   }
 
   async close(): Promise<void> {
@@ -276,6 +293,11 @@ export class StdioWire extends BaseWire {
 export class HttpWire extends BaseWire {
   /** The HTTP response to each request sent (its method, status and Content-Type), for the transport's rules. */
   readonly responses: Array<{ method: string; status: number; contentType: string }> = [];
+  /** What the session's SSE streams carried against the transport's rules (a response on the standalone stream, an event id twice). */
+  readonly streamFlaws: string[] = [];
+  /** SSE events received, and the ids they carried (unique across the session's streams). */
+  sseEvents = 0;
+  private readonly eventIds = new Set<string>();
   private headers: Record<string, string> = {};
   private sessionId: string | undefined;
   private readonly inflight = new Set<AbortController>();
@@ -380,6 +402,15 @@ export class HttpWire extends BaseWire {
         for (let end = buffer.indexOf("\n\n"); end !== -1; end = buffer.indexOf("\n\n")) {
           const event = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
+          const eventId = event
+            .split("\n")
+            .find((l) => l.startsWith("id:"))
+            ?.slice(3)
+            .trim();
+          if (eventId !== undefined && eventId !== "") {
+            if (this.eventIds.has(eventId)) this.streamFlaws.push(`SSE event id ${JSON.stringify(eventId.slice(0, 80))} came twice in one session (an event id is unique across all the session's streams)`);
+            this.eventIds.add(eventId);
+          }
           const data = event
             .split("\n")
             .filter((l) => l.startsWith("data:"))
@@ -391,6 +422,11 @@ export class HttpWire extends BaseWire {
             message = JSON.parse(data);
           } catch {
             continue;
+          }
+          this.sseEvents++;
+          // The standalone stream (a GET) never carries a response: conform resumes no stream.
+          if (id === undefined && isObject(message) && message.method === undefined && ("result" in message || "error" in message)) {
+            this.streamFlaws.push(`the standalone GET stream carried a response (to request ${JSON.stringify(message.id)}); only a resumed stream may`);
           }
           this.receive(message, (r) => void this.answerServer(r));
           if (id !== undefined && !this.pending.has(id)) return;

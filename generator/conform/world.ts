@@ -113,6 +113,11 @@ export interface Made {
   ids: Set<string>;
   /** The tasks the tester saw in a terminal state (all runs): their work is over. */
   endedIds: Set<string>;
+  /**
+   * The task ids the server handed out (not the requestor's own) while the tasks it made before are still its own:
+   * every run of the invocation and every session, unless each run has a fresh server process (`--fresh-process`).
+   */
+  handedOut: Set<string>;
   /** The error each tool answers when called without a task (null: none to compare with). */
   plainErrors: Map<string, JsonRpcError | null>;
   /** The result each tool answers when called without a task, its _meta aside (null: none to compare with). */

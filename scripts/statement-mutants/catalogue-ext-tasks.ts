@@ -5,7 +5,7 @@
  * tasks/cancel answer resultType "complete"; HTTP headers and status codes of the core protocol), and the
  * statements no proxy can break.
  */
-import { answers, clone, errorFor, isRequest, mutant, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
+import { answers, AUTH_TOKENS, clone, errorFor, isRequest, mutant, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
 import { editTasks, errorOf, genericInvalid, paramTaskId, resultOf, TERMINAL, Tracker } from "./wire.js";
 
 const R = "ext-tasks-2026-07-28/";
@@ -267,6 +267,40 @@ export const extMutants: Mutant[] = [
     if (ctx.dir === "toServer" && m.method === "tasks/get" && latest && t.status.has(m.params?.taskId)) return [{ ...m, params: { ...m.params, taskId: latest } }];
     return undefined;
   }),
+  mutant(
+    R + "core.explicit-task-identifier/connection-bound",
+    "keeps each task with the TCP connection that made it: tasks/get on another connection is answered as for an unknown task",
+    (m, ctx, s) => {
+      const madeOn: Map<string, number> = (s.madeOn ??= new Map());
+      if (created(m, ctx) && ctx.socket !== undefined && typeof m.result.taskId === "string") madeOn.set(m.result.taskId, ctx.socket);
+      const id = paramTaskId(ctx);
+      const on = id === undefined ? undefined : madeOn.get(id);
+      if (answers(m, ctx, "tasks/get") && on !== undefined && ctx.socket !== on) return errorFor(m, -32602, "Failed to retrieve task: Task not found");
+      return undefined;
+    },
+    { transports: ["http"] },
+  ),
+  // With authorization (the demo run with --auth token-a --auth token-b, the server's own tokens).
+  mutant(R + "core.authorization-status-codes/no-www-authenticate", "answers a request without valid credentials 401 with no WWW-Authenticate header", () => undefined, {
+    transports: ["http"],
+    auth: true,
+    http: { onHttpResponse: (r) => void (r.status === 401 && delete r.headers["www-authenticate"]) },
+  }),
+  mutant(R + "core.authorization-status-codes/invalid-token-403", "answers a request whose bearer token it does not know 403 Forbidden, not 401", () => undefined, {
+    transports: ["http"],
+    auth: true,
+    http: { onHttpResponse: (r) => void (r.status === 401 && r.request.headers.authorization !== undefined && (r.status = 403)) },
+  }),
+  mutant(R + "security.auth-every-request/any-token-accepted", "checks that a bearer token is there, not that it is one of its own: an unknown token is served as the first principal", () => undefined, {
+    transports: ["http"],
+    auth: true,
+    http: { onHttpRequest: (r) => void (r.headers.authorization !== undefined && !AUTH_TOKENS.some((t) => r.headers.authorization === `Bearer ${t}`) && (r.headers.authorization = `Bearer ${AUTH_TOKENS[0]}`)) },
+  }),
+  mutant(R + "security.auth-every-request/missing-token-served", "serves a request without credentials as the first principal", () => undefined, {
+    transports: ["http"],
+    auth: true,
+    http: { onHttpRequest: (r) => void (r.headers.authorization === undefined && (r.headers.authorization = `Bearer ${AUTH_TOKENS[0]}`)) },
+  }),
   mutant(R + "core.missing-meta-invalid-params/invalid-request-code", "a request missing a required field is answered -32600", (m, ctx) =>
     ctx.dir === "toClient" && m.error?.code === -32602 && /invalid params|required|expected/i.test(m.error.message) ? code(m, -32600) : undefined,
   ),
@@ -363,8 +397,6 @@ export const extUnmutable: Unmutable[] = [
     statement: R + "creation.mrtr-before-task",
     reason: "resolving the multi round-trip exchange after the task is made changes when the server asks for input and what the work does with it: a proxy cannot replay the server's work with the answers moved",
   },
-  { statement: R + "security.auth-every-request", reason: "needs an authorization context: the runner starts the demo without --auth and a proxy cannot invent the principal the server would check" },
-  { statement: R + "core.authorization-status-codes", reason: "needs authorization: the runner starts the demo without --auth, so no request is ever refused for it" },
 ];
 
 /**

@@ -4,7 +4,7 @@
  * tasks/get, tasks/result, tasks/list, tasks/cancel; notifications/tasks/status; related-task _meta),
  * and the statements no proxy can break.
  */
-import { answers, clone, errorFor, isRequest, mutant, sleep, withResult, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
+import { answers, clone, errorFor, isRequest, mutant, servedAsOwner, sleep, withResult, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
 import { editTasks, errorOf, genericInvalid, mapTaskIds, onePage, otherWaitingTask, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "mcp-2025-11-25/";
@@ -121,6 +121,30 @@ export const mcp2025Mutants: Mutant[] = [
   mutant(R + "input.transport-server/sse-labelled-json", "the SSE stream that carries a task's requests is labelled application/json", () => undefined, {
     transports: ["http"],
     http: { onHttpResponse: (r) => void (r.sse && r.requestMessages.some((x) => x.method === "tasks/result" || x.method === "tools/call") && (r.headers["content-type"] = "application/json")) },
+  }),
+  // Session management and the GET stream of the Streamable HTTP transport the three statements bind servers to.
+  mutant(R + "get.transport-server/get-answered-json", "a GET to the MCP endpoint is answered 200 with Content-Type application/json (neither an SSE stream nor 405)", () => undefined, {
+    transports: ["http"],
+    http: { onHttpResponse: (r) => void (r.request.method === "GET" && r.status === 200 && (r.headers["content-type"] = "application/json")) },
+  }),
+  mutant(R + "result.transport-server/unknown-session-400", "a request naming a session the server does not have (never given, or ended) is answered 400, not 404", () => undefined, {
+    transports: ["http"],
+    http: { onHttpResponse: (r) => void (r.status === 404 && r.request.headers["mcp-session-id"] !== undefined && (r.status = 400)) },
+  }),
+  mutant(R + "result.transport-server/delete-keeps-session", "a DELETE of the session is answered 200, but the session goes on serving requests", () => undefined, {
+    transports: ["http"],
+    http: {
+      // The DELETE goes on as an OPTIONS, which the server refuses without ending anything; its answer is made a 200.
+      onHttpRequest: (r) => void (r.method === "DELETE" && (r.method = "OPTIONS")),
+      onHttpResponse: (r) => void (r.request.method === "DELETE" && r.status !== 200 && (r.status = 200)),
+    },
+  }),
+  mutant(R + "input.transport-server/missing-session-404", "a request without the Mcp-Session-Id the server requires is answered 404 (as if the session had ended), not 400", () => undefined, {
+    transports: ["http"],
+    http: {
+      onHttpResponse: (r) =>
+        void (r.status === 400 && r.request.method === "POST" && r.request.headers["mcp-session-id"] === undefined && !r.requestMessages.some((x) => x.method === "initialize") && (r.status = 404)),
+    },
   }),
   tracked("status-notification.may-send/completed-too-early", "announces completed in notifications/tasks/status right after creating a task that is still working", (m, ctx) => {
     if (answers(m, ctx, "tools/call") && m.result?.task?.status === "working") return [m, { jsonrpc: "2.0", method: "notifications/tasks/status", params: { ...m.result.task, status: "completed" } }];
@@ -390,6 +414,9 @@ export const mcp2025Mutants: Mutant[] = [
   // Over stdio a server process has one client (one requestor): another session is another HTTP session.
   mutant(R + "security.bind-auth-context/cancel-other-session", "tasks/cancel reaches a task of another session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/cancel$/), { transports: ["http"] }),
   mutant(R + "security.reject-other-context/get-other-session", "tasks/get and tasks/result answer for a task of another session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/(get|result)$/), { transports: ["http"] }),
+  // With two principals (the demo run with --auth): what another principal asks of a task is served as its owner.
+  servedAsOwner(R + "security.reject-other-context/result-other-principal", "tasks/result of another principal's running task waits for the task as for its owner (the owner is checked only once it ended)", /^tasks\/result$/, { runningOnly: true }),
+  servedAsOwner(R + "security.bind-auth-context/get-other-principal", "tasks/get and tasks/cancel of another principal's task are served as for its owner", /^tasks\/(get|cancel)$/),
   mutant(R + "security.list-own-context/list-all-sessions", "tasks/list shows the tasks of every session", (m, ctx, s) => leak(m, ctx, s, /^tasks\/list$/)),
   mutant(R + "resources.max-ttl/unlimited-granted", "grants an unlimited ttl (null) whatever is asked", (m, ctx) => editTasks(m, ctx, (x) => (x.ttl = null))),
 ];

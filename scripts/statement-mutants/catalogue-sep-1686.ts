@@ -4,7 +4,7 @@
  * receiver announces it with notifications/tasks/created and answers tasks/get, tasks/list,
  * tasks/result, tasks/delete), and the statements no proxy can break.
  */
-import { answers, clone, errorFor, isNotification, isRequest, mutant, sleep, withResult, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
+import { answers, clone, errorFor, isNotification, isRequest, mutant, servedAsOwner, sleep, withResult, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
 import { editTasks, errorOf, every, genericInvalid, onePage, otherWaitingTask, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "sep-1686-draft/";
@@ -288,6 +288,7 @@ export const sepMutants: Mutant[] = [
   mutant(R + "execution.error-field/no-error-field", "tasks/get of a failed task leaves out error", (m, ctx) => editTasks(m, ctx, (x) => x.status === "failed" && delete x.error)),
   // Over stdio a server process has one client (one requestor): another session is another HTTP session.
   mutant(R + "security.scope-reject-other/other-session-served", "tasks/get and tasks/result answer for a task of another session", (m, ctx, s) => leak(m, ctx, s, "get"), { transports: ["http"] }),
+  servedAsOwner(R + "security.scope-bind-auth/get-other-principal", "tasks/get and tasks/cancel of another principal's task are served as for its owner", /^tasks\/(get|cancel)$/),
   mutant(R + "security.scope-bind-session/list-all-sessions", "tasks/list shows the tasks of every session", (m, ctx, s) => leak(m, ctx, s, "list")),
   mutant(R + "resources.max-keep-alive/unlimited-granted", "grants an unlimited keepAlive (null) whatever is asked", (m, ctx) =>
     resultOf(m, ctx, /^tasks\/(get|list)$/) ? editTasks(m, ctx, (x) => (x.keepAlive = null)) : undefined,
@@ -360,7 +361,6 @@ export const sepUnmutable: Unmutable[] = [
   { statement: R + "lifecycle.may-complete-at-once", reason: "a permission whose misuse (a task shown ended while its work goes on) is what lifecycle.terminal-final forbids, mutated there (completed-then-working); its use is a permitted behaviour" },
   { statement: R + "input.may-leave", reason: "a permission whose misuse (leaving input_required while a request for the task still waits) is what input.move-to-input-required and input.stay-until-all-answered forbid, mutated there; its use is a permitted behaviour" },
   { statement: R + "keep-alive.may-override", reason: "a permission whose misuse (a keepAlive granted that is not the one shown, or above the max) is only seen through keep-alive.actual-in-get, keep-alive.may-delete and resources.max-keep-alive, mutated there" },
-  { statement: R + "security.scope-bind-auth", reason: "needs a second authentication context: the runner starts the demo without --auth and a proxy cannot invent a principal the server would bind to" },
 ];
 
 /** Behaviours the MAY statements of this revision permit, which conform must hold against. */

@@ -21,6 +21,8 @@ export interface Ctx {
   transport: Transport;
   /** The connection the message travels on: one per stdio proxy; the Mcp-Session-Id (or "none") over HTTP. */
   conn: string;
+  /** Over HTTP: the TCP connection the client's request came on (a number per connection, in the order they opened). */
+  socket?: number;
   /** For a response: the request it answers (its method and params), as the proxy saw it go the other way. */
   request?: { method: string; params?: any };
   /** Sends a message of the mutant's own, now or after delayMs (bounded by the proxy). */
@@ -36,6 +38,8 @@ export interface HttpRequestView {
 export interface HttpResponseView {
   status: number;
   headers: Record<string, string>;
+  /** The client's HTTP request as it came (its method and headers, before the mutant's onHttpRequest). */
+  request: { method: string; headers: Record<string, string> };
   /** The client's request messages this response answers. */
   requestMessages: Msg[];
   /** The response messages (already rewritten by onMessage). */
@@ -64,8 +68,16 @@ export interface Mutant {
   description: string;
   /** The transports it is run on (default: stdio). */
   transports?: Transport[];
+  /**
+   * Run against the demo with authorization (over HTTP: `--auth` with each of AUTH_TOKENS), conform given the first
+   * token's Authorization header and the second's as another principal (`--header`, `--other-header`).
+   */
+  auth?: boolean;
   start(): Rewriter;
 }
+
+/** The bearer tokens of the demo a mutant with `auth` runs against: one principal each. */
+export const AUTH_TOKENS = ["token-a", "token-b"] as const;
 
 /** A statement no proxy can break, and why. */
 export interface Unmutable {
@@ -94,7 +106,7 @@ export function mutant(
   name: string,
   description: string,
   fn: (msg: Msg, ctx: Ctx, state: Record<string, any>) => Msg[] | undefined | Promise<Msg[] | undefined>,
-  opts: { transports?: Transport[]; http?: Omit<Rewriter, "onMessage"> } = {},
+  opts: { transports?: Transport[]; http?: Omit<Rewriter, "onMessage">; auth?: boolean } = {},
 ): Mutant {
   const statement = name.slice(0, name.lastIndexOf("/"));
   return {
@@ -102,6 +114,7 @@ export function mutant(
     statement,
     description,
     transports: opts.transports,
+    ...(opts.auth ? { auth: true } : {}),
     start() {
       const state: Record<string, any> = {};
       return { onMessage: (m, c) => fn(m, c, state), ...(opts.http ?? {}) };
@@ -127,4 +140,49 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math
 export function taskOf(r: any): any {
   if (r && typeof r === "object" && r.task && typeof r.task === "object") return r.task;
   return r;
+}
+
+/**
+ * A server that serves a task method of another principal's task as if the task's owner asked (over HTTP, on an
+ * initialize lifecycle, run with `auth`): the request goes on with the owner's session and credentials. A task's
+ * owner is the session whose request made it.
+ */
+export function servedAsOwner(name: string, description: string, methods: RegExp, opts: { runningOnly?: boolean } = {}): Mutant {
+  return {
+    name,
+    statement: name.slice(0, name.lastIndexOf("/")),
+    description,
+    transports: ["http"],
+    auth: true,
+    start() {
+      const ownerOf = new Map<string, string>();
+      const authOf = new Map<string, string>();
+      // The status each task was last shown with (where only running tasks are served as their owner's).
+      const status = new Map<string, string>();
+      const seen = (t: any) => void (typeof t?.taskId === "string" && typeof t?.status === "string" && status.set(t.taskId, t.status));
+      const own = (id: unknown, conn: string) => void (typeof id === "string" && conn !== "none" && !ownerOf.has(id) && ownerOf.set(id, conn));
+      return {
+        onMessage(m, ctx) {
+          if (ctx.dir === "toClient") [m.result, m.result?.task, ...(Array.isArray(m.result?.tasks) ? m.result.tasks : []), m.method?.startsWith("notifications/tasks") ? m.params : undefined].forEach(seen);
+          if (ctx.dir === "toServer" && isRequest(m) && /^(tools\/call|resources\/read|prompts\/get)$/.test(m.method)) {
+            const asked = JSON.stringify(m.params ?? {}).match(/"taskId":"([^"]+)"/);
+            if (asked) own(asked[1], ctx.conn);
+          }
+          if (ctx.dir === "toClient" && m.method === "notifications/tasks/created") own(m.params?.taskId ?? m.params?._meta?.["modelcontextprotocol.io/related-task"]?.taskId, ctx.conn);
+          if (answers(m, ctx, /^(tools\/call|resources\/read|prompts\/get)$/) && m.result) own(m.result.task?.taskId ?? m.result.taskId, ctx.conn);
+          return undefined;
+        },
+        onHttpRequest(r) {
+          const sid = r.headers["mcp-session-id"];
+          if (sid !== undefined && r.headers.authorization !== undefined) authOf.set(sid, r.headers.authorization);
+          const m = r.messages[0];
+          const owner = m !== undefined && isRequest(m) && methods.test(m.method) && typeof m.params?.taskId === "string" ? ownerOf.get(m.params.taskId) : undefined;
+          if (owner === undefined || sid === undefined || owner === sid || !authOf.has(owner)) return;
+          if (opts.runningOnly && ["completed", "failed", "cancelled"].includes(status.get(m!.params.taskId) ?? "")) return;
+          r.headers["mcp-session-id"] = owner;
+          r.headers.authorization = authOf.get(owner)!;
+        },
+      };
+    },
+  };
 }

@@ -39,7 +39,7 @@ class Relay {
   }
 
   /** Runs the mutant on one message; resolves to the messages to send on, in order. */
-  async apply(msg: Msg, dir: Direction, conn: string, inject: Ctx["inject"], injected = false): Promise<Msg[]> {
+  async apply(msg: Msg, dir: Direction, conn: string, inject: Ctx["inject"], injected = false, socket?: number): Promise<Msg[]> {
     if (injected) this.hit(`inject ${dir} ${msg?.method ?? "response"}`);
     const key = (d: Direction, id: unknown) => `${d}\0${conn}\0${JSON.stringify(id)}`;
     let request: Ctx["request"];
@@ -50,7 +50,7 @@ class Relay {
       const other: Direction = dir === "toClient" ? "toServer" : "toClient";
       request = this.pending.get(key(other, msg.id));
     }
-    const ctx: Ctx = { dir, transport: this.transport, conn, request, inject };
+    const ctx: Ctx = { dir, transport: this.transport, conn, request, inject, ...(socket === undefined ? {} : { socket }) };
     let out: Msg[] | undefined;
     try {
       out = this.rewriter.onMessage ? await this.rewriter.onMessage(msg, ctx) : undefined;
@@ -154,6 +154,7 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
   const streams = new Map<string, Set<(m: Msg) => void>>();
   const lastHeaders = new Map<string, Record<string, string>>();
   const sockets = new Set<import("node:net").Socket>();
+  const socketIds = new WeakMap<import("node:net").Socket, number>();
 
   const postUpstream = (conn: string, m: Msg) => {
     const headers = { ...(lastHeaders.get(conn) ?? { "content-type": "application/json", accept: "application/json, text/event-stream" }) };
@@ -186,6 +187,7 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
       const raw = await readBody(req);
       const headers = flatHeaders(req.headers);
       const conn = headers["mcp-session-id"] ?? "none";
+      const socket = socketIds.get(req.socket);
       let parsed: unknown;
       if (raw.length > 0) {
         try {
@@ -196,7 +198,9 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
       }
       const inMsgs = parsed === undefined ? [] : ((Array.isArray(parsed) ? parsed : [parsed]) as Msg[]);
       const out: Msg[] = [];
-      for (const m of inMsgs) out.push(...(await relay.apply(m, "toServer", conn, injectFor(conn))));
+      for (const m of inMsgs) out.push(...(await relay.apply(m, "toServer", conn, injectFor(conn), false, socket)));
+      // The client's request as it came, for the response's hook (the mutant may rewrite the view).
+      const asSent = { method: req.method ?? "GET", headers: { ...headers } };
       const view = { method: req.method ?? "GET", headers, messages: out };
       const before = JSON.stringify(view);
       rewriter.onHttpRequest?.(view);
@@ -218,18 +222,18 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
         if (!res.headersSent) res.writeHead(502).end();
         else res.end();
       });
-      up.on("response", (ur) => void relayResponse(ur, res, conn, view.messages));
+      up.on("response", (ur) => void relayResponse(ur, res, conn, view.messages, asSent, socket));
       up.end(body);
     } catch {
       if (!res.headersSent) res.writeHead(500).end();
     }
   });
 
-  async function relayResponse(ur: http.IncomingMessage, res: http.ServerResponse, conn: string, requestMessages: Msg[]) {
+  async function relayResponse(ur: http.IncomingMessage, res: http.ServerResponse, conn: string, requestMessages: Msg[], request: HttpResponseView["request"], socket: number | undefined) {
     const headers = flatHeaders(ur.headers);
     const ctype = headers["content-type"] ?? "";
     const sessionConn = headers["mcp-session-id"] ?? conn;
-    const view: HttpResponseView = { status: ur.statusCode ?? 500, headers, requestMessages, messages: [], sse: ctype.includes("text/event-stream") };
+    const view: HttpResponseView = { status: ur.statusCode ?? 500, headers, request, requestMessages, messages: [], sse: ctype.includes("text/event-stream") };
     const hook = () => {
       const before = JSON.stringify(view);
       rewriter.onHttpResponse?.(view);
@@ -260,7 +264,7 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
             if (!res.writableEnded) res.write(`${eid !== undefined ? `id: ${eid}\n` : ""}data: ${text}\n\n`);
             return;
           }
-          const outs = await relay.apply(m, "toClient", sessionConn, inject);
+          const outs = await relay.apply(m, "toClient", sessionConn, inject, false, socket);
           outs.forEach((x, i) => !res.writableEnded && res.write(sseEvent(x, i === 0 ? eid : undefined)));
         });
       };
@@ -309,7 +313,7 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
     }
     const extra: Msg[] = [];
     const inject = injectFor(sessionConn, (m) => (extra.push(m), true));
-    for (const m of (Array.isArray(parsed) ? parsed : [parsed]) as Msg[]) view.messages.push(...(await relay.apply(m, "toClient", sessionConn, inject)));
+    for (const m of (Array.isArray(parsed) ? parsed : [parsed]) as Msg[]) view.messages.push(...(await relay.apply(m, "toClient", sessionConn, inject, false, socket)));
     view.messages.push(...extra);
     hook();
     if (view.sse) {
@@ -323,8 +327,10 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
     res.writeHead(view.status, view.headers).end(body);
   }
 
+  let connections = 0;
   server.on("connection", (s) => {
     sockets.add(s);
+    socketIds.set(s, ++connections);
     s.on("close", () => sockets.delete(s));
   });
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));

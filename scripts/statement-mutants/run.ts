@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startHttpProxy } from "./proxy.js";
-import type { Mutant, Revision, Transport } from "./mutant.js";
+import { AUTH_TOKENS, type Mutant, type Revision, type Transport } from "./mutant.js";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const tsx = join(root, "node_modules", ".bin", "tsx");
@@ -112,9 +112,10 @@ function violationsOf(stdout: string): string[] {
 }
 
 /** Starts the demo server of a revision over HTTP on a free port; resolves with its URL. */
-function startDemoHttp(revision: Revision): Promise<{ url: string; child: ChildProcess }> {
+function startDemoHttp(revision: Revision, auth = false): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("nice", ["-n", "10", tsx, demoScript, revision, "--http", "0"], { cwd: root, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+    const tokens = auth ? AUTH_TOKENS.flatMap((t) => ["--auth", t]) : [];
+    const child = spawn("nice", ["-n", "10", tsx, demoScript, revision, "--http", "0", ...tokens], { cwd: root, detached: true, stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
     const timer = setTimeout(() => {
       stop(child);
@@ -151,7 +152,7 @@ export async function runMutant(mutant: Mutant, revision: Revision, transport: T
   } else {
     let demo: { url: string; child: ChildProcess } | undefined;
     try {
-      demo = await startDemoHttp(revision);
+      demo = await startDemoHttp(revision, mutant.auth === true);
     } catch (e) {
       return { mutant: mutant.name, statement: mutant.statement, revision, transport, exit: null, verdict: "error", violations: [String(e)], hits: 0, seconds: 0 };
     }
@@ -165,7 +166,8 @@ export async function runMutant(mutant: Mutant, revision: Revision, transport: T
     const proxy = await startHttpProxy({ upstream: demo.url, mutant });
     keys.forEach((k, i) => set(k, prev[i]));
     try {
-      res = await runConform([...common, "--url", proxy.url], opts, files);
+      const principals = mutant.auth ? ["--header", `Authorization: Bearer ${AUTH_TOKENS[0]}`, "--other-header", `Authorization: Bearer ${AUTH_TOKENS[1]}`] : [];
+      res = await runConform([...common, "--url", proxy.url, ...principals], opts, files);
     } finally {
       await proxy.close();
       stop(demo.child);

@@ -161,13 +161,15 @@ export class Create extends Cmd {
       if (answeredAt - sent > LATE_ACK_MS) fail(rules.creation, `${label} was acknowledged ${answeredAt - sent} ms after the task request; the acknowledgement is due as soon as the task is accepted`, `within ${LATE_ACK_MS} ms`, answeredAt - sent);
     }
     const id = task[m.idField] as string;
-    if (w.tasks.some((t) => t.id === id)) fail(rules.creation, `the server handed out task id ${id} twice`);
+    // Unique among every task the server handed out in this invocation: this run's, earlier runs' and another session's.
+    if (w.made.handedOut.has(id)) fail(rules.creation, `the server handed out task id ${id} twice${w.tasks.some((t) => t.id === id) ? "" : " (once in an earlier run or another session)"}`);
     const t: ModelTask = { id, outcome: this.outcome, status: m.initial, cancelRequested: false, gone: false, answeredAt, ...made, ...(requestId === undefined ? {} : { requestId }) };
     observe(w, t, task, "the acknowledgement", sent);
     const ret = m.ir.behaviour.retention;
     if (c.ack.mode === "result" && ret !== false && ret.field in task) t.granted = task[ret.field];
     w.tasks.push(t);
     w.made.ids.add(t.id);
+    w.made.handedOut.add(t.id);
     checked(rules.creation);
     w.made.tasks++;
     return { t, task };

@@ -37,38 +37,45 @@ export class Intrude extends TaskCmd {
     const methods = [...rotate(all.filter((m) => !destructive(m))), ...rotate(all.filter(destructive))];
     if (!methods.length) return;
     const other = w.otherSession();
+    // Another principal (--other-header): what it is refused is the authorization context's binding.
+    const principal = "url" in w.target && w.target.otherHeaders !== undefined;
+    const rule = principal ? rules.authorization : rules.isolation;
     let touched = false;
     let notified = false;
     try {
       const h = await other.open();
       if (h !== undefined && !h.result) return;
-      count(w, "other session");
+      count(w, principal ? "other principal" : "other session");
       checked(rules.isolation);
+      checked(rule);
       for (const method of methods) {
         if (method === "list") {
           for await (const a of pages(w, other, list!.method)) {
             if (!a.result) break;
             const mine = itemsOf(w, a.result).map((x) => (isObject(x) ? x[w.model.idField] : undefined)).find((id) => w.tasks.some((x) => x.id === id));
-            if (mine !== undefined) fail(rules.isolation, `${list!.method} from another session lists task ${String(mine)} of this one`, "only that session's tasks", mine);
+            if (mine !== undefined) fail(rule, `${list!.method} from another session lists task ${String(mine)} of this one`, "only that session's tasks", mine);
           }
           continue;
         }
         const subject = destructive(method) ? t : read;
-        // A blocking result method waits for the end: asked of a live task, it could only time out.
-        if (method.operation === "result" && w.model.ir.behaviour.results.mode === "block-until-terminal" && !w.model.terminal.has(subject.status)) continue;
+        // A blocking result method waits for the end: asked of a live task by its owner, it could only time out. Another
+        // principal is refused at once: it is given 5 s (no answer is a request waited on as for the owner).
+        const blocking = method.operation === "result" && w.model.ir.behaviour.results.mode === "block-until-terminal" && !w.model.terminal.has(subject.status);
+        if (blocking && !principal) continue;
         touched ||= method.operation === "cancel" || method.operation === "delete";
-        const a = await other.request(method.method, validParams(w, method, subject.id), 10_000);
-        expectAnswer(a, rules.isolation, `${method.method} of another session's task`);
+        const a = blocking ? await other.probe(method.method, validParams(w, method, subject.id), 5000) : await other.request(method.method, validParams(w, method, subject.id), 10_000);
+        if (blocking && a.timedOut) fail(rule, `${method.method} of running task ${subject.id} of another principal got no answer within 5 s: it is waited on as for its owner, where it is refused`, w.model.notFound ? { code: w.model.notFound.code, message: w.model.notFound.message } : "an error", "no answer");
+        expectAnswer(a, rule, `${method.method} of another session's task`);
         if (a.error && isLimitError(w.model, a.error.code)) continue;
         if (!a.error && method.operation === "delete") t.gone = t.deleted = true;
         else if (!a.error && method.operation === "cancel") await refresh(w, t);
-        if (!a.error) fail(rules.isolation, `${method.method} from another session was served task ${subject.id} of this one`, w.model.notFound ? { code: w.model.notFound.code, message: w.model.notFound.message } : "an error", brief(a));
-        if (w.model.notFound && a.error.code !== w.model.notFound.code) fail(rules.isolation, `${method.method} from another session answered error ${a.error.code}, not the not-found error that hides the task`, { code: w.model.notFound.code }, a.error);
+        if (!a.error) fail(rule, `${method.method} from another session was served task ${subject.id} of this one`, w.model.notFound ? { code: w.model.notFound.code, message: w.model.notFound.message } : "an error", brief(a));
+        if (w.model.notFound && a.error.code !== w.model.notFound.code) fail(rule, `${method.method} from another session answered error ${a.error.code}, not the not-found error that hides the task`, { code: w.model.notFound.code }, a.error);
         // Another declared error of the same code (e.g. "already ended") tells the other session that the task exists.
         const nf = w.model.notFound;
         const told = nf && !nf.pattern.test(a.error.message) ? w.model.ir.errors.map((e) => w.model.error(e.name)).find((e) => e !== undefined && e.name !== nf.name && e.code === a.error!.code && e.pattern.test(a.error!.message)) : undefined;
         if (nf && told) {
-          fail(rules.isolation, `${method.method} from another session answered ${told.name} ("${a.error.message}"), which tells that the task exists, not the not-found error that hides it (${nf.name})`, { code: nf.code, message: nf.message }, a.error);
+          fail(rule, `${method.method} from another session answered ${told.name} ("${a.error.message}"), which tells that the task exists, not the not-found error that hides it (${nf.name})`, { code: nf.code, message: nf.message }, a.error);
         }
       }
       // Where notifications/cancelled cancels the task its request made: sent by another session, the same

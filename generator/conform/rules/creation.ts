@@ -1,9 +1,9 @@
-/** Rule `creation`: A task request is acknowledged at once (or by the declared notification) with a task (long work's within 5 s) that a get at once then shows, and no task id is handed out twice; a task request without a required field of its declared type is refused with -32602 and makes no task; where the receiver decides, it may serve a task request plainly. */
+/** Rule `creation`: A task request is acknowledged at once (or by the declared notification) with a task (long work's within 5 s) that a get at once then shows, and no task id is handed out twice in an invocation (across its runs and sessions, and another requestor's; with --fresh-process, within one server process); a task request without a required field of its declared type is refused with -32602 and makes no task; where the receiver decides, it may serve a task request plainly. */
 import { defineRule } from "../rule.js";
 
 export const creation = defineRule({
   name: "creation",
-  description: "A task request is acknowledged at once (or by the declared notification) with a task (long work's within 5 s) that a get at once then shows, and no task id is handed out twice; a task request without a required field of its declared type is refused with -32602 and makes no task.",
+  description: "A task request is acknowledged at once (or by the declared notification) with a task (long work's within 5 s) that a get at once then shows, and no task id is handed out twice in an invocation (across its runs and sessions, and another requestor's; with --fresh-process, within one server process); a task request without a required field of its declared type is refused with -32602 and makes no task.",
   statements: [
     "ext-tasks-2026-07-28/core.multiple-tasks",
     "ext-tasks-2026-07-28/creation.durable-before-answer",

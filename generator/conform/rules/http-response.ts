@@ -1,6 +1,7 @@
 /** Rules `http-response` and `http-poll-json`: how Streamable HTTP answers the tester's requests. */
 import { checked, defineRule, fail } from "../rule.js";
 import { HttpWire } from "../wire.js";
+import { checkStreams } from "./http-session.js";
 import type { World } from "../world.js";
 
 export const httpResponse = defineRule({
@@ -25,6 +26,7 @@ export const httpPollJson = defineRule({
 export function checkHttpResponses(w: World): void {
   const wire = w.session.wire;
   if (!(wire instanceof HttpWire)) return;
+  checkStreams(w);
   const get = w.model.op("get")?.method;
   for (; w.httpResponsesSeen < wire.responses.length; w.httpResponsesSeen++) {
     const r = wire.responses[w.httpResponsesSeen]!;

@@ -44,6 +44,9 @@ import { resultType } from "./result-type.js";
 import { unsupported } from "./unsupported.js";
 import { plainRequest } from "./plain-request.js";
 import { httpPollJson, httpResponse } from "./http-response.js";
+import { httpSession } from "./http-session.js";
+import { teardown } from "./teardown.js";
+import { authorization } from "./authorization.js";
 import type { Rule } from "../rule.js";
 
 /** Every rule, by the name the code refers to it with. */
@@ -86,11 +89,14 @@ export const rules = {
   plainRequest,
   httpResponse,
   httpPollJson,
+  httpSession,
   headerMismatch,
   optIn,
   subscriptions,
   retention,
   statusPush,
+  teardown,
+  authorization,
 } as const satisfies Record<string, Rule>;
 
 /** Every rule, in the order reports list them. */
