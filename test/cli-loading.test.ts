@@ -100,6 +100,18 @@ describe("a command loads only what it needs", () => {
     expect(heavy(r.loaded)).toEqual(none);
   });
 
+  it("a generate of a built-in spec compiles from the analysis the build stored: no YAML parser, no zod, no checks; a user's spec loads them", async () => {
+    const front = (p: string) =>
+      p.startsWith("node_modules/yaml/") || p.startsWith("node_modules/zod/") || p.startsWith("dist/generator/check/") || /^dist\/generator\/(load|analyze|format|pipeline)\.js$/.test(p);
+    const builtin = await traced(["generate", "--spec", "mcp-2025-11-25", "--out", "gen", "--quiet"], 0);
+    expect(builtin.loaded.filter(front)).toEqual([]);
+    expect(builtin.loaded).toContain("dist/generator/output.js");
+    // Templates precompiled: the Handlebars runtime only, as the package ships it in one file.
+    expect(builtin.loaded.filter((p) => p.startsWith("node_modules/handlebars/"))).toEqual(["node_modules/handlebars/dist/handlebars.runtime.js"]);
+    const own = await traced(["generate", "--spec", MINIMAL, "--out", "gen", "--quiet"], 0);
+    expect(own.loaded).toEqual(expect.arrayContaining(["dist/generator/load.js", "dist/generator/check/index.js", "node_modules/yaml/dist/index.js", "node_modules/zod/index.js"]));
+  });
+
   it("the trace sees them where a command needs them: generate the emitters and Handlebars, conform its code", async () => {
     const generated = await traced(["generate", "--spec", MINIMAL, "--out", "gen", "--quiet"], 0);
     expect(generated.loaded.some(HEAVY.emitters!)).toBe(true);
