@@ -53,6 +53,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
+import { FileHashes } from "./file-hashes.js";
 import { listFiles } from "./fsout.js";
 import type { SourceFile } from "./source.js";
 import { MANIFEST_FILE, sha256 } from "./manifest.js";
@@ -173,8 +174,10 @@ let fingerprintMemo: string | undefined;
  * and the package.json (the version) of each of its dependencies, as installed.
  * Computed once per process unless `fresh`.
  */
-export function fingerprint(fresh = false): string {
+export function fingerprint(fresh = false, cache?: string): string {
   if (fingerprintMemo && !fresh) return fingerprintMemo;
+  // Each file by the sha256 of its content, read again only when its stat changed (file-hashes.ts).
+  const hashes = new FileHashes(cache === undefined ? undefined : join(cache, "files.json"));
   const here = dirname(fileURLToPath(import.meta.url)); // dist/generator (or generator/ when run from source)
   let root = dirname(here);
   while (!existsSync(join(root, "package.json")) || !existsSync(join(root, "templates"))) {
@@ -184,11 +187,12 @@ export function fingerprint(fresh = false): string {
   const h = createHash("sha256").update(`${CACHE_VERSION}\0${process.version}\0`);
   const pkgText = readFileSync(join(root, "package.json"), "utf8");
   h.update(pkgText);
-  // Every file that runs (declarations, dist/**/*.d.ts, do not), in listFiles' stable order.
-  const sources = (dir: string) => listFiles(dir).filter((p) => !p.endsWith(".d.ts")).map((p) => join(dir, p));
-  for (const file of [...sources(here), ...sources(join(root, "templates"))]) {
-    h.update(`\0${relative(root, file)}\0`).update(readFileSync(file));
+  // Every file that runs (declarations, dist/**/*.d.ts, do not), in a stable order.
+  for (const dir of [here, join(root, "templates")]) {
+    const name = relative(root, dir).split(sep).join("/");
+    for (const p of runnableFiles(dir, hashes)) h.update(`\0${name}/${p}\0`).update(hashes.hash(join(dir, p)));
   }
+  hashes.save();
   const deps = Object.keys((JSON.parse(pkgText) as { dependencies?: Record<string, string> }).dependencies ?? {}).sort();
   for (const dep of deps) {
     let found = false;
@@ -206,14 +210,21 @@ export function fingerprint(fresh = false): string {
   return (fingerprintMemo = h.digest("hex"));
 }
 
+/** The files under `dir` but declarations (paths relative to it with `/`, sorted), listed again only where a folder changed. */
+function runnableFiles(dir: string, hashes: FileHashes): string[] {
+  // A link could name a folder, which listFiles follows: it lists them then.
+  const all = hashes.list(dir) ?? listFiles(dir).sort();
+  return all.filter((p) => !p.endsWith(".d.ts"));
+}
+
 /**
  * The key of a compile: the generator, the spec source (what diagnostics call it, and its text) and
  * the environment that sets the default locale (diagnostics that tie on their location are ordered by
  * localeCompare): its variables, which cost nothing to read, where asking ICU costs milliseconds.
  */
-export function compileKey(source: SourceFile, fresh = false): string {
+export function compileKey(source: SourceFile, fresh = false, cache?: string): string {
   const locale = ["LC_ALL", "LC_COLLATE", "LC_MESSAGES", "LANG", "LANGUAGE"].map((v) => process.env[v] ?? null);
-  return sha256(JSON.stringify({ generator: fingerprint(fresh), locale, file: source.file, text: source.text }));
+  return sha256(JSON.stringify({ generator: fingerprint(fresh, cache), locale, file: source.file, text: source.text }));
 }
 
 /** The user-owned handler files (the ones the handler update reads) and their hashes; undefined if the directory is missing. */
@@ -246,7 +257,7 @@ export function recorder(cwd: string, source: SourceFile): (result: Compiled) =>
   let key: string | undefined;
   try {
     dir = cacheDir(cwd);
-    key = dir ? compileKey(source) : undefined;
+    key = dir ? compileKey(source, false, dir) : undefined;
   } catch {
     key = undefined;
   }
@@ -254,7 +265,7 @@ export function recorder(cwd: string, source: SourceFile): (result: Compiled) =>
     try {
       const manifest = result.files?.find((f) => f.path === MANIFEST_FILE);
       if (!dir || !key || !result.files || !manifest || hasErrors(result.diagnostics)) return;
-      if (compileKey(source, true) !== key) return;
+      if (compileKey(source, true, dir) !== key) return;
       const entry: CompileEntry = { key, manifest: sha256(manifest.contents), files: result.files.length, diagnostics: result.diagnostics };
       writeEntry(dir, "compile", entry);
     } catch {
@@ -305,7 +316,7 @@ export async function recordHandlers(cwd: string, source: SourceFile, t: Target 
   try {
     const dir = cacheDir(cwd);
     if (!dir || JSON.stringify(await handlerFiles(cwd, t.handlers)) !== JSON.stringify(files)) return;
-    const entry: HandlersEntry = { key: handlersKey(cwd, compileKey(source), t, files), spec: specName };
+    const entry: HandlersEntry = { key: handlersKey(cwd, compileKey(source, false, dir), t, files), spec: specName };
     writeEntry(dir, "handlers", entry);
   } catch {
     // The cache is only an optimization.
@@ -345,7 +356,7 @@ export function probe(io: FastIo, mode: "generate" | "check", t: Target, o: Prob
     if (!dir) return undefined;
     const r = resolveSpec(t.spec, io.cwd);
     if (!r.ok) return undefined;
-    const entry = readEntry<CompileEntry>(dir, "compile", compileKey(r.source));
+    const entry = readEntry<CompileEntry>(dir, "compile", compileKey(r.source, false, dir));
     if (!entry || !Array.isArray(entry.diagnostics) || hasErrors(entry.diagnostics, o.warnAsError)) return undefined;
     const outDir = resolve(io.cwd, t.out);
     const files = intact(outDir, entry.manifest);
@@ -376,7 +387,7 @@ export async function probeHandlers(io: FastIo, t: Target & { handlers: string }
     const r = resolveSpec(t.spec, io.cwd);
     const files = await handlerFiles(io.cwd, t.handlers);
     if (!r.ok || !files) return undefined;
-    const entry = readEntry<HandlersEntry>(dir, "handlers", handlersKey(io.cwd, compileKey(r.source), t, files));
+    const entry = readEntry<HandlersEntry>(dir, "handlers", handlersKey(io.cwd, compileKey(r.source, false, dir), t, files));
     if (!entry || typeof entry.spec !== "string") return undefined;
     return [{ err: false, text: `mcp-task-gen: ${t.handlers.split(sep).join("/")}/: in step with the contract of spec ${entry.spec}` }];
   } catch {
