@@ -2,7 +2,7 @@
 /// <reference types="node" />
 // The in-memory task store: fixed-shape slots, one ordered index per owner
 // (pages cost O(page size)) and ONE expiry structure (a min-heap and a single timer).
-import { type StoredError, type TaskRecord, type TaskLookup, type TaskPatch, type TaskStore } from "./store-types.js";
+import { type TaskRecord, type TaskLookup, type TaskPatch, type TaskStore } from "./store-types.js";
 
 export interface InMemoryTaskStoreOptions {
   /**
@@ -61,107 +61,99 @@ export class DeadlineTimer {
   }
 }
 
-/** The rarely set parts of a task, kept out of line so that most tasks carry one empty field for all four. */
-interface SlotExtra {
-  statusMessage?: string;
-  error?: StoredError;
-  result?: Record<string, unknown>;
-  inputRequests?: Record<string, { method: string; params?: Record<string, unknown> }>;
-  fields?: Record<string, unknown>;
-}
-
 /**
- * One live task as the in-memory store lays it out: a fixed-shape object (every
- * task shares one hidden class), strings shared with the caller rather than
- * copied (they are immutable), and the nested JSON values (result, error, input
- * requests) deep-copied once on the way in and frozen, so records handed out can
- * share them instead of copying them on every read.
+ * One live task as the in-memory store holds it: its record, frozen (strings shared with the caller rather
+ * than copied, since they are immutable; the nested JSON values (result, error, input requests, fields)
+ * deep-copied once on the way in and frozen), handed out as it is by every read and replaced whole by every
+ * update, so that a read costs a lookup and no copy and no caller can change what is stored through it.
  */
 class Slot {
-  readonly taskId: string;
-  readonly owner: string;
-  status: string;
-  readonly method: string;
-  readonly requestId: string | number;
-  readonly createdAt: number;
-  updatedAt: number;
-  terminalAt: number | null;
-  keepAlive: number | null;
-  pollFrequency: number;
-  expiresAt: number | null;
-  pendingInputs: number;
-  readonly seq: number;
+  rec: TaskRecord;
   /** Position in the deadline heap, -1 when not in it. */
   heapIndex = -1;
-  extra: SlotExtra | undefined = undefined;
 
   constructor(r: Omit<TaskRecord, "seq">, owner: string, seq: number) {
-    this.taskId = flat(r.taskId);
-    this.owner = owner;
-    this.status = r.status;
-    this.method = r.method;
-    this.requestId = r.requestId;
-    this.createdAt = r.createdAt;
-    this.updatedAt = r.updatedAt;
-    this.terminalAt = r.terminalAt;
-    this.keepAlive = r.keepAlive;
-    this.pollFrequency = r.pollFrequency;
-    this.expiresAt = r.expiresAt;
-    this.pendingInputs = r.pendingInputs;
-    this.seq = seq;
-    this.setExtra(r);
+    this.rec = record(
+      {
+        taskId: flat(r.taskId),
+        owner,
+        status: r.status,
+        method: r.method,
+        requestId: r.requestId,
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
+        terminalAt: r.terminalAt,
+        keepAlive: r.keepAlive,
+        pollFrequency: r.pollFrequency,
+        expiresAt: r.expiresAt,
+        pendingInputs: r.pendingInputs,
+        seq,
+      },
+      r,
+      undefined,
+    );
   }
 
-  /** Applies a patch's fields (the patch is the caller's: nested values are copied, never kept). */
+  get taskId(): string {
+    return this.rec.taskId;
+  }
+  get owner(): string {
+    return this.rec.owner;
+  }
+  get status(): string {
+    return this.rec.status;
+  }
+  get seq(): number {
+    return this.rec.seq;
+  }
+  get expiresAt(): number | null {
+    return this.rec.expiresAt;
+  }
+
+  /** Replaces the record with one that has the patch's fields (the patch is the caller's: nested values are copied, never kept). */
   apply(p: TaskPatch): void {
-    if (p.status !== undefined) this.status = p.status;
-    if (p.updatedAt !== undefined) this.updatedAt = p.updatedAt;
-    if (p.terminalAt !== undefined) this.terminalAt = p.terminalAt;
-    if (p.keepAlive !== undefined) this.keepAlive = p.keepAlive;
-    if (p.pollFrequency !== undefined) this.pollFrequency = p.pollFrequency;
-    if (p.expiresAt !== undefined) this.expiresAt = p.expiresAt;
-    if (p.pendingInputs !== undefined) this.pendingInputs = p.pendingInputs;
-    this.setExtra(p);
+    const o = this.rec;
+    this.rec = record(
+      {
+        taskId: o.taskId,
+        owner: o.owner,
+        status: p.status !== undefined ? p.status : o.status,
+        method: o.method,
+        requestId: o.requestId,
+        createdAt: o.createdAt,
+        updatedAt: p.updatedAt !== undefined ? p.updatedAt : o.updatedAt,
+        terminalAt: p.terminalAt !== undefined ? p.terminalAt : o.terminalAt,
+        keepAlive: p.keepAlive !== undefined ? p.keepAlive : o.keepAlive,
+        pollFrequency: p.pollFrequency !== undefined ? p.pollFrequency : o.pollFrequency,
+        expiresAt: p.expiresAt !== undefined ? p.expiresAt : o.expiresAt,
+        pendingInputs: p.pendingInputs !== undefined ? p.pendingInputs : o.pendingInputs,
+        seq: o.seq,
+      },
+      p,
+      o,
+    );
   }
+}
 
-  private setExtra(p: SlotExtra): void {
-    if (p.statusMessage === undefined && p.error === undefined && p.result === undefined && p.inputRequests === undefined && p.fields === undefined) return;
-    const x: SlotExtra = { ...this.extra };
-    if (p.statusMessage !== undefined) x.statusMessage = p.statusMessage;
-    if (p.error !== undefined) x.error = frozenCopy(p.error);
-    if (p.result !== undefined) x.result = frozenCopy(p.result);
-    if (p.inputRequests !== undefined) x.inputRequests = frozenCopy(p.inputRequests);
-    if (p.fields !== undefined) x.fields = frozenCopy(p.fields);
-    this.extra = x;
-  }
+/** The rarely set parts of a task: on a record only when set, so that most records have the 13 fields alone. */
+type Extra = Pick<TaskRecord, "statusMessage" | "error" | "result" | "inputRequests" | "fields">;
 
-  /** A fresh record for a caller; nested values are the slot's frozen ones. */
-  toRecord(): TaskRecord {
-    const r: TaskRecord = {
-      taskId: this.taskId,
-      owner: this.owner,
-      status: this.status,
-      method: this.method,
-      requestId: this.requestId,
-      createdAt: this.createdAt,
-      updatedAt: this.updatedAt,
-      terminalAt: this.terminalAt,
-      keepAlive: this.keepAlive,
-      pollFrequency: this.pollFrequency,
-      expiresAt: this.expiresAt,
-      pendingInputs: this.pendingInputs,
-      seq: this.seq,
-    };
-    const x = this.extra;
-    if (x !== undefined) {
-      if (x.statusMessage !== undefined) r.statusMessage = x.statusMessage;
-      if (x.error !== undefined) r.error = x.error;
-      if (x.result !== undefined) r.result = x.result;
-      if (x.inputRequests !== undefined) r.inputRequests = x.inputRequests;
-      if (x.fields !== undefined) r.fields = x.fields;
-    }
-    return r;
-  }
+/**
+ * `base` with the rarely set parts, each the patch's (nested values copied and frozen) or else the previous
+ * record's (already frozen, shared), then frozen.
+ */
+function record(base: TaskRecord, p: Extra, o: Extra | undefined): TaskRecord {
+  const statusMessage = p.statusMessage !== undefined ? p.statusMessage : o?.statusMessage;
+  const error = p.error !== undefined ? frozenCopy(p.error) : o?.error;
+  const result = p.result !== undefined ? frozenCopy(p.result) : o?.result;
+  const inputRequests = p.inputRequests !== undefined ? frozenCopy(p.inputRequests) : o?.inputRequests;
+  const fields = p.fields !== undefined ? frozenCopy(p.fields) : o?.fields;
+  if (statusMessage !== undefined) base.statusMessage = statusMessage;
+  if (error !== undefined) base.error = error;
+  if (result !== undefined) base.result = result;
+  if (inputRequests !== undefined) base.inputRequests = inputRequests;
+  if (fields !== undefined) base.fields = fields;
+  return Object.freeze(base);
 }
 
 /**
@@ -390,13 +382,13 @@ export class InMemoryTaskStore implements TaskStore {
     this.tasks.set(slot.taskId, slot);
     idx.push(slot);
     if (slot.expiresAt !== null) this.schedule(slot);
-    return slot.toRecord();
+    return slot.rec;
   }
 
   async get(taskId: string): Promise<TaskLookup> {
     if (this.lookupsReadClock) this.sweep();
     const slot = this.tasks.get(taskId);
-    if (slot) return { state: "live", record: slot.toRecord() };
+    if (slot) return { state: "live", record: slot.rec };
     const gone = this.expired.get(taskId);
     if (gone) return { state: "expired", owner: gone.owner, taskId };
     return undefined;
@@ -411,7 +403,7 @@ export class InMemoryTaskStore implements TaskStore {
       if (slot.expiresAt === null) this.heap.remove(slot);
       else this.schedule(slot);
     }
-    return slot.toRecord();
+    return slot.rec;
   }
 
   async delete(taskId: string): Promise<boolean> {
@@ -426,7 +418,7 @@ export class InMemoryTaskStore implements TaskStore {
     const idx = this.owners.get(owner);
     if (!idx) return { records: [], hasMore: false };
     const { items, hasMore } = idx.after(afterSeq, limit);
-    return { records: items.map((s) => s.toRecord()), hasMore };
+    return { records: items.map((s) => s.rec), hasMore };
   }
 
   async listByStatus(statuses: readonly string[], afterSeq: number, limit: number): Promise<{ records: TaskRecord[]; hasMore: boolean }> {
@@ -437,7 +429,7 @@ export class InMemoryTaskStore implements TaskStore {
     for (const slot of this.tasks.values()) {
       if (slot.seq <= afterSeq || !wanted.has(slot.status)) continue;
       if (records.length === limit) return { records, hasMore: true };
-      records.push(slot.toRecord());
+      records.push(slot.rec);
     }
     return { records, hasMore: false };
   }

@@ -62,11 +62,14 @@ describe("InMemoryTaskStore", () => {
     );
   });
 
-  it("refuses a reused id, updates only from the expected status, hands out copies", async () => {
+  it("refuses a reused id, updates only from the expected status, hands out frozen records", async () => {
     const store = new InMemoryTaskStore();
     const rec = await store.create(base("x", "a"));
     expect(await store.create(base("x", "b"))).toBeUndefined();
-    rec!.status = "failed";
+    expect(Object.isFrozen(rec)).toBe(true);
+    expect(() => {
+      rec!.status = "failed";
+    }).toThrow(TypeError);
     expect((await store.get("x"))).toMatchObject({ state: "live", record: { status: "submitted" } });
     expect(await store.update("x", "working", { status: "completed" })).toBeUndefined();
     expect(await store.update("x", "submitted", { status: "working" })).toMatchObject({ status: "working" });
@@ -179,12 +182,17 @@ describe("InMemoryTaskStore", () => {
     expect(a?.state === "live" && a.record.result).toEqual({ content: [{ type: "text", text: "hi" }] });
     expect(updated?.result).toEqual({ content: [{ type: "text", text: "hi" }] });
     if (a?.state !== "live" || b?.state !== "live") throw new Error("not live");
-    expect(a.record).not.toBe(b.record);
+    // The record it holds, as it is: a read copies nothing, and an update replaced the record it had.
+    expect(a.record).toBe(b.record);
+    expect(a.record).toBe(updated);
+    expect(Object.isFrozen(a.record)).toBe(true);
     expect(Object.isFrozen(a.record.result) && Object.isFrozen((a.record.result!.content as unknown[])[0])).toBe(true);
     expect(() => {
       (a.record.result as { content: unknown }).content = [];
     }).toThrow(TypeError);
-    a.record.status = "failed";
+    expect(() => {
+      a.record.status = "failed";
+    }).toThrow(TypeError);
     expect((await store.get("n"))).toMatchObject({ record: { status: "completed" } });
     await store.close();
   });
