@@ -113,25 +113,24 @@ class Slot {
   /** Replaces the record with one that has the patch's fields (the patch is the caller's: nested values are copied, never kept). */
   apply(p: TaskPatch): void {
     const o = this.rec;
-    this.rec = record(
-      {
-        taskId: o.taskId,
-        owner: o.owner,
-        status: p.status !== undefined ? p.status : o.status,
-        method: o.method,
-        requestId: o.requestId,
-        createdAt: o.createdAt,
-        updatedAt: p.updatedAt !== undefined ? p.updatedAt : o.updatedAt,
-        terminalAt: p.terminalAt !== undefined ? p.terminalAt : o.terminalAt,
-        keepAlive: p.keepAlive !== undefined ? p.keepAlive : o.keepAlive,
-        pollFrequency: p.pollFrequency !== undefined ? p.pollFrequency : o.pollFrequency,
-        expiresAt: p.expiresAt !== undefined ? p.expiresAt : o.expiresAt,
-        pendingInputs: p.pendingInputs !== undefined ? p.pendingInputs : o.pendingInputs,
-        seq: o.seq,
-      },
-      p,
-      o,
-    );
+    const next: TaskRecord = {
+      taskId: o.taskId,
+      owner: o.owner,
+      status: o.status,
+      method: o.method,
+      requestId: o.requestId,
+      createdAt: o.createdAt,
+      updatedAt: p.updatedAt !== undefined ? p.updatedAt : o.updatedAt,
+      terminalAt: p.terminalAt !== undefined ? p.terminalAt : o.terminalAt,
+      keepAlive: p.keepAlive !== undefined ? p.keepAlive : o.keepAlive,
+      pollFrequency: p.pollFrequency !== undefined ? p.pollFrequency : o.pollFrequency,
+      expiresAt: p.expiresAt !== undefined ? p.expiresAt : o.expiresAt,
+      pendingInputs: p.pendingInputs !== undefined ? p.pendingInputs : o.pendingInputs,
+      seq: o.seq,
+    };
+    // The status the caller's transition chose, copied as a store persists it (machine.ts decides it).
+    if (p.status !== undefined) next.status = p.status;
+    this.rec = record(next, p, o);
   }
 }
 
