@@ -45,22 +45,24 @@
  *
  * The cache is $MCP_TASK_GEN_CACHE (a directory), else the project's nearest
  * node_modules/.cache/mcp-task-gen (no node_modules: no cache);
- * MCP_TASK_GEN_CACHE=off disables it (reads and writes). Nothing else is
- * written, and nothing is ever written into an output directory by it.
+ * MCP_TASK_GEN_CACHE=off disables it (reads and writes): cache-dir.ts. Nothing
+ * else is written by the fast path, and nothing is ever written into an output
+ * directory by it.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
-import { FileHashes } from "./file-hashes.js";
+import { trustedBuild } from "./build-id.js";
+import { cacheDir, CACHE_VERSION } from "./cache-dir.js";
+import { generatorFiles } from "./file-hashes.js";
 import { listFiles } from "./fsout.js";
 import type { SourceFile } from "./source.js";
 import { MANIFEST_FILE, sha256 } from "./manifest.js";
 import { DEFAULT_OUT, DEFAULT_SPEC, resolveSpec } from "./specs.js";
 
-/** Bumped whenever what an entry means changes. */
-const CACHE_VERSION = "v2";
+export { cacheDir } from "./cache-dir.js";
 const MAX_ENTRIES = 256;
 
 /** The CLI's output channels (structurally cli/shared.ts's Io). */
@@ -120,17 +122,6 @@ interface HandlersEntry {
 // The cache
 // ---------------------------------------------------------------------------
 
-export function cacheDir(cwd: string): string | undefined {
-  const env = process.env.MCP_TASK_GEN_CACHE;
-  if (env !== undefined && /^(off|0|false|no)$/i.test(env)) return undefined;
-  if (env) return join(resolve(env), CACHE_VERSION);
-  // Project-local, where build tools keep their caches: the nearest node_modules/.cache.
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, "node_modules"))) return join(dir, "node_modules", ".cache", "mcp-task-gen", CACHE_VERSION);
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
 function readEntry<T extends { key: string }>(dir: string, kind: string, key: string): T | undefined {
   try {
     const e = JSON.parse(readFileSync(join(dir, kind, `${key}.json`), "utf8")) as T;
@@ -176,8 +167,6 @@ let fingerprintMemo: string | undefined;
  */
 export function fingerprint(fresh = false, cache?: string): string {
   if (fingerprintMemo && !fresh) return fingerprintMemo;
-  // Each file by the sha256 of its content, read again only when its stat changed (file-hashes.ts).
-  const hashes = new FileHashes(cache === undefined ? undefined : join(cache, "files.json"));
   const here = dirname(fileURLToPath(import.meta.url)); // dist/generator (or generator/ when run from source)
   let root = dirname(here);
   while (!existsSync(join(root, "package.json")) || !existsSync(join(root, "templates"))) {
@@ -187,12 +176,10 @@ export function fingerprint(fresh = false, cache?: string): string {
   const h = createHash("sha256").update(`${CACHE_VERSION}\0${process.version}\0`);
   const pkgText = readFileSync(join(root, "package.json"), "utf8");
   h.update(pkgText);
-  // Every file that runs (declarations, dist/**/*.d.ts, do not), in a stable order.
-  for (const dir of [here, join(root, "templates")]) {
-    const name = relative(root, dir).split(sep).join("/");
-    for (const p of runnableFiles(dir, hashes)) h.update(`\0${name}/${p}\0`).update(hashes.hash(join(dir, p)));
-  }
-  hashes.save();
+  // The generator's files: the build id while they are as the build left them (build-id.ts), else each
+  // file by the sha256 of its content, read again only when its stat changed (file-hashes.ts).
+  const files = trustedBuild(fresh)?.files ?? generatorFiles(here, root, cache === undefined ? undefined : join(cache, "files.json"));
+  h.update(`\0files\0${files}`);
   const deps = Object.keys((JSON.parse(pkgText) as { dependencies?: Record<string, string> }).dependencies ?? {}).sort();
   for (const dep of deps) {
     let found = false;
@@ -208,13 +195,6 @@ export function fingerprint(fresh = false, cache?: string): string {
     if (!found) throw new Error(`dependency ${dep} not found`);
   }
   return (fingerprintMemo = h.digest("hex"));
-}
-
-/** The files under `dir` but declarations (paths relative to it with `/`, sorted), listed again only where a folder changed. */
-function runnableFiles(dir: string, hashes: FileHashes): string[] {
-  // A link could name a folder, which listFiles follows: it lists them then.
-  const all = hashes.list(dir) ?? listFiles(dir).sort();
-  return all.filter((p) => !p.endsWith(".d.ts"));
 }
 
 /**

@@ -10,7 +10,8 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
+import { listFiles } from "./fsout.js";
 
 /** file path → [size, mtimeMs, ctimeMs, ino, sha256 hex]. */
 type Entries = Record<string, [number, number, number, number, string]>;
@@ -110,4 +111,22 @@ export class FileHashes {
       // not kept: the next run hashes again
     }
   }
+}
+
+/**
+ * The digest of the generator's own files: every file that runs under `here` (dist/generator, or generator/
+ * from the sources; declarations do not run) and under the package's templates/, by path and sha256, in a
+ * stable order. `cache`: where FileHashes keeps what it hashed (none: hash every file).
+ */
+export function generatorFiles(here: string, root: string, cache?: string): string {
+  const hashes = new FileHashes(cache);
+  const h = createHash("sha256");
+  for (const dir of [here, join(root, "templates")]) {
+    const name = relative(root, dir).split(sep).join("/");
+    // A link could name a folder, which listFiles follows: it lists them then.
+    const files = (hashes.list(dir) ?? listFiles(dir).sort()).filter((p) => !p.endsWith(".d.ts"));
+    for (const p of files) h.update(`\0${name}/${p}\0`).update(hashes.hash(join(dir, p)));
+  }
+  hashes.save();
+  return h.digest("hex");
 }
