@@ -8,10 +8,11 @@
  * of build-id.json itself. A file edited since (in dist/ or templates/, without a rebuild) has a newer
  * mtime, and one removed or renamed no stat: then there is no build id, and the caller hashes the files
  * (fastpath.ts) and loads the modules (bin/mcp-task-gen.js). The build records only files unchanged for a
- * second, so that an edit after it cannot share a recorded mtime. A file added to those folders changes
- * no output (nothing lists them, every file is read by its name), so the folders are not checked.
+ * second, so that an edit after it cannot share a recorded mtime. Each of their folders must list the
+ * names it listed then (a template added or removed changes what the emitters see: emit-names.ts lists
+ * templates/).
  */
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -30,6 +31,8 @@ export interface BuildId {
   bundle?: { path: string; sha256: string; packages: Record<string, string> };
   /** Each file the build id stands for, relative to the package root: its size and mtime (ms) at the build. */
   stats: Record<string, [number, number]>;
+  /** Each folder of dist/generator and templates/, relative to the package root: the names in it, sorted. */
+  dirs: Record<string, string[]>;
 }
 
 let memo: BuildId | null | undefined;
@@ -42,11 +45,14 @@ export function trustedBuild(fresh = false): BuildId | undefined {
     const file = buildIdFile();
     const extracted = statSync(file).mtimeMs;
     const id = JSON.parse(readFileSync(file, "utf8")) as BuildId;
-    if (typeof id?.files !== "string" || !id.stats || typeof id.stats !== "object") return undefined;
+    if (typeof id?.files !== "string" || !id.stats || typeof id.stats !== "object" || !id.dirs || typeof id.dirs !== "object") return undefined;
     const root = dirname(dirname(file));
     for (const [path, [size, mtime]] of Object.entries(id.stats)) {
       const st = statSync(join(root, path));
       if (!st.isFile() || st.size !== size || (st.mtimeMs !== mtime && st.mtimeMs !== extracted)) return undefined;
+    }
+    for (const [path, names] of Object.entries(id.dirs)) {
+      if (JSON.stringify(readdirSync(join(root, path)).sort()) !== JSON.stringify(names)) return undefined;
     }
     const b = id.bundle;
     if (b !== undefined && !(typeof b.path === "string" && b.path in id.stats && typeof b.sha256 === "string" && b.packages && typeof b.packages === "object")) return undefined;

@@ -115,6 +115,11 @@ describe("the generate path from the bundle", () => {
     const resaved = await generate(cwd, join(cwd, "cache-1"));
     expect(resaved.caches).toEqual({});
     expect(resaved.files).toEqual(expected);
+    // A file added to templates/ (the emitters list it): the modules run.
+    writeFileSync(join(pkg, "templates", "notes.txt"), "not a template\n");
+    const added = await generate(cwd, join(cwd, "cache-3"));
+    expect(added.caches).toEqual({});
+    expect(added.files).toEqual(expected);
     // An edited template: its text is in the output.
     const readme = join(pkg, "templates", "README.md.hbs");
     appendFileSync(readme, "\nEdited after the build.\n");
