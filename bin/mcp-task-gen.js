@@ -9,6 +9,9 @@
 //    functions as after yargs parsed them); every other command line goes through yargs.
 // 4. Each command's module (dist/generator/cli/) is loaded only when that command runs: the help and the
 //    commands that only read a spec load no emitter, no template engine and no conform code.
+// 5. `generate` runs its path from one script that the build bundled (dist/generate.cjs), with V8's code
+//    cache of a whole earlier run (generator/launch.ts), when the build is as it was built and there is a
+//    cache folder; otherwise from the modules.
 //
 // Node 22.1 and later keep the compiled code of the modules it loads in a cache on disk (module.enableCompileCache:
 // os.tmpdir()/node-compile-cache, or $NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so that a
@@ -24,11 +27,21 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exit(process.exitCode ?? 0);
   });
 }
-let fast;
-try {
-  fast = await import("../dist/generator/fastpath.js");
-} catch {
-  fast = undefined;
+let bundled;
+if (argv[0] === "generate") {
+  try {
+    bundled = (await import("../dist/generator/launch.js")).generatePath();
+  } catch {
+    bundled = undefined;
+  }
+}
+let fast = bundled?.fast;
+if (fast === undefined) {
+  try {
+    fast = await import("../dist/generator/fastpath.js");
+  } catch {
+    fast = undefined;
+  }
 }
 const command = fast?.parseCommand(argv);
 const answered = await fast?.fastMain(command, fast.stdIo());
@@ -36,7 +49,7 @@ const answered = await fast?.fastMain(command, fast.stdIo());
 if (answered !== undefined) {
   process.exitCode = answered;
 } else {
-  const cli = await import("../dist/generator/cli/index.js").catch((error) => {
+  const cli = bundled?.cli ?? await import("../dist/generator/cli/index.js").catch((error) => {
     if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error?.message).includes("dist/generator/cli/index.js")) throw error;
     // A checkout that was not built: the package as installed always has dist/.
     process.stderr.write("mcp-task-gen: dist/ is not built: run `npm run build` in this checkout (after `npm ci`)\n");
@@ -46,6 +59,7 @@ if (answered !== undefined) {
     .then(
       (code) => {
         process.exitCode = code;
+        if (code === 0) bundled?.saveCodeCache();
       },
       (error) => {
         // Only a bug in mcp-task-gen lands here: a user's mistake is reported as a diagnostic.

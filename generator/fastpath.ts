@@ -45,21 +45,24 @@
  *
  * The cache is $MCP_TASK_GEN_CACHE (a directory), else the project's nearest
  * node_modules/.cache/mcp-task-gen (no node_modules: no cache);
- * MCP_TASK_GEN_CACHE=off disables it (reads and writes). Nothing else is
- * written, and nothing is ever written into an output directory by it.
+ * MCP_TASK_GEN_CACHE=off disables it (reads and writes): cache-dir.ts. Nothing
+ * else is written by the fast path, and nothing is ever written into an output
+ * directory by it.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatDiagnostic, hasErrors, type Diagnostic } from "./diagnostics.js";
+import { trustedBuild } from "./build-id.js";
+import { cacheDir, CACHE_VERSION } from "./cache-dir.js";
+import { generatorFiles } from "./file-hashes.js";
 import { listFiles } from "./fsout.js";
 import type { SourceFile } from "./source.js";
 import { MANIFEST_FILE, sha256 } from "./manifest.js";
 import { DEFAULT_OUT, DEFAULT_SPEC, resolveSpec } from "./specs.js";
 
-/** Bumped whenever what an entry means changes. */
-const CACHE_VERSION = "v2";
+export { cacheDir } from "./cache-dir.js";
 const MAX_ENTRIES = 256;
 
 /** The CLI's output channels (structurally cli/shared.ts's Io). */
@@ -119,17 +122,6 @@ interface HandlersEntry {
 // The cache
 // ---------------------------------------------------------------------------
 
-export function cacheDir(cwd: string): string | undefined {
-  const env = process.env.MCP_TASK_GEN_CACHE;
-  if (env !== undefined && /^(off|0|false|no)$/i.test(env)) return undefined;
-  if (env) return join(resolve(env), CACHE_VERSION);
-  // Project-local, where build tools keep their caches: the nearest node_modules/.cache.
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, "node_modules"))) return join(dir, "node_modules", ".cache", "mcp-task-gen", CACHE_VERSION);
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
 function readEntry<T extends { key: string }>(dir: string, kind: string, key: string): T | undefined {
   try {
     const e = JSON.parse(readFileSync(join(dir, kind, `${key}.json`), "utf8")) as T;
@@ -173,7 +165,7 @@ let fingerprintMemo: string | undefined;
  * and the package.json (the version) of each of its dependencies, as installed.
  * Computed once per process unless `fresh`.
  */
-export function fingerprint(fresh = false): string {
+export function fingerprint(fresh = false, cache?: string): string {
   if (fingerprintMemo && !fresh) return fingerprintMemo;
   const here = dirname(fileURLToPath(import.meta.url)); // dist/generator (or generator/ when run from source)
   let root = dirname(here);
@@ -184,11 +176,10 @@ export function fingerprint(fresh = false): string {
   const h = createHash("sha256").update(`${CACHE_VERSION}\0${process.version}\0`);
   const pkgText = readFileSync(join(root, "package.json"), "utf8");
   h.update(pkgText);
-  // Every file that runs (declarations, dist/**/*.d.ts, do not), in listFiles' stable order.
-  const sources = (dir: string) => listFiles(dir).filter((p) => !p.endsWith(".d.ts")).map((p) => join(dir, p));
-  for (const file of [...sources(here), ...sources(join(root, "templates"))]) {
-    h.update(`\0${relative(root, file)}\0`).update(readFileSync(file));
-  }
+  // The generator's files: the build id while they are as the build left them (build-id.ts), else each
+  // file by the sha256 of its content, read again only when its stat changed (file-hashes.ts).
+  const files = trustedBuild(fresh)?.files ?? generatorFiles(here, root, cache === undefined ? undefined : join(cache, "files.json"));
+  h.update(`\0files\0${files}`);
   const deps = Object.keys((JSON.parse(pkgText) as { dependencies?: Record<string, string> }).dependencies ?? {}).sort();
   for (const dep of deps) {
     let found = false;
@@ -211,9 +202,9 @@ export function fingerprint(fresh = false): string {
  * the environment that sets the default locale (diagnostics that tie on their location are ordered by
  * localeCompare): its variables, which cost nothing to read, where asking ICU costs milliseconds.
  */
-export function compileKey(source: SourceFile, fresh = false): string {
+export function compileKey(source: SourceFile, fresh = false, cache?: string): string {
   const locale = ["LC_ALL", "LC_COLLATE", "LC_MESSAGES", "LANG", "LANGUAGE"].map((v) => process.env[v] ?? null);
-  return sha256(JSON.stringify({ generator: fingerprint(fresh), locale, file: source.file, text: source.text }));
+  return sha256(JSON.stringify({ generator: fingerprint(fresh, cache), locale, file: source.file, text: source.text }));
 }
 
 /** The user-owned handler files (the ones the handler update reads) and their hashes; undefined if the directory is missing. */
@@ -246,7 +237,7 @@ export function recorder(cwd: string, source: SourceFile): (result: Compiled) =>
   let key: string | undefined;
   try {
     dir = cacheDir(cwd);
-    key = dir ? compileKey(source) : undefined;
+    key = dir ? compileKey(source, false, dir) : undefined;
   } catch {
     key = undefined;
   }
@@ -254,7 +245,7 @@ export function recorder(cwd: string, source: SourceFile): (result: Compiled) =>
     try {
       const manifest = result.files?.find((f) => f.path === MANIFEST_FILE);
       if (!dir || !key || !result.files || !manifest || hasErrors(result.diagnostics)) return;
-      if (compileKey(source, true) !== key) return;
+      if (compileKey(source, true, dir) !== key) return;
       const entry: CompileEntry = { key, manifest: sha256(manifest.contents), files: result.files.length, diagnostics: result.diagnostics };
       writeEntry(dir, "compile", entry);
     } catch {
@@ -305,7 +296,7 @@ export async function recordHandlers(cwd: string, source: SourceFile, t: Target 
   try {
     const dir = cacheDir(cwd);
     if (!dir || JSON.stringify(await handlerFiles(cwd, t.handlers)) !== JSON.stringify(files)) return;
-    const entry: HandlersEntry = { key: handlersKey(cwd, compileKey(source), t, files), spec: specName };
+    const entry: HandlersEntry = { key: handlersKey(cwd, compileKey(source, false, dir), t, files), spec: specName };
     writeEntry(dir, "handlers", entry);
   } catch {
     // The cache is only an optimization.
@@ -345,7 +336,7 @@ export function probe(io: FastIo, mode: "generate" | "check", t: Target, o: Prob
     if (!dir) return undefined;
     const r = resolveSpec(t.spec, io.cwd);
     if (!r.ok) return undefined;
-    const entry = readEntry<CompileEntry>(dir, "compile", compileKey(r.source));
+    const entry = readEntry<CompileEntry>(dir, "compile", compileKey(r.source, false, dir));
     if (!entry || !Array.isArray(entry.diagnostics) || hasErrors(entry.diagnostics, o.warnAsError)) return undefined;
     const outDir = resolve(io.cwd, t.out);
     const files = intact(outDir, entry.manifest);
@@ -376,7 +367,7 @@ export async function probeHandlers(io: FastIo, t: Target & { handlers: string }
     const r = resolveSpec(t.spec, io.cwd);
     const files = await handlerFiles(io.cwd, t.handlers);
     if (!r.ok || !files) return undefined;
-    const entry = readEntry<HandlersEntry>(dir, "handlers", handlersKey(io.cwd, compileKey(r.source), t, files));
+    const entry = readEntry<HandlersEntry>(dir, "handlers", handlersKey(io.cwd, compileKey(r.source, false, dir), t, files));
     if (!entry || typeof entry.spec !== "string") return undefined;
     return [{ err: false, text: `mcp-task-gen: ${t.handlers.split(sep).join("/")}/: in step with the contract of spec ${entry.spec}` }];
   } catch {

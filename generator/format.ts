@@ -8,6 +8,7 @@
  * declared properties lowered into the IR.
  */
 import { z } from "zod";
+import { PRIMITIVES, SHORTHAND_RE } from "./format-words.js";
 
 /** Levenshtein distance, for "did you mean" suggestions. */
 export function editDistance(a: string, b: string): number {
@@ -82,13 +83,8 @@ const jsonValue = z.json();
 // Type expressions
 // ---------------------------------------------------------------------------
 
-/**
- * Shorthand: a primitive (`string`, `integer`, `number`, `boolean`, `null`,
- * `unknown`, `object`), or the name of a declared type; a trailing `[]` makes
- * an array and, for fields only, a trailing `?` makes the field optional.
- */
-export const SHORTHAND_RE = /^([A-Za-z_][A-Za-z0-9_]*)((?:\[\])*)(\?)?$/;
-export const PRIMITIVES = ["string", "integer", "number", "boolean", "null", "unknown", "object"] as const;
+// Shorthand: a primitive or a declared type's name, with [] for arrays and a trailing ? (format-words.ts).
+export { PRIMITIVES, SHORTHAND_RE };
 const shorthand = z
   .string()
   .regex(SHORTHAND_RE, "a type shorthand is a primitive or a type name, optionally followed by [] and/or ?")

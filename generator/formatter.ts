@@ -159,6 +159,8 @@ function printTable(rows: string[]): string[] {
 
 /** Columns a string takes in a monospace font: wide East Asian characters and emoji take two, combining marks none. */
 function textWidth(s: string): number {
+  // Printable ASCII, nearly every cell: one column a character.
+  if (/^[\x20-\x7e]*$/.test(s)) return s.length;
   let w = 0;
   for (const ch of s) {
     if (/[\p{Mn}\p{Me}\p{Cc}\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/u.test(ch)) continue;

@@ -21,7 +21,6 @@ import { contractOf, STUB_VALUE_IMPORTS, type Contract } from "./emit/contract.j
 import { renderTemplate } from "./emit/index.js";
 import { tidyMarkdown, tidyStatements } from "./formatter.js";
 import type { SourceFile } from "./load.js";
-import { compile } from "./pipeline.js";
 import { GENERATOR_NAME, GENERATOR_VERSION, RUNTIME_PACKAGE, RUNTIME_VERSION } from "./version.js";
 
 export type Transport = "stdio" | "http";
@@ -267,7 +266,8 @@ const NODE_BUILTINS = new Set(["crypto", "http", "https", "fs", "path", "url", "
 export async function scaffold(o: InitOptions): Promise<Scaffold> {
   const specFile = o.builtin === undefined ? `${LAYOUT.specDir}/${basename(o.source.file)}` : undefined;
   const specRef = o.builtin ?? specFile!;
-  const compiled = await compile(o.source);
+  // The compiler is loaded here, not with this module: generate reads importedPackages and ownPackage from it.
+  const compiled = await (await import("./pipeline.js")).compile(o.source);
   if (!compiled.files || !compiled.ir) return { diagnostics: compiled.diagnostics, specRef };
   const ir = compiled.ir;
   const contract = contractOf(ir);

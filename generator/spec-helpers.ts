@@ -2,7 +2,8 @@
  * Pure helpers over a parsed spec, shared by the checker, the lowering to the IR
  * and the diff: they read the spec and import nothing of those stages.
  */
-import { PRIMITIVES, SHORTHAND_RE, type Spec, type TypeExpr } from "./format.js";
+import type { Spec, TypeExpr } from "./format.js";
+import { PRIMITIVES, SHORTHAND_RE } from "./format-words.js";
 
 export interface ShorthandParts {
   base: string;

@@ -3,7 +3,8 @@
  * shape: which task fields a behaviour fills (the others are the task's own,
  * set by its work), and which declared type a type expression names.
  */
-import { SHORTHAND_RE, type Behaviour, type TypeExpr } from "./format.js";
+import type { Behaviour, TypeExpr } from "./format.js";
+import { SHORTHAND_RE } from "./format-words.js";
 
 /** The behaviour parts that give task fields a meaning (a spec's, or the IR's with absent parts false). */
 type FieldBehaviour = Pick<Behaviour, "taskIdField" | "statusField" | "outcomes" | "results" | "resultType"> & {

@@ -97,8 +97,10 @@ export type TaskPatch = Partial<Omit<TaskRecord, "taskId" | "owner" | "seq" | "c
  * Where tasks live. Every method is async and every record crosses it as plain
  * JSON, so a durable implementation (a database, a shared cache) can replace
  * the in-memory one without touching the server scaffold. A record handed out
- * is the caller's to keep; its nested values (result, error, inputRequests)
- * may be shared and frozen, so a caller copies before changing them.
+ * is the caller's to keep but may be shared and frozen, its nested values
+ * (result, error, inputRequests, fields) too (the in-memory store hands out the
+ * record it holds and replaces it on every update), so a caller copies before
+ * changing it.
  */
 export interface TaskStore {
   /** Adds a task; resolves to undefined when the id is already taken (live or remembered as expired). */

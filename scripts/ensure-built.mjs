@@ -31,6 +31,10 @@ export function ensureBuilt() {
   // What `npm run build` does after the runtime: tsc, then the templates precompiled.
   execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
   execFileSync(process.execPath, [join(root, "scripts", "precompile-templates.mjs")], { cwd: root, stdio: "inherit" });
+  // Then the generate path's bundle and the build id, as `npm run build` ends (without them a run hashes the
+  // generator's files and loads its modules).
+  execFileSync(process.execPath, [join(root, "scripts", "bundle-generate.mjs")], { cwd: root, stdio: "inherit" });
+  execFileSync(process.execPath, [join(root, "scripts", "build-id.mjs")], { cwd: root, stdio: "inherit" });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) ensureBuilt();

@@ -222,6 +222,12 @@ describe("generator/", () => {
     expect([...reachable(graph, "analyze.ts")].filter((d) => d.startsWith("emit/"))).toEqual([]);
   });
 
+  it("emits an analysed spec without the loader or the checker (output.ts, precompiled.ts: a built-in spec's generate; that it loads no zod either, test/cli-loading.test.ts traces)", () => {
+    for (const m of ["output.ts", "precompiled.ts"]) {
+      expect([...reachable(graph, m)].filter((d) => d.startsWith("check/") || ["load.ts", "analyze.ts", "pipeline.ts"].includes(d)), m).toEqual([]);
+    }
+  });
+
   it("lowers to the IR without the checker", () => {
     expect([...reachable(graph, "ir.ts")].filter((d) => d.startsWith("check/"))).toEqual([]);
   });

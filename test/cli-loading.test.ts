@@ -100,6 +100,41 @@ describe("a command loads only what it needs", () => {
     expect(heavy(r.loaded)).toEqual(none);
   });
 
+  it("a generate of a built-in spec compiles from the analysis the build stored: no YAML parser, no zod, no checks; a user's spec loads them", async () => {
+    const front = (p: string) =>
+      p.startsWith("node_modules/yaml/") || p.startsWith("node_modules/zod/") || p.startsWith("dist/generator/check/") || /^dist\/generator\/(load|analyze|format|pipeline)\.js$/.test(p);
+    const builtin = await traced(["generate", "--spec", "mcp-2025-11-25", "--out", "gen", "--quiet"], 0);
+    expect(builtin.loaded.filter(front)).toEqual([]);
+    expect(builtin.loaded).toContain("dist/generator/output.js");
+    // Templates precompiled: the Handlebars runtime only, as the package ships it in one file.
+    expect(builtin.loaded.filter((p) => p.startsWith("node_modules/handlebars/"))).toEqual(["node_modules/handlebars/dist/handlebars.runtime.js"]);
+    const own = await traced(["generate", "--spec", MINIMAL, "--out", "gen", "--quiet"], 0);
+    expect(own.loaded).toEqual(expect.arrayContaining(["dist/generator/load.js", "dist/generator/check/index.js", "node_modules/yaml/dist/index.js", "node_modules/zod/index.js"]));
+  });
+
+  it("with a cache folder, a generate of a built-in spec runs the generate path the build bundled: the launcher's modules and the bundle, no other module", async () => {
+    const cwd = dirs.make();
+    const env = { MCP_TASK_GEN_CACHE: join(cwd, "cache") };
+    for (const out of ["first", "second"]) {
+      // The first run writes the code cache, the second reads it: both load the same.
+      const r = await cliTraced(["generate", "--spec", "mcp-2025-11-25", "--out", out, "--quiet"], cwd, env);
+      expect(r.stderr, r.stderr).not.toMatch(STACK_TRACE);
+      expect(r.code, r.stderr).toBe(0);
+      expect([...r.loaded].sort()).toEqual([
+        "bin/mcp-task-gen.js",
+        "dist/generate.cjs",
+        "dist/generator/build-id.js",
+        "dist/generator/cache-dir.js",
+        "dist/generator/launch.js",
+      ]);
+    }
+    // A user's spec: the bundle, then the front end's modules from dist/ as a generate needs them.
+    const own = await cliTraced(["generate", "--spec", MINIMAL, "--out", "own", "--quiet"], cwd, env);
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.loaded).toEqual(expect.arrayContaining(["dist/generate.cjs", "dist/generator/pipeline.js", "dist/generator/load.js", "node_modules/yaml/dist/index.js"]));
+    expect(own.loaded).not.toContain("dist/generator/cli/index.js");
+  });
+
   it("the trace sees them where a command needs them: generate the emitters and Handlebars, conform its code", async () => {
     const generated = await traced(["generate", "--spec", MINIMAL, "--out", "gen", "--quiet"], 0);
     expect(generated.loaded.some(HEAVY.emitters!)).toBe(true);

@@ -10,7 +10,7 @@ import { print, probe, probeHandlers, rememberedSpec, rememberSpec } from "../fa
 import { apply, conflictMessage, forceable, plan } from "../fsout.js";
 import type { SourceFile } from "../source.js";
 import { MANIFEST_FILE, sha256 as sha256Of } from "../manifest.js";
-import type { CompileResult } from "../pipeline.js";
+import type { CompileResult } from "../output.js";
 import { builtinSpecs, resolveSpec } from "../specs.js";
 import { checkInstalledRuntime, warnMissingDependencies } from "./dependencies.js";
 import { compileSpec, printDiagnostics, summarize, type Io } from "./shared.js";

@@ -4,7 +4,8 @@
  *
  * Each command lives in its own module of this folder and is loaded only when it runs: the help,
  * validate and list-specs load no emitter, no template engine and no conform code. The compiler
- * (pipeline.js: YAML, checks, Handlebars) is loaded only when a target needs compiling: a target that
+ * (pipeline.js: YAML, checks, Handlebars) is loaded only when a target needs compiling, and for a built-in
+ * spec only its back half (output.js: the analysis the build precompiled, precompiled.ts): a target that
  * is up to date is answered by the no-change fast path (fastpath.ts) first. The plain forms of generate,
  * check and the default command also run without yargs (runCommand), as bin/mcp-task-gen.js parses them
  * (fastpath.ts parseCommand), and so do the plain forms of list-specs, codes and validate (plainRead);

@@ -5,7 +5,7 @@
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
 import { recorder, stdIo } from "../fastpath.js";
 import type { SourceFile } from "../source.js";
-import type { CompileResult } from "../pipeline.js";
+import type { CompileResult } from "../output.js";
 import { resolveSpec } from "../specs.js";
 
 /** The CLI's output channels. */
@@ -56,8 +56,11 @@ export async function compileSpec(io: Io, spec: string): Promise<{ result?: Comp
   const r = resolveOrThrow(spec, io.cwd);
   // What this spec compiles to, for the fast path of later runs (whatever this run then does with it).
   const record = recorder(io.cwd, r.source);
-  const { compile } = await import("../pipeline.js");
-  const result = await compile(r.source);
+  // A built-in spec's text (or a copy of it) compiles from the analysis the build stored (precompiled.ts),
+  // without loading the YAML parser, the checks or zod; any other text from the spec itself.
+  const { precompiledAnalysis } = await import("../precompiled.js");
+  const analysis = precompiledAnalysis(r.source);
+  const result = analysis ? await (await import("../output.js")).emitAnalysed(analysis) : await (await import("../pipeline.js")).compile(r.source);
   record(result);
   return { result, name: spec, source: r.source };
 }

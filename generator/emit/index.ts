@@ -92,7 +92,9 @@ function template(name: string): Handlebars.TemplateDelegate {
   const pre = precompiledTemplates()?.[name];
   if (pre && pre.source === src) {
     try {
-      envs.runtime ??= withHelpers((require("handlebars/runtime") as HandlebarsEnv).create());
+      // The runtime as the package ships it in one file (the same code as handlebars/runtime, which
+      // loads it as 20 modules).
+      envs.runtime ??= withHelpers((require("handlebars/dist/handlebars.runtime.js") as HandlebarsEnv).create());
       t = envs.runtime.template(pre.spec);
     } catch {
       t = undefined;

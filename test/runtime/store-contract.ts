@@ -11,6 +11,15 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { settleTasks, type TaskRecord, type TaskStore } from "../../runtime/store.js";
 
+/** A caller changing a record it was handed: allowed (a copy) or refused (frozen: a TypeError), never anything else. */
+function change(f: () => unknown): void {
+  try {
+    f();
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+  }
+}
+
 export interface StoreOptions {
   /** An injected clock (epoch ms). */
   now?: () => number;
@@ -102,12 +111,13 @@ export function storeContract(s: StoreUnderTest): void {
       expect((await store.list("b", 0, 10)).records).toEqual([]);
     });
 
-    it("hands out records that are the caller's: changing one changes nothing stored", async () => {
+    it("hands out records no caller can change what is stored through: a copy, or frozen", async () => {
       const store = await make();
       const created = (await store.create(task("c", "a", { result: { content: [] } })))!;
-      created.status = "failed";
+      change(() => (created.status = "failed"));
       const read = (await store.get("c")) as { state: "live"; record: TaskRecord };
-      read.record.status = "cancelled";
+      change(() => (read.record.status = "cancelled"));
+      change(() => (read.record.result!.content = [1]));
       expect(await store.get("c")).toMatchObject({ state: "live", record: { status: "working", result: { content: [] } } });
     });
 

@@ -62,11 +62,14 @@ describe("InMemoryTaskStore", () => {
     );
   });
 
-  it("refuses a reused id, updates only from the expected status, hands out copies", async () => {
+  it("refuses a reused id, updates only from the expected status, hands out frozen records", async () => {
     const store = new InMemoryTaskStore();
     const rec = await store.create(base("x", "a"));
     expect(await store.create(base("x", "b"))).toBeUndefined();
-    rec!.status = "failed";
+    expect(Object.isFrozen(rec)).toBe(true);
+    expect(() => {
+      rec!.status = "failed";
+    }).toThrow(TypeError);
     expect((await store.get("x"))).toMatchObject({ state: "live", record: { status: "submitted" } });
     expect(await store.update("x", "working", { status: "completed" })).toBeUndefined();
     expect(await store.update("x", "submitted", { status: "working" })).toMatchObject({ status: "working" });
@@ -168,6 +171,41 @@ describe("InMemoryTaskStore", () => {
     );
   });
 
+  it("expires each task at its latest deadline however often its deadline moved, its list and get showing its latest record", async () => {
+    // Enough tasks and moves that the deadlines' stale entries outnumber the live ones many times over.
+    let now = 0;
+    const store = new InMemoryTaskStore({ now: () => now, rememberExpiredMs: 1 });
+    const N = 300;
+    const deadline = new Map<string, number | null>();
+    for (let i = 0; i < N; i++) {
+      const id = `t${i}`;
+      await store.create(base(id, "o", 1000 + i));
+      deadline.set(id, 1000 + i);
+    }
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < N; i++) {
+        const id = `t${i}`;
+        // Earlier, later, none, back: every kind of move.
+        const at = [500 + ((i * 7 + round * 13) % 400), 2000 + i, null, 1000 + ((i * 31) % 900)][(i + round) % 4]!;
+        expect(await store.update(id, "submitted", { expiresAt: at, updatedAt: round + 1 })).toMatchObject({ expiresAt: at, updatedAt: round + 1 });
+        deadline.set(id, at);
+      }
+    }
+    for (let i = 0; i < N; i += 5) {
+      expect(await store.delete(`t${i}`)).toBe(true);
+      deadline.delete(`t${i}`);
+    }
+    for (const at of [0, 600, 900, 1200, 1500, 1899, 1900, 2150, 2400, 10_000]) {
+      now = at;
+      const live = [...deadline].filter(([, d]) => d === null || d > now).map(([id]) => id);
+      const listed = (await store.list("o", 0, N)).records;
+      expect(listed.map((r) => r.taskId)).toEqual(live);
+      for (const r of listed) expect(r).toMatchObject({ expiresAt: deadline.get(r.taskId), updatedAt: 4 });
+      for (const [id, d] of deadline) expect((await store.get(id))?.state === "live").toBe(d === null || d > now);
+    }
+    await store.close();
+  });
+
   it("keeps nested values to itself: copied on the way in, frozen and shared on the way out", async () => {
     const store = new InMemoryTaskStore();
     await store.create(base("n", "a"));
@@ -179,12 +217,17 @@ describe("InMemoryTaskStore", () => {
     expect(a?.state === "live" && a.record.result).toEqual({ content: [{ type: "text", text: "hi" }] });
     expect(updated?.result).toEqual({ content: [{ type: "text", text: "hi" }] });
     if (a?.state !== "live" || b?.state !== "live") throw new Error("not live");
-    expect(a.record).not.toBe(b.record);
+    // The record it holds, as it is: a read copies nothing, and an update replaced the record it had.
+    expect(a.record).toBe(b.record);
+    expect(a.record).toBe(updated);
+    expect(Object.isFrozen(a.record)).toBe(true);
     expect(Object.isFrozen(a.record.result) && Object.isFrozen((a.record.result!.content as unknown[])[0])).toBe(true);
     expect(() => {
       (a.record.result as { content: unknown }).content = [];
     }).toThrow(TypeError);
-    a.record.status = "failed";
+    expect(() => {
+      a.record.status = "failed";
+    }).toThrow(TypeError);
     expect((await store.get("n"))).toMatchObject({ record: { status: "completed" } });
     await store.close();
   });
