@@ -400,7 +400,7 @@ describe("allowedOrigins of the HTTP serve functions", () => {
     const runtime = new TaskRuntime(await descriptorOf("ext-tasks-2026-07-28"), { audit: false, log: () => undefined } as never);
     const stateless = await serveStatelessHttp(runtime, { allowedOrigins: ["https://app.example.com/"], log: () => undefined });
     try {
-      const targets = [
+      const targets: Array<{ url: string; body: string; extra: Record<string, string> }> = [
         { url: served.url, body: initialize(false), extra: {} },
         { url: stateless.url, body: initialize(true), extra: { "mcp-protocol-version": PV, "mcp-method": "server/discover" } },
       ];
