@@ -42,6 +42,46 @@ export function acceptsStreamableHttp(req: IncomingMessage): boolean {
   return accept.includes("application/json") && accept.includes("text/event-stream");
 }
 
+/** The host names of the loopback interface: a page served from the machine itself. */
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** An IP literal (v4, or v6 in brackets): a host no DNS answer can rebind. */
+const IP_LITERAL = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
+
+/**
+ * Why a request's Origin header is refused, or undefined where it is allowed (Streamable HTTP: a server
+ * validates the Origin of every incoming connection, against DNS rebinding, and answers an invalid one
+ * 403). Allowed: no Origin (a client that is no browser sends none); a loopback origin (localhost,
+ * 127.0.0.1, [::1], any port and scheme); the origin of the request's own Host where that Host is an IP
+ * literal (a DNS name is not enough: a rebinding page is same-origin with the name it rebinds); an
+ * origin listed in `allowedOrigins`. Anything else, an opaque origin ("null") included, is refused.
+ */
+export function originRefusal(req: IncomingMessage, allowedOrigins: readonly string[] | undefined): string | undefined {
+  const origin = req.headers.origin;
+  if (origin === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed !== undefined && (parsed.protocol === "http:" || parsed.protocol === "https:")) {
+    if (LOOPBACK.has(parsed.hostname.toLowerCase())) return undefined;
+    const host = (req.headers.host ?? "").toLowerCase();
+    if (parsed.host.toLowerCase() === host && IP_LITERAL.test(parsed.hostname)) return undefined;
+    if (allowedOrigins?.some((o) => sameOrigin(o, parsed.origin)) === true) return undefined;
+  }
+  return `Forbidden: Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed (DNS rebinding protection); a browser page served from another origin must be listed in the server's allowedOrigins option`;
+}
+
+function sameOrigin(listed: string, origin: string): boolean {
+  try {
+    return new URL(listed).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
 export const NOT_ACCEPTABLE = "Not Acceptable: the Accept header must list application/json and text/event-stream";
 
 /**

@@ -21,7 +21,7 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import { createMcpHandler, type AuthInfo as CoreAuthInfo, type McpHandlerRequestOptions, type McpHttpHandler } from "@modelcontextprotocol/server";
-import { acceptsStreamableHttp, DEFAULT_MAX_BODY_BYTES, listen, NOT_ACCEPTABLE, readBody, type HttpLimits } from "./http-listen.js";
+import { acceptsStreamableHttp, DEFAULT_MAX_BODY_BYTES, listen, NOT_ACCEPTABLE, originRefusal, readBody, type HttpLimits } from "./http-listen.js";
 import { isObject } from "./plan.js";
 import { checkInputResponses, checkTaskIdRouting, checkUnsupportedMethod, headersOf, jsonRpcError, statelessServerFactory, withDeclaredStatus, type StatelessServerOptions } from "./stateless-dispatch.js";
 import { serveTaskSubscription, subscribedTaskIds, type SubscriptionStreams } from "./stateless-subscriptions.js";
@@ -107,6 +107,13 @@ export interface StatelessHttpOptions extends StatelessServerOptions, HttpLimits
   host?: string;
   /** The endpoint path (default /mcp). */
   path?: string;
+  /**
+   * Browser origins (e.g. "https://app.example.com") whose pages may call the server, besides those always
+   * allowed: a request without an Origin header (a client that is no browser), a loopback origin (localhost,
+   * 127.0.0.1, [::1], any port), and the server's own origin where it is reached by IP address. A request with
+   * any other Origin is answered 403 with a JSON-RPC error (Streamable HTTP's protection against DNS rebinding).
+   */
+  allowedOrigins?: readonly string[];
   log?: (entry: LogEntry) => void;
   /**
    * The URL of the server's OAuth 2.0 Protected Resource Metadata (RFC 9728): named in the
@@ -187,6 +194,8 @@ export async function serveStatelessHttp<S extends string, W>(runtime: TaskRunti
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== path) return void plain(res, 404, -32601, "Not found");
+    const foreign = originRefusal(req, options.allowedOrigins);
+    if (foreign !== undefined) return void plain(res, 403, -32600, foreign);
     // Streamable HTTP: a POST's Accept lists both answer types (the SDK underneath lets a JSON-only one through).
     if (req.method === "POST" && !acceptsStreamableHttp(req)) return void plain(res, 406, -32600, NOT_ACCEPTABLE);
     const read = await readBody(req, maxBody);

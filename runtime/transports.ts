@@ -18,7 +18,7 @@ import {
   type JSONRPCRequest,
   type MessageExtraInfo,
 } from "@modelcontextprotocol/sdk/types.js";
-import { acceptsStreamableHttp, DEFAULT_MAX_BODY_BYTES, listen, NOT_ACCEPTABLE, readBody, type HttpLimits } from "./http-listen.js";
+import { acceptsStreamableHttp, DEFAULT_MAX_BODY_BYTES, listen, NOT_ACCEPTABLE, originRefusal, readBody, type HttpLimits } from "./http-listen.js";
 import { stderrLine, type LogEntry } from "./log.js";
 import { isObject } from "./plan.js";
 
@@ -332,6 +332,13 @@ export interface HttpServeOptions extends HttpLimits {
   host?: string;
   /** The endpoint path (default /mcp). */
   path?: string;
+  /**
+   * Browser origins (e.g. "https://app.example.com") whose pages may call the server, besides those always
+   * allowed: a request without an Origin header (a client that is no browser), a loopback origin (localhost,
+   * 127.0.0.1, [::1], any port), and the server's own origin where it is reached by IP address. A request with
+   * any other Origin is answered 403 with a JSON-RPC error (Streamable HTTP's protection against DNS rebinding).
+   */
+  allowedOrigins?: readonly string[];
   log?: (entry: LogEntry) => void;
 }
 
@@ -352,6 +359,8 @@ export async function serveStreamableHttp(
     void (async () => {
       const url = new URL(req.url ?? "/", "http://localhost");
       if (url.pathname !== path) return fail(res, 404, -32601, "Not found");
+      const foreign = originRefusal(req, options.allowedOrigins);
+      if (foreign !== undefined) return fail(res, 403, -32600, foreign);
       const sid = req.headers["mcp-session-id"];
       const session = typeof sid === "string" ? sessions.get(sid) : undefined;
       if (typeof sid === "string" && !session) return fail(res, 404, -32001, "Session not found");

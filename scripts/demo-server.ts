@@ -25,7 +25,7 @@
  * queueName, queueSchema, pgBossModule (the file of another pg-boss to load, e.g. version 12 on Node 22),
  * startupWaitMs (how long to wait for a PostgreSQL that cannot be reached yet; default 5 minutes).
  * http: the HTTP limits (headersTimeoutMs, requestTimeoutMs, maxBodyBytes; see HttpLimits in runtime/http-listen.ts;
- * maxParamsKeys for a per-request lifecycle).
+ * maxParamsKeys for a per-request lifecycle; allowedOrigins, the browser origins served besides loopback ones).
  * env MCP_TASK_GEN_DEMO_GENERATED=<dir>: a spec file's code generated already (into <dir>, beside a
  * node_modules that holds the SDK and the runtime): served from there, not generated again.
  * --auth <token>: a static bearer token that becomes the requestor's auth context

@@ -75,17 +75,24 @@ describe("conform against server-everything 2026.8.31 (mcp-2025-11-25)", () => {
     expect(r.exercised.create ?? 0).toBeGreaterThan(0);
   }, 300_000);
 
-  it("over Streamable HTTP: the same, and its transport answers an oversized header block with an empty 431 and a session it does not have with 400", async () => {
+  it("over Streamable HTTP: the same, and its transport answers an oversized header block with an empty 431, a session it does not have with 400, and a foreign Origin with 200", async () => {
     const port = await freePort();
     const server = await peer([everything, "streamableHttp"], { PORT: String(port) }, new RegExp(`listening on port ${port}`));
     try {
       const r = await conform({ ir: ir(), target: { url: `http://127.0.0.1:${port}/mcp` }, runs: 12, seed: SEED, outcomes: EVERYTHING, ignore: [...KNOWN, "http-header-limit", "http-poll-json", "http-session"] });
       expect(r.ok, JSON.stringify(r.failure ?? r.checks, null, 1)).toBe(true);
       expect(r.checks.find((c) => c.rule === "http-header-limit")?.ok).toBe(false);
-      // A session id it never gave, or one ended by DELETE, is answered 400 where the transport asks for 404; the rest
-      // of the session checks hold.
+      // A foreign Origin is served (the SDK transport's DNS rebinding protection is off by default), where the transport
+      // asks for 403; a session id it never gave, or one ended by DELETE, is answered 400 where the transport asks for
+      // 404; the rest of the session checks hold.
       const broken = r.checks.filter((c) => c.rule === "http-session" && !c.ok).map((c) => c.message);
-      expect(broken).toEqual([expect.stringMatching(/never gave was answered HTTP 400/), expect.stringMatching(/ended by DELETE was answered HTTP 400/)]);
+      expect(broken).toEqual([
+        expect.stringMatching(/Origin https:\/\/dns-rebinding\.invalid .* was answered HTTP 200/),
+        expect.stringMatching(/never gave was answered HTTP 400/),
+        expect.stringMatching(/ended by DELETE was answered HTTP 400/),
+      ]);
+      // Its streams hold: no response on the standalone stream, no event id or message twice.
+      expect(r.deviations["http-session"]?.first.message).toBeUndefined();
       expect(r.checks.find((c) => c.rule === "http-accept")?.ok).toBe(true);
     } finally {
       await server.stop();
@@ -132,8 +139,9 @@ describe("conform against the SDK 1.32 example server simpleStreamableHttp", () 
 describe("conform against the SDK 1.32 example server simpleTaskInteractive", () => {
   // Its two tools ask for input (an elicitation, a sampling request) delivered on the session's standalone stream.
   // Its task store is not bound to sessions: another session's tasks/get is served ("isolation"); the end of a task
-  // is not always announced by a status notification ("status-push").
-  const KNOWN = ["params", "unknown-id", "error-message", "http-header-limit", "http-poll-json", "tool-switch", "isolation", "status-push"];
+  // is not always announced by a status notification ("status-push"). A foreign Origin is served ("http-session": the
+  // SDK transport's DNS rebinding protection is off by default).
+  const KNOWN = ["params", "unknown-id", "error-message", "http-header-limit", "http-poll-json", "tool-switch", "isolation", "status-push", "http-session"];
 
   it("every rule holds but its known deviations; input rounds complete; the methods it does not declare are not asked", async () => {
     const port = await freePort();
@@ -149,6 +157,10 @@ describe("conform against the SDK 1.32 example server simpleTaskInteractive", ()
       });
       expect(r.ok, JSON.stringify(r.failure ?? r.checks, null, 1)).toBe(true);
       expect(deviations(r).every((d) => KNOWN.includes(d))).toBe(true);
+      // Of the session checks only the Origin's is broken: its input requests come on the standalone stream, each once.
+      const broken = r.checks.filter((c) => c.rule === "http-session" && !c.ok).map((c) => c.message);
+      expect(broken).toEqual([expect.stringMatching(/Origin https:\/\/dns-rebinding\.invalid .* was answered HTTP 200/)]);
+      expect(r.deviations["http-session"]?.first.message).toBeUndefined();
       expect(r.exercised.wait ?? 0).toBeGreaterThan(0);
       expect(r.skipped.join("\n")).toMatch(/tasks\/cancel: the server does not declare it/);
     } finally {

@@ -162,6 +162,29 @@ describe.each(SPECS)("the HTTP shell of the %s demo", (spec) => {
     const cut = await trickle(demo.url, `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${initialize(ext).length}\r\n\r\n${initialize(ext)}`, "");
     expect(cut.received).toMatch(/^HTTP\/1\.1 406 /);
   });
+
+  // mcp-2025-11-25 transport: the Origin of every request is validated against DNS rebinding, 403 for an invalid one.
+  it("answers a request from a foreign Origin 403 with a JSON-RPC error, and serves one without an Origin or from a loopback origin", async () => {
+    const post = (origin?: string, session: Record<string, string> = {}) =>
+      fetch(demo.url, { method: "POST", headers: { ...base(), ...session, accept: BOTH, ...(origin === undefined ? {} : { origin }) }, body: initialize(ext) });
+    for (const origin of ["https://dns-rebinding.invalid", "http://evil.example:80", "null", `http://localhost.evil.example:${new URL(demo.url).port}`]) {
+      const r = await post(origin);
+      expect({ origin, status: r.status }).toEqual({ origin, status: 403 });
+      expect(await r.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("allowedOrigins") } });
+    }
+    for (const origin of [undefined, "http://localhost:6274", "http://127.0.0.1:6274", "http://[::1]:3000", new URL(demo.url).origin]) {
+      const r = await post(origin);
+      expect({ origin, status: r.status }).toEqual({ origin, status: 200 });
+      const sid = r.headers.get("mcp-session-id");
+      await r.text();
+      // Within a session too: a GET (the standalone stream) from a foreign origin is refused.
+      if (sid !== null && origin === undefined) {
+        const g = await fetch(demo.url, { headers: { accept: "text/event-stream", "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25", origin: "https://dns-rebinding.invalid" } });
+        expect(g.status).toBe(403);
+        await g.text();
+      }
+    }
+  });
 });
 
 /** Sends raw requests on one keep-alive connection, one at a time; each resolves with the head of its answer. */
@@ -363,6 +386,43 @@ describe("authentication refused by serveStatelessHttp's authenticate", () => {
       await none.text();
     } finally {
       await served.close();
+      await runtime.close();
+    }
+  });
+});
+
+describe("allowedOrigins of the HTTP serve functions", () => {
+  const post = (url: string, origin: string, body: string, extra: Record<string, string> = {}) =>
+    fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: BOTH, origin, ...extra }, body });
+
+  it("serves a listed origin, refuses any other, and takes no Host name for the same origin (a rebinding page has it)", async () => {
+    const served = await serveStreamableHttp(() => new Server({ name: "s", version: "1" }, { capabilities: {} }), { allowedOrigins: ["https://app.example.com"], log: () => undefined });
+    const runtime = new TaskRuntime(await descriptorOf("ext-tasks-2026-07-28"), { audit: false, log: () => undefined } as never);
+    const stateless = await serveStatelessHttp(runtime, { allowedOrigins: ["https://app.example.com/"], log: () => undefined });
+    try {
+      const targets: Array<{ url: string; body: string; extra: Record<string, string> }> = [
+        { url: served.url, body: initialize(false), extra: {} },
+        { url: stateless.url, body: initialize(true), extra: { "mcp-protocol-version": PV, "mcp-method": "server/discover" } },
+      ];
+      for (const { url, body, extra } of targets) {
+        const ok = await post(url, "https://app.example.com", body, extra);
+        expect(ok.status).toBe(200);
+        await ok.text();
+        const other = await post(url, "https://other.example.com", body, extra);
+        expect(other.status).toBe(403);
+        await other.text();
+        // A page of a DNS name rebound to this server: its Origin is its Host's, and still refused.
+        const { port } = new URL(url);
+        const raw = await trickle(
+          url,
+          `POST /mcp HTTP/1.1\r\nhost: rebound.example:${port}\r\norigin: http://rebound.example:${port}\r\ncontent-type: application/json\r\naccept: ${BOTH}\r\nconnection: close\r\n${Object.entries(extra).map(([k, v]) => `${k}: ${v}\r\n`).join("")}content-length: ${body.length}\r\n\r\n${body}`,
+          "",
+        );
+        expect(raw.received).toMatch(/^HTTP\/1\.1 403 /);
+      }
+    } finally {
+      await served.close();
+      await stateless.close();
       await runtime.close();
     }
   });

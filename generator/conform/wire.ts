@@ -289,15 +289,20 @@ export class StdioWire extends BaseWire {
   }
 }
 
+/** How far apart in time two equal notifications on two streams are taken for one message sent twice. */
+const BROADCAST_WINDOW_MS = 5_000;
+
 /** Streamable HTTP: one POST per message; answers as JSON or as an SSE stream. */
 export class HttpWire extends BaseWire {
   /** The HTTP response to each request sent (its method, status and Content-Type), for the transport's rules. */
   readonly responses: Array<{ method: string; status: number; contentType: string }> = [];
-  /** What the session's SSE streams carried against the transport's rules (a response on the standalone stream, an event id twice). */
+  /** What the session's SSE streams carried against the transport's rules (a response on the standalone stream, an event id twice, a message on two streams). */
   readonly streamFlaws: string[] = [];
   /** SSE events received, and the ids they carried (unique across the session's streams). */
   sseEvents = 0;
   private readonly eventIds = new Set<string>();
+  /** The server's messages (a request by its id, a notification by its content) lately received, and on which stream. */
+  private readonly carried = new Map<string, { stream: string; at: number }>();
   private headers: Record<string, string> = {};
   private sessionId: string | undefined;
   private readonly inflight = new Set<AbortController>();
@@ -428,12 +433,35 @@ export class HttpWire extends BaseWire {
           if (id === undefined && isObject(message) && message.method === undefined && ("result" in message || "error" in message)) {
             this.streamFlaws.push(`the standalone GET stream carried a response (to request ${JSON.stringify(message.id)}); only a resumed stream may`);
           }
+          if (isObject(message) && typeof message.method === "string") this.noteStream(message, id === undefined ? "the standalone GET stream" : `the stream of POST request ${id}`);
           this.receive(message, (r) => void this.answerServer(r));
           if (id !== undefined && !this.pending.has(id)) return;
         }
       }
     } finally {
       void reader.cancel().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Notes on which stream a server message came: the same message on two streams (a broadcast) is a flaw,
+   * as the transport sends each message on one of the connected streams only. A request is the same by its
+   * id; a notification by its content, within BROADCAST_WINDOW_MS (a server may send equal notifications
+   * apart in time, but a broadcast goes out to every stream at once).
+   */
+  private noteStream(message: Record<string, unknown>, stream: string): void {
+    const now = Date.now();
+    for (const [key, seen] of this.carried) {
+      if (now - seen.at <= BROADCAST_WINDOW_MS) break;
+      this.carried.delete(key);
+    }
+    const request = message.id !== undefined;
+    const key = request ? `request ${JSON.stringify(message.id)}` : `notification ${JSON.stringify(message)}`;
+    const before = this.carried.get(key);
+    if (before === undefined) this.carried.set(key, { stream, at: now });
+    else if (before.stream !== stream) {
+      const what = request ? `the server's ${String(message.method)} request ${JSON.stringify(message.id)}` : `the same ${String(message.method)} notification`;
+      this.streamFlaws.push(`${what} came on ${before.stream} and on ${stream} (a message is sent on one of the connected streams only, not broadcast)`);
     }
   }
 

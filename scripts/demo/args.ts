@@ -81,7 +81,7 @@ function parseStore(v: string | undefined): StoreChoice {
 
 /** The demo's own fields of --options; the others are the runtime's TaskServerOptions. */
 export interface DemoOptions {
-  http?: { headersTimeoutMs?: number; requestTimeoutMs?: number; maxBodyBytes?: number; maxParamsKeys?: number };
+  http?: { headersTimeoutMs?: number; requestTimeoutMs?: number; maxBodyBytes?: number; maxParamsKeys?: number; allowedOrigins?: string[] };
   rememberExpiredMs?: number;
   startupWaitMs?: number;
   storeSchema?: string;

@@ -4,7 +4,7 @@
  * tasks/get, tasks/result, tasks/list, tasks/cancel; notifications/tasks/status; related-task _meta),
  * and the statements no proxy can break.
  */
-import { answers, clone, errorFor, isRequest, mutant, servedAsOwner, sleep, withResult, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
+import { answers, clone, errorFor, isNotification, isRequest, mutant, servedAsOwner, sleep, withResult, type Ctx, type Msg, type Mutant, type Unmutable } from "./mutant.js";
 import { editTasks, errorOf, genericInvalid, mapTaskIds, onePage, otherWaitingTask, paramTaskId, resultOf, TERMINAL, Tracker, withoutMeta } from "./wire.js";
 
 const R = "mcp-2025-11-25/";
@@ -146,6 +146,19 @@ export const mcp2025Mutants: Mutant[] = [
         void (r.status === 400 && r.request.method === "POST" && r.request.headers["mcp-session-id"] === undefined && !r.requestMessages.some((x) => x.method === "initialize") && (r.status = 404)),
     },
   }),
+  // Origin validation (DNS rebinding) and one stream per message, the transport's other server MUSTs.
+  mutant(R + "get.transport-server/origin-unchecked", "the Origin header is not validated: a request from a foreign site's page (DNS rebinding) is served as any other", () => undefined, {
+    transports: ["http"],
+    http: { onHttpRequest: (r) => void delete r.headers.origin },
+  }),
+  mutant(R + "input.transport-server/broadcast", "the notifications sent on a request's stream are broadcast on the session's standalone GET stream as well", (m, ctx) => {
+    if (ctx.dir === "toClient" && ctx.stream === "post" && isNotification(m)) ctx.inject("toClient", m, 0, "standalone");
+    return undefined;
+  }, { transports: ["http"] }),
+  mutant(R + "result.transport-server/request-on-both-streams", "a request of the server's (input a task needs) sent on a request's stream goes out on the standalone GET stream too", (m, ctx) => {
+    if (ctx.dir === "toClient" && ctx.stream === "post" && isRequest(m)) ctx.inject("toClient", m, 0, "standalone");
+    return undefined;
+  }, { transports: ["http"] }),
   tracked("status-notification.may-send/completed-too-early", "announces completed in notifications/tasks/status right after creating a task that is still working", (m, ctx) => {
     if (answers(m, ctx, "tools/call") && m.result?.task?.status === "working") return [m, { jsonrpc: "2.0", method: "notifications/tasks/status", params: { ...m.result.task, status: "completed" } }];
     return undefined;

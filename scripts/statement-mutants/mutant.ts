@@ -25,8 +25,13 @@ export interface Ctx {
   socket?: number;
   /** For a response: the request it answers (its method and params), as the proxy saw it go the other way. */
   request?: { method: string; params?: any };
-  /** Sends a message of the mutant's own, now or after delayMs (bounded by the proxy). */
-  inject(dir: Direction, msg: Msg, delayMs?: number): void;
+  /** Over HTTP, for a message to the client: the stream it goes on (the session's standalone GET stream, or a POST's answer). */
+  stream?: "get" | "post";
+  /**
+   * Sends a message of the mutant's own, now or after delayMs (bounded by the proxy). Over HTTP a message to the
+   * client goes on the session's newest open stream, or on its standalone GET stream where `on` says so (and one is open).
+   */
+  inject(dir: Direction, msg: Msg, delayMs?: number, on?: "standalone"): void;
 }
 
 /** An HTTP exchange as a mutant may rewrite it before it goes on (status, headers; the body is messages). */

@@ -39,7 +39,7 @@ class Relay {
   }
 
   /** Runs the mutant on one message; resolves to the messages to send on, in order. */
-  async apply(msg: Msg, dir: Direction, conn: string, inject: Ctx["inject"], injected = false, socket?: number): Promise<Msg[]> {
+  async apply(msg: Msg, dir: Direction, conn: string, inject: Ctx["inject"], injected = false, socket?: number, stream?: Ctx["stream"]): Promise<Msg[]> {
     if (injected) this.hit(`inject ${dir} ${msg?.method ?? "response"}`);
     const key = (d: Direction, id: unknown) => `${d}\0${conn}\0${JSON.stringify(id)}`;
     let request: Ctx["request"];
@@ -50,7 +50,7 @@ class Relay {
       const other: Direction = dir === "toClient" ? "toServer" : "toClient";
       request = this.pending.get(key(other, msg.id));
     }
-    const ctx: Ctx = { dir, transport: this.transport, conn, request, inject, ...(socket === undefined ? {} : { socket }) };
+    const ctx: Ctx = { dir, transport: this.transport, conn, request, inject, ...(socket === undefined ? {} : { socket }), ...(stream === undefined ? {} : { stream }) };
     let out: Msg[] | undefined;
     try {
       out = this.rewriter.onMessage ? await this.rewriter.onMessage(msg, ctx) : undefined;
@@ -152,6 +152,8 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
   const relay = new Relay(rewriter, "http");
   /** Open SSE responses per connection, the newest last: where a message the mutant injects goes. */
   const streams = new Map<string, Set<(m: Msg) => void>>();
+  /** The open standalone (GET) stream of each connection: where a message injected `on: "standalone"` goes. */
+  const standalone = new Map<string, (m: Msg) => void>();
   const lastHeaders = new Map<string, Record<string, string>>();
   const sockets = new Set<import("node:net").Socket>();
   const socketIds = new WeakMap<import("node:net").Socket, number>();
@@ -164,11 +166,12 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
     r.end(body);
   };
   const injectFor = (conn: string, local?: (m: Msg) => boolean): Ctx["inject"] => {
-    const inject: Ctx["inject"] = (dir, m, delayMs) => {
+    const inject: Ctx["inject"] = (dir, m, delayMs, on) => {
       const go = async () => {
         const out = await relay.apply(m, dir, conn, inject, true);
         for (const x of out) {
           if (dir === "toServer") postUpstream(conn, x);
+          else if (on === "standalone") standalone.get(conn)?.(x);
           else if (!(local && local(x))) {
             const open = [...(streams.get(conn) ?? [])];
             open.at(-1)?.(x);
@@ -176,7 +179,7 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
         }
       };
       const d = boundedDelay(delayMs);
-      if (d === 0 && local) void go();
+      if (d === 0 && (local || on === "standalone")) void go();
       else setTimeout(() => void go(), d).unref();
     };
     return inject;
@@ -248,7 +251,12 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
       };
       const set = streams.get(sessionConn) ?? new Set();
       streams.set(sessionConn, set.add(send));
-      res.on("close", () => set.delete(send));
+      const stream = request.method === "GET" ? "get" : "post";
+      if (stream === "get") standalone.set(sessionConn, send);
+      res.on("close", () => {
+        set.delete(send);
+        if (standalone.get(sessionConn) === send) standalone.delete(sessionConn);
+      });
       const inject = injectFor(sessionConn);
       let buf = "";
       let data: string[] = [];
@@ -264,7 +272,7 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
             if (!res.writableEnded) res.write(`${eid !== undefined ? `id: ${eid}\n` : ""}data: ${text}\n\n`);
             return;
           }
-          const outs = await relay.apply(m, "toClient", sessionConn, inject, false, socket);
+          const outs = await relay.apply(m, "toClient", sessionConn, inject, false, socket, stream);
           outs.forEach((x, i) => !res.writableEnded && res.write(sseEvent(x, i === 0 ? eid : undefined)));
         });
       };
@@ -313,7 +321,7 @@ export async function startHttpProxy(opts: { upstream: string; mutant: Mutant; p
     }
     const extra: Msg[] = [];
     const inject = injectFor(sessionConn, (m) => (extra.push(m), true));
-    for (const m of (Array.isArray(parsed) ? parsed : [parsed]) as Msg[]) view.messages.push(...(await relay.apply(m, "toClient", sessionConn, inject, false, socket)));
+    for (const m of (Array.isArray(parsed) ? parsed : [parsed]) as Msg[]) view.messages.push(...(await relay.apply(m, "toClient", sessionConn, inject, false, socket, "post")));
     view.messages.push(...extra);
     hook();
     if (view.sse) {

@@ -17,9 +17,11 @@ export const httpSession = defineRule({
     "a request with an unsupported MCP-Protocol-Version gets 400; where the server gave a session id, a request without it gets 400 " +
     "(a SHOULD for servers that require one) or is served (a server that does not), one with a session id the server never gave gets 404 " +
     "(the client cannot tell it from one the server ended), and a DELETE of the session gets 405 or ends it (a request with its id then gets 404). " +
-    "On every session: the standalone GET stream carries no response, and the ids of SSE events are unique across the session's streams. " +
-    "Resumption (Last-Event-ID) is a MAY of the server, and its MUSTs bind only a server that resumes: conform does not resume a stream. " +
-    "Not checked: the validation of the Origin header (403 for an invalid one), and that no message is sent on two streams.",
+    "An initialize from a foreign Origin (https://dns-rebinding.invalid, which no server can be meant for) gets 403 (DNS rebinding protection); " +
+    "the requests without an Origin are served. " +
+    "On every session: the standalone GET stream carries no response, the ids of SSE events are unique across the session's streams, " +
+    "and no server message (a request by its id, a notification by its content) comes on two streams (no broadcast). " +
+    "Resumption (Last-Event-ID) is a MAY of the server, and its MUSTs bind only a server that resumes: conform does not resume a stream.",
   statements: [
     "mcp-2025-11-25/get.transport-server",
     "mcp-2025-11-25/input.transport-server",
@@ -29,6 +31,9 @@ export const httpSession = defineRule({
 });
 
 type Check = ConformReport["checks"][number];
+
+/** An Origin no server can be meant for (.invalid never resolves): a page that reached the server by DNS rebinding. */
+export const FOREIGN_ORIGIN = "https://dns-rebinding.invalid";
 
 /** A session id the server cannot have given (the shape of a UUID, which most servers give). */
 const FORGED = "00000000-0000-4000-8000-00000000c0f0";
@@ -106,6 +111,8 @@ async function sessionChecksInto(out: Check[], target: { url: string; headers?: 
   const init = await exchange(target.url, "POST", base, rpc(1, "initialize", { protocolVersion: asked, capabilities: clientCapabilities(model), clientInfo: CLIENT_INFO }), timeoutMs);
   const hello = resultOf(init.text);
   if (init.status !== 200 || hello === undefined) return [];
+  const foreign = await exchange(target.url, "POST", { ...base, origin: FOREIGN_ORIGIN }, rpc(6, "initialize", { protocolVersion: asked, capabilities: clientCapabilities(model), clientInfo: CLIENT_INFO }), timeoutMs);
+  push(foreign.status === 403, `an initialize with Origin ${FOREIGN_ORIGIN} (a foreign origin, as a DNS rebinding page sends) was answered HTTP ${foreign.status} (403: the server validates the Origin)`);
   const sid = init.session;
   const version = typeof hello.protocolVersion === "string" ? hello.protocolVersion : asked;
   if (sid !== null) push(/^[\x21-\x7e]+$/.test(sid), `the session id given at initialize is ${/^[\x21-\x7e]+$/.test(sid) ? "" : "not "}visible ASCII (0x21 to 0x7E): ${JSON.stringify(sid.slice(0, 80))}`);
