@@ -235,7 +235,12 @@ describe("conform on the adopted 2.x quickstart over HTTP sessions", () => {
     // A violation's report goes to stderr.
     const report = `${run.stdout}${run.stderr}`;
     expect(run.code, report).toBe(1);
-    expect(report.match(/^ {2}FAIL .*/gm)).toEqual([expect.stringMatching(/^ {2}FAIL http-header-limit: 20 kB of headers refused with HTTP 431 and no JSON-RPC body/)]);
+    // The rules broken are the fixture's HTTP layer's, not the tasks': node:http's header limit, and the 2.x SDK's
+    // session transport answering a session it never gave (or one ended by DELETE) with 400 where the transport
+    // says 404, and serving a foreign Origin (it leaves that to the host application, as this quickstart does not).
+    const fails = report.match(/^ {2}FAIL .*/gm) ?? [];
+    expect(fails).toContainEqual(expect.stringMatching(/^ {2}FAIL http-header-limit: 20 kB of headers refused with HTTP 431 and no JSON-RPC body/));
+    for (const line of fails) expect(line).toMatch(/^ {2}FAIL (http-header-limit: 20 kB of headers|http-session: (a request of a session ended by DELETE|a request with a session id the server never gave) was answered HTTP 400 \(404|http-session: an initialize with Origin https:\/\/dns-rebinding\.invalid)/);
     expect(report).not.toMatch(/rule broken/);
   }, 150_000);
 });

@@ -447,7 +447,9 @@ export class HttpWire extends BaseWire {
    * Notes on which stream a server message came: the same message on two streams (a broadcast) is a flaw,
    * as the transport sends each message on one of the connected streams only. A request is the same by its
    * id; a notification by its content, within BROADCAST_WINDOW_MS (a server may send equal notifications
-   * apart in time, but a broadcast goes out to every stream at once).
+   * apart in time, but a broadcast goes out to every stream at once), and only one that is told apart from
+   * its neighbours by what it carries (see `identifiable`): two log messages of the same text may rightly
+   * come from two tasks, one on a request's stream and the other on the standalone one.
    */
   private noteStream(message: Record<string, unknown>, stream: string): void {
     const now = Date.now();
@@ -456,10 +458,12 @@ export class HttpWire extends BaseWire {
       this.carried.delete(key);
     }
     const request = message.id !== undefined;
+    const kind = request ? "request" : identifiable(message);
+    if (kind === undefined) return;
     const key = request ? `request ${JSON.stringify(message.id)}` : `notification ${JSON.stringify(message)}`;
     const before = this.carried.get(key);
     if (before === undefined) this.carried.set(key, { stream, at: now });
-    else if (before.stream !== stream) {
+    else if (before.stream !== stream && (kind !== "of-a-task" || now - before.at <= SAME_INSTANT_MS)) {
       const what = request ? `the server's ${String(message.method)} request ${JSON.stringify(message.id)}` : `the same ${String(message.method)} notification`;
       this.streamFlaws.push(`${what} came on ${before.stream} and on ${stream} (a message is sent on one of the connected streams only, not broadcast)`);
     }
@@ -520,3 +524,24 @@ export class HttpWire extends BaseWire {
     this.failAll("closed");
   }
 }
+
+/**
+ * Whether a notification's content tells it apart from others of its method: progress (its token and progress)
+ * and a task's status (its id and status) are "unique"; another notification naming a task in its `_meta` (a log
+ * message of a task's work) is "of-a-task", the same as an equal one only within SAME_INSTANT_MS, since a task may
+ * say the same thing twice, a second apart, first on a request's stream and then on the standalone one; one naming
+ * no task is not told apart (two tasks' logs may read the same).
+ */
+function identifiable(message: Record<string, unknown>): "unique" | "of-a-task" | undefined {
+  const params = message.params;
+  if (params === null || typeof params !== "object") return undefined;
+  const p = params as Record<string, unknown>;
+  if (message.method === "notifications/progress") return p.progressToken !== undefined && typeof p.progress === "number" ? "unique" : undefined;
+  if (typeof p.taskId === "string" && typeof p.status === "string") return "unique";
+  const meta = p._meta;
+  if (meta === null || typeof meta !== "object") return undefined;
+  return Object.values(meta as Record<string, unknown>).some((v) => v !== null && typeof v === "object" && typeof (v as Record<string, unknown>).taskId === "string") ? "of-a-task" : undefined;
+}
+
+/** How close in time two equal notifications of a task on two streams must come to be one message broadcast. */
+const SAME_INSTANT_MS = 1_000;

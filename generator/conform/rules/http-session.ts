@@ -20,7 +20,7 @@ export const httpSession = defineRule({
     "An initialize from a foreign Origin (https://dns-rebinding.invalid, which no server can be meant for) gets 403 (DNS rebinding protection); " +
     "the requests without an Origin are served. " +
     "On every session: the standalone GET stream carries no response, the ids of SSE events are unique across the session's streams, " +
-    "and no server message (a request by its id, a notification by its content) comes on two streams (no broadcast). " +
+    "and no server message (a request by its id, a progress or task status notification by its content, a notification naming a task by its content at the same instant) comes on two streams (no broadcast). " +
     "Resumption (Last-Event-ID) is a MAY of the server, and its MUSTs bind only a server that resumes: conform does not resume a stream.",
   statements: [
     "mcp-2025-11-25/get.transport-server",
