@@ -176,6 +176,9 @@ export function validParams(w: World, method: IRMethod, id: string): Record<stri
   return { ...(isObject(base) ? base : {}), [w.model.idField]: id };
 }
 
+/** JSON-RPC's Method not found: among others what a server that supports no deletion at all answers its delete method. */
+export const METHOD_NOT_FOUND = -32601;
+
 export function isLimitError(m: SpecModel, code: number): boolean {
   const l = m.ir.behaviour.limits;
   return [m.error(l.rateLimitError)?.code, m.error(l.concurrencyError)?.code].includes(code);

@@ -6,7 +6,7 @@ import { taskIn } from "../session.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { checkRelated } from "../rules/related-task.js";
-import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, isObject, type ModelTask, type World } from "../world.js";
+import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, METHOD_NOT_FOUND, isObject, type ModelTask, type World } from "../world.js";
 
 export class Delete extends TaskCmd {
   toString() {
@@ -21,9 +21,6 @@ export class Delete extends TaskCmd {
     await deleteTask(w, t);
   }
 }
-
-/** JSON-RPC's Method not found: the answer of a server that supports no deletion at all. */
-const METHOD_NOT_FOUND = -32601;
 
 /**
  * Deletes a task: refused outside the deletable statuses, else gone from the list, the get method and the result

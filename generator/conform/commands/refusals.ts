@@ -9,10 +9,7 @@ import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { minimalValue } from "../schemas.js";
 import { CLIENT_CAPABILITIES_KEY, envelope, PROTOCOL_VERSION_KEY, valueAt } from "../session.js";
-import { addressing, count, expectAnswer, expectError, isLimitError, isObject, mayAugment, validParams, type World } from "../world.js";
-
-/** JSON-RPC's Method not found: what a server that supports no deletion at all answers its delete method. */
-const METHOD_NOT_FOUND = -32601;
+import { addressing, count, expectAnswer, expectError, isLimitError, METHOD_NOT_FOUND, isObject, mayAugment, validParams, type World } from "../world.js";
 
 /** Methods that address one task, each asked about an id no one was given. */
 export class Unknown extends Cmd {
