@@ -29,6 +29,15 @@ function asObject(fields: Obj, name: string): Obj | undefined {
   return isObj(v) ? v : undefined;
 }
 
+/** The behaviour's setting of `key` and the numeric task field it names (as an object), or undefined. */
+function numericSetting(doc: Doc, key: string): { setting: Obj; f: Obj } | undefined {
+  const setting = b(doc)[key];
+  const fields = taskFields(doc);
+  if (!isObj(setting) || typeof setting.field !== "string" || !fields) return undefined;
+  const f = asObject(fields, setting.field);
+  return f && (f.type === "integer" || f.type === "number") ? { setting, f } : undefined;
+}
+
 /** The object type a type name or an inline type names (one level of refs). */
 function objectType(doc: Doc, t: Json | undefined): Obj | undefined {
   if (typeof t === "string") return objectType(doc, types(doc)[t.replace(/\?$/, "")]);
@@ -109,11 +118,9 @@ export const FORMAT_COMPOSE: Record<string, Composition> = {
   },
   /** Bounds on the task's retention field, and the retention default and max within or outside them. */
   retentionBounds(doc, r) {
-    const ret = b(doc).retention;
-    const fields = taskFields(doc);
-    if (!isObj(ret) || typeof ret.field !== "string" || !fields) return "retentionBounds (no-op)";
-    const f = asObject(fields, ret.field);
-    if (!f || (f.type !== "integer" && f.type !== "number")) return "retentionBounds (no-op)";
+    const found = numericSetting(doc, "retention");
+    if (!found) return "retentionBounds (no-op)";
+    const { setting: ret, f } = found;
     // A minimum of 0 would let a default of 0 through: a spec that promises tasks gone as soon as they are made.
     const min = r.pick([1000, 5000]);
     const max = r.pick([600_000, 3_600_000, 86_400_000]);
@@ -127,11 +134,9 @@ export const FORMAT_COMPOSE: Record<string, Composition> = {
   },
   /** Bounds on the task's poll interval field, and the poll default within or outside them. */
   pollBounds(doc, r) {
-    const poll = b(doc).polling;
-    const fields = taskFields(doc);
-    if (!isObj(poll) || typeof poll.field !== "string" || !fields) return "pollBounds (no-op)";
-    const f = asObject(fields, poll.field);
-    if (!f || (f.type !== "integer" && f.type !== "number")) return "pollBounds (no-op)";
+    const found = numericSetting(doc, "polling");
+    if (!found) return "pollBounds (no-op)";
+    const { setting: poll, f } = found;
     f.minimum = 100;
     f.maximum = 10_000;
     const def = r.pick([100, 1000, 10_000, 50, 20_000]);
