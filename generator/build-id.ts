@@ -7,7 +7,7 @@
  * the build recorded or, in a package extracted from a tarball (npm gives every file one time), the mtime
  * of build-id.json itself. A file edited since (in dist/ or templates/, without a rebuild) has a newer
  * mtime, and one removed or renamed no stat: then there is no build id, and the caller hashes the files
- * (fastpath.ts) and loads the modules (bin/mcp-task-gen.js). The build records only files unchanged for a
+ * (fastpath.ts) and loads the modules (bin/mcp-task-gen.cjs). The build records only files unchanged for a
  * second, so that an edit after it cannot share a recorded mtime. Each of their folders must list the
  * names it listed then (a template added or removed changes what the emitters see: emit-names.ts lists
  * templates/).
@@ -46,13 +46,14 @@ export function trustedBuild(fresh = false): BuildId | undefined {
     const extracted = statSync(file).mtimeMs;
     const id = JSON.parse(readFileSync(file, "utf8")) as BuildId;
     if (typeof id?.files !== "string" || !id.stats || typeof id.stats !== "object" || !id.dirs || typeof id.dirs !== "object") return undefined;
-    const root = dirname(dirname(file));
+    // The paths are relative and use "/", which every platform's file functions take: joined as text, once each.
+    const root = `${dirname(dirname(file))}/`;
     for (const [path, [size, mtime]] of Object.entries(id.stats)) {
-      const st = statSync(join(root, path));
-      if (!st.isFile() || st.size !== size || (st.mtimeMs !== mtime && st.mtimeMs !== extracted)) return undefined;
+      const st = statSync(root + path, { throwIfNoEntry: false });
+      if (st === undefined || !st.isFile() || st.size !== size || (st.mtimeMs !== mtime && st.mtimeMs !== extracted)) return undefined;
     }
     for (const [path, names] of Object.entries(id.dirs)) {
-      if (JSON.stringify(readdirSync(join(root, path)).sort()) !== JSON.stringify(names)) return undefined;
+      if (JSON.stringify(readdirSync(root + path).sort()) !== JSON.stringify(names)) return undefined;
     }
     const b = id.bundle;
     if (b !== undefined && !(typeof b.path === "string" && b.path in id.stats && typeof b.sha256 === "string" && b.packages && typeof b.packages === "object")) return undefined;

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
+import { trustedBuild } from "../build-id.js";
 import type Handlebars from "handlebars";
 import { EMPTY_PARAMS, guardName, RESULT_OBJECT_GUARD, schemaName, templatesDir } from "../emit-names.js";
 import { collectRefs, topoOrder, type IR, type IRType, type IRTypeDecl } from "../ir.js";
@@ -84,12 +85,14 @@ function precompiledTemplates(): Precompiled | null {
  * exactly the source on disk (then only the Handlebars runtime is loaded),
  * else compiled here (a template edited since the build). Both are the same
  * compiler's output with the same options, so they render the same text.
+ * While the build id is trusted (build-id.ts), templates/ is as the build
+ * left it, so its sources are not read again.
  */
 function template(name: string): Handlebars.TemplateDelegate {
   let t = compiled.get(name);
   if (t) return t;
-  const src = readFileSync(join(templatesDir(), name), "utf8");
   const pre = precompiledTemplates()?.[name];
+  const src = pre !== undefined && trustedBuild() !== undefined ? pre.source : readFileSync(join(templatesDir(), name), "utf8");
   if (pre && pre.source === src) {
     try {
       // The runtime as the package ships it in one file (the same code as handlebars/runtime, which
