@@ -83,9 +83,45 @@ const packages = Object.fromEntries(
     .sort()
     .map((p) => [p.slice(p.lastIndexOf("node_modules/") + "node_modules/".length), createHash("sha256").update(readFileSync(join(root, p))).digest("hex")]),
 );
+// The launcher (generator/launch.ts with the build id and the cache folder it reads) as one CommonJS script,
+// dist/launch.cjs, that bin/mcp-task-gen.cjs requires: a generate of a built-in spec then starts without
+// Node's ES module loader. import.meta.url becomes the URL the module had in dist/generator.
+const launcher = await build({
+  entryPoints: [join(root, "dist", "generator", "launch.js")],
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node22",
+  write: false,
+  logLevel: "warning",
+  absWorkingDir: root,
+  plugins: [
+    {
+      name: "launcher",
+      setup(b) {
+        b.onLoad({ filter: /[/\\]dist[/\\]generator[/\\].*\.js$/ }, (a) => ({
+          contents: readFileSync(a.path, "utf8").replaceAll(
+            "import.meta.url",
+            `require("node:url").pathToFileURL(require("node:path").join(__dirname, "..", ${JSON.stringify(posix(relative(root, a.path)))})).href`,
+          ),
+          loader: "js",
+        }));
+        b.onResolve({ filter: /.*/ }, (a) => {
+          if (a.kind === "entry-point" || a.path.startsWith("node:")) return undefined;
+          if (!a.path.startsWith(".")) throw new Error(`bundle-generate: the launcher imports ${a.path}, a package: it must start with Node's modules only`);
+          return undefined;
+        });
+      },
+    },
+  ],
+});
+if (launcher.warnings.length > 0) throw new Error("bundle-generate: esbuild warned about the launcher (above)");
+const launcherCode = launcher.outputFiles[0].text;
+if (launcherCode.includes("import.meta")) throw new Error("bundle-generate: the launcher kept an import.meta");
 for (const [file, text] of [
   [`${out.replace(/\.cjs$/, "")}.packages.json`, `${JSON.stringify(packages, null, 1)}\n`],
   [out, code],
+  [join(root, "dist", "launch.cjs"), launcherCode],
 ]) {
   writeFileSync(`${file}.tmp`, text);
   renameSync(`${file}.tmp`, file);

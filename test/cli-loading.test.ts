@@ -112,7 +112,7 @@ describe("a command loads only what it needs", () => {
     expect(own.loaded).toEqual(expect.arrayContaining(["dist/generator/load.js", "dist/generator/check/index.js", "node_modules/yaml/dist/index.js", "node_modules/zod/index.js"]));
   });
 
-  it("with a cache folder, a generate of a built-in spec runs the generate path the build bundled: the launcher's modules and the bundle, no other module", async () => {
+  it("with a cache folder, a generate of a built-in spec runs the generate path the build bundled: the launcher and the bundle, both CommonJS scripts, no other module", async () => {
     const cwd = dirs.make();
     const env = { MCP_TASK_GEN_CACHE: join(cwd, "cache") };
     for (const out of ["first", "second"]) {
@@ -121,11 +121,9 @@ describe("a command loads only what it needs", () => {
       expect(r.stderr, r.stderr).not.toMatch(STACK_TRACE);
       expect(r.code, r.stderr).toBe(0);
       expect([...r.loaded].sort()).toEqual([
-        "bin/mcp-task-gen.js",
+        "bin/mcp-task-gen.cjs",
         "dist/generate.cjs",
-        "dist/generator/build-id.js",
-        "dist/generator/cache-dir.js",
-        "dist/generator/launch.js",
+        "dist/launch.cjs",
       ]);
     }
     // A user's spec: the bundle, then the front end's modules from dist/ as a generate needs them.

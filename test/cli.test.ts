@@ -1,5 +1,5 @@
 /**
- * The CLI contract, end to end: `node bin/mcp-task-gen.js` in temp dirs.
+ * The CLI contract, end to end: `node bin/mcp-task-gen.cjs` in temp dirs.
  * Exit codes: 0 ok, 1 spec errors / drift / files in the way, 2 usage errors.
  */
 import { spawn } from "node:child_process";

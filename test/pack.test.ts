@@ -109,7 +109,7 @@ describe("the packed package", () => {
     expect(packedFiles).toEqual(
       expect.arrayContaining([
         "package.json",
-        "bin/mcp-task-gen.js",
+        "bin/mcp-task-gen.cjs",
         "dist/generator/cli/index.js",
         "dist/generator/index.js",
         "dist/generator/index.d.ts",
