@@ -73,11 +73,7 @@ for (const g of groups(sample)) {
     }, 180_000);
 
     for (const m of g.mutants) {
-      // A running task's delete is told from one that ended meanwhile only on long work: whether the drawn deletes
-      // meet such a task while it runs depends on the run's timing (sep-1686-draft/delete-running survived 3 of 10
-      // runs at seed 20261203 on an idle machine), so that mutant gets two more tries.
-      const retry = m.name.endsWith("/delete-running") ? 2 : 0;
-      it(`${m.name} is killed by ${m.rules.join(" or ")}`, { retry, timeout: 180_000 }, async () => {
+      it(`${m.name} is killed by ${m.rules.join(" or ")}`, { timeout: 180_000 }, async () => {
         const r = await runMutant(m, demo, { runs: 20, seed: SEED });
         expect(r.verdict, `${r.caughtBy ?? ""}: ${r.message ?? ""}`).toBe("killed");
         expect(m.rules).toContain(r.caughtBy);

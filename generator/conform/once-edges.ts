@@ -2,11 +2,12 @@
  * Checks at the edges of the task requests, made once per invocation of conform (see `once.ts`): a task's log
  * messages, a request the server makes no task of asked as a task, a plain call of a tool that leaves tasks
  * optional, tasks whose end is compared with the plain call where the drawn runs compared none, the task methods
- * asked with a related-task meta that names another task, work that asks for two inputs at once, and a task
- * cancelled while it waits for input.
+ * asked with a related-task meta that names another task, work that asks for two inputs at once, a task
+ * cancelled while it waits for input, and the delete of a task while its work runs.
  */
 import { isDeepStrictEqual } from "node:util";
 import { Create } from "./commands/create.js";
+import { deleteTask } from "./commands/delete.js";
 import { keyedInput } from "./commands/input-keys.js";
 import { switchSetting } from "./commands/refusals.js";
 import { answerInputRound, observe, refresh, seeToEnd, waitTerminal } from "./follow.js";
@@ -303,4 +304,32 @@ export async function cancelWhileWaiting(w: World): Promise<void> {
   } finally {
     w.session.beforeInputAnswer = undefined;
   }
+}
+
+/**
+ * The delete of a task whose work runs (the long outcome), where the spec declares a delete method that does not
+ * let a running task be deleted: the drawn runs meet such a task only when a delete is drawn while long work runs.
+ * The delete's checks are the drawn command's (`commands/delete.ts`): refused with the declared error, or Method not
+ * found, and the task still there; a result for it is a violation. The task is cancelled after, where the spec can.
+ */
+export async function deleteWhileRunning(w: World): Promise<void> {
+  const del = w.model.op("delete");
+  const long = w.outcomes.long;
+  if (del === undefined || long === undefined || !w.tools.has(long.name) || !mayAugment(w.model, "tools/call") || !w.augmented("tools/call")) return;
+  const made = await new Create("long").make(w);
+  if (made === undefined) return;
+  const t = made.t;
+  await refresh(w, t);
+  const c = w.model.ir.behaviour.cancellation;
+  const deletable = c.deletableStatuses === undefined ? w.model.terminal.has(t.status) : c.deletableStatuses.includes(t.status);
+  if (!t.gone && !deletable) {
+    count(w, "once: the delete of a task whose work runs");
+    await deleteTask(w, t);
+  }
+  const cancel = cancelMethodOf(w);
+  if (cancel === undefined || t.gone || w.model.terminal.has(t.status)) return;
+  t.cancelRequested = true;
+  const x = await w.session.request(cancel, idParams(w, t.id));
+  const shown = taskIn(w.model, x.result);
+  if (shown?.[w.model.idField] === t.id) observe(w, t, shown, `${cancel} reply`);
 }

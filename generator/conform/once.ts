@@ -5,7 +5,7 @@
  * page of the spec's default size holds (every page followed, every task listed), and a listing after another
  * requestor made newer tasks (none of theirs shown, none of ours lost); a task's log messages; the keys of a task's input requests,
  * with work that asks several inputs at once (`commands/input-keys.ts`); the retention a task shows is the one
- * applied (`once-retention.ts`); and the edges of the task requests
+ * applied (`once-retention.ts`); and the edges of the task requests, a running task's delete among them
  * (`once-edges.ts`). What the server sent meanwhile is checked at the end, as after a drawn command.
  */
 import { Create } from "./commands/create.js";
@@ -14,7 +14,7 @@ import { itemsOf, List } from "./commands/list.js";
 import { observe } from "./follow.js";
 import { freshConnectionRead } from "./fresh-connection.js";
 import { credentialChecks } from "./authorization.js";
-import { cancelWhileWaiting, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, sameAsPlain, taskLogs, twoInputs, twoWaiting } from "./once-edges.js";
+import { cancelWhileWaiting, deleteWhileRunning, ignoredTaskRequest, optionalServedPlainly, paramIsTheTask, sameAsPlain, taskLogs, twoInputs, twoWaiting } from "./once-edges.js";
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkHttpResponses } from "./rules/http-response.js";
@@ -41,6 +41,7 @@ export async function onceChecks(w: World, other: (() => World) | undefined, ski
   await twoInputs(w);
   await twoWaiting(w);
   await cancelWhileWaiting(w);
+  await deleteWhileRunning(w);
   await freshConnectionRead(w, skipped);
   await credentialChecks(w, skipped);
   // The retention's wait overlaps the many creations (its task is a probe no listing counts on).
