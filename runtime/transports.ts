@@ -258,7 +258,14 @@ class SessionTransport implements Transport {
     const related = options?.relatedRequestId;
     // A request answered as JSON has no stream of its own: what relates to it goes on the session's stream.
     if (related === undefined || this.pending.has(related)) return this.http.send(message);
-    return this.http.send(message, { relatedRequestId: related });
+    if ("result" in message || "error" in message) return this.http.send(message, { relatedRequestId: related });
+    // A request or notification of work that outlives its request (a task's, after the acknowledgement closed
+    // that request's stream) goes on the session's stream, as everything sent after its request was answered.
+    return this.http.send(message, { relatedRequestId: related }).catch((error: unknown) =>
+      this.http.send(message).catch(() => {
+        throw error;
+      }),
+    );
   }
 
   /** Hands a request to the server and resolves with its answer, which never reaches the SDK transport. */

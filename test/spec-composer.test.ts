@@ -68,7 +68,9 @@ describe("draws of every kind that once broke a promise, replayed as drawn", () 
   // reorders that seed's draws, not these. 214: the capability error under an own code (-32000), declared
   // HTTP 400: the SDK answers a handler's error on 200 unless its code is -32021, the runtime sets the declared
   // status. 229: a tool's error result fails the task (outcomes.toolError names a failed state): its status
-  // message says why, as it does for a protocol error.
+  // message says why, as it does for a protocol error. 315: input asked by side requests over Streamable HTTP,
+  // two at once (the multi_input work): the second is sent after the acknowledgement closed the creation's
+  // stream, and goes on the session's stream instead of failing the task.
   const replayed: Record<number, Draw> = {
     214: {
       base: "ext-tasks-2026-07-28",
@@ -79,6 +81,11 @@ describe("draws of every kind that once broke a promise, replayed as drawn", () 
       base: "test/fixtures/specs/relay-status.yaml",
       kinds: ["outcome", "renameMetaKeys"],
       choices: [9.605322434750568e-62, 0.9999999999999981, 0.999999999999998, 5e-324, 1.7490759911433905e-43, 2.8966200002265208e-33, 4.049970261284452e-211, 7.19689200591256e-240, 9.347461025468823e-129, 1.9680517227799084e-117, 5.578417244438173e-144, 4.940341683928359e-100],
+    },
+    315: {
+      base: "mcp-2025-11-25",
+      kinds: ["pollBounds", "inputVia", "extraRequiredField", "retentionBounds"],
+      choices: [2.0990644520781622e-51, 4.460398787738383e-169, 8.374540762446626e-300, 5e-323, 3.887814993936859e-273, 1.5261162499831662e-116, 2.597083303010214e-200, 5e-324, 3.2321707519457427e-249, 0.9999999999999987, 1.0480853799380443e-302, 3.5119925990636138e-31],
     },
   };
   const ns = Object.keys(replayed).map(Number);
