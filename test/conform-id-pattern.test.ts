@@ -18,11 +18,15 @@ import { ROOT } from "./helpers/cli.js";
 const work = mkdtempSync(join(tmpdir(), "conform-id-pattern-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** test/fixtures/specs/jobs.yaml with its task id typed as a UUID of lower-case hex digits. */
-function patternedJobs(): string {
+/**
+ * test/fixtures/specs/jobs.yaml with its task id typed as a UUID of lower-case hex digits (with `params`, the id
+ * param of the task methods too).
+ */
+function patternedJobs(params = false): string {
   const doc = parse(readFileSync(join(ROOT, "test/fixtures/specs/jobs.yaml"), "utf8")) as { types: Record<string, { fields: Record<string, unknown> }> };
   doc.types.Job!.fields.jobId = { type: "string", format: "uuid", pattern: "[0-9a-f-]+" };
-  const file = join(work, "jobs-uuid.yaml");
+  if (params) doc.types.JobRef!.fields.jobId = { type: "string", format: "uuid", pattern: "[0-9a-f-]+" };
+  const file = join(work, params ? "jobs-uuid-params.yaml" : "jobs-uuid.yaml");
   writeFileSync(file, stringify(doc));
   return file;
 }
@@ -39,6 +43,18 @@ describe("a task id that breaks its declared format and pattern", () => {
       const r = await conform({ ir: irOf(spec), target: { url: server.url }, runs: 4, seed: 11 });
       expect(r.verdict, explain(r)).toBe("held");
       expect(r.rules.types).toBeGreaterThan(0);
+    } finally {
+      await server.stop();
+    }
+  }, 240_000);
+
+  it("the id param typed so too: the unknown ids the tester asks about keep the type, and every rule holds", async () => {
+    const typed = patternedJobs(true);
+    const server = await demoUrl(typed);
+    try {
+      const r = await conform({ ir: irOf(typed), target: { url: server.url }, runs: 6, seed: 11 });
+      expect(r.verdict, explain(r)).toBe("held");
+      expect(r.exercised["unknown id"]).toBeGreaterThan(0);
     } finally {
       await server.stop();
     }

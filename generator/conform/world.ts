@@ -2,6 +2,7 @@
  * The model of one run of conform: the tasks the tester made as it knows them, the session it speaks on, what the
  * server offers, and the helpers every command uses to expect an answer, an error or a declared type.
  */
+import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { IRMethod } from "../ir.js";
 import type { ExpectedError, SpecModel } from "./model.js";
@@ -173,7 +174,23 @@ export function idParams(w: World, id: string): Record<string, unknown> {
 /** Params a method's type accepts, addressing task `id`: its other required fields get small valid values. */
 export function validParams(w: World, method: IRMethod, id: string): Record<string, unknown> {
   const base = method.params === undefined ? {} : minimalValue(w.model.ir, method.params);
-  return { ...(isObject(base) ? base : {}), [w.model.idField]: id };
+  const params = { ...(isObject(base) ? base : {}), [w.model.idField]: id };
+  // An id type of the spec's own (a pattern, a format) may refuse the label: then an id no one was given that it
+  // accepts, a UUID made from the label (the same in every run), since the ids a server makes are compared
+  // with that type too.
+  const schema = w.model.schemas.params(method.method);
+  if (schema === undefined || schema.safeParse(params).success) return params;
+  const fitting = { ...params, [w.model.idField]: uuidOf(id) };
+  return schema.safeParse(fitting).success ? fitting : params;
+}
+
+/** A version 4 UUID made from `label`'s sha256 (the same for the same label). */
+function uuidOf(label: string): string {
+  const h = createHash("sha256").update(label).digest();
+  h[6] = (h[6]! & 0x0f) | 0x40;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString("hex");
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
 }
 
 /** JSON-RPC's Method not found: among others what a server that supports no deletion at all answers its delete method. */
