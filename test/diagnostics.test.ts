@@ -259,6 +259,18 @@ describe("more mistakes, and no crashes", () => {
     expect(codes(analyze(src(unserved)).diagnostics)).toEqual(["MTG069 220:28"]);
   });
 
+  it("a spec whose task request is carried in params.task names every status as the SDK's client reads them (MTG069)", () => {
+    const mcp = readFileSync(join(ROOT, "spec/mcp-2025-11-25.yaml"), "utf8");
+    expect(analyze(src(mcp)).diagnostics).toEqual([]);
+    // A terminal state of its own, which a failure reaches long after the task was made.
+    const stale = mcp
+      .replace(/^states:\n/m, "states:\n  stale:\n    role: failed\n    terminal: true\n    description: The work's input went stale.\n")
+      .replace("to: [input_required, completed, failed, cancelled]", "to: [input_required, completed, failed, cancelled, stale]");
+    const d = analyze(src(stale)).diagnostics.filter((x) => x.code === "MTG069");
+    expect(d.map((x) => x.message)).toEqual([expect.stringContaining("every status (here stale) must be one of working, input_required, completed, failed, cancelled")]);
+    expect(d[0]!.location?.line).toBe(stale.split("\n").findIndex((l) => /^\s+param: task$/.test(l)) + 1);
+  });
+
   it("one syntax error, not its cascade: a missing ] is one MTG002 that counts what follows", () => {
     const { diagnostics } = analyze(src("spec: x\nstates: [a, b\nfoo:\n  open: true\nbar: [1\n"));
     expect(diagnostics).toHaveLength(1);
