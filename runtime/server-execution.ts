@@ -90,12 +90,22 @@ export class TaskExecution<S extends string> implements Execution {
       const stored = withResultType(plan, JSON.parse(JSON.stringify(result)) as Record<string, unknown>);
       const finish: TaskEvent = { type: "finish", toolError };
       const ending = { patch: { result: stored } as TaskPatch, ...(toolError ? { failure: { code: -32603, message: toolErrorMessage(stored) } } : {}) };
-      const ended = await this.steps.lasting(() => this.steps.step(taskId, finish, { ...ending, ...(last === undefined ? {} : { known: last }) }), "a task's end", taskId);
+      let ended = await this.steps.lasting(() => this.steps.step(taskId, finish, { ...ending, ...(last === undefined ? {} : { known: last }) }), "a task's end", taskId);
       // Moved by an operation into a state that waits for input nobody was asked: the work's end answers it.
       const at = ended.current;
       if (ended.decision?.kind === "refused" && at !== undefined && at.pendingInputs === 0 && plan.isRole(at.status, "input_required")) {
         const resumed = await this.steps.step(taskId, { type: "answer" }, { known: at, quiet: true });
-        if (resumed.decision?.kind === "move") await this.steps.step(taskId, finish, { ...ending, ...(resumed.rec === undefined ? {} : { known: resumed.rec }) });
+        if (resumed.decision?.kind === "move") ended = await this.steps.step(taskId, finish, { ...ending, ...(resumed.rec === undefined ? {} : { known: resumed.rec }) });
+      }
+      // The work is over, but the table lets the task end as it did only through a guard that does not hold
+      // (a field the work was to set and did not): the task ends as work that failed unexpectedly, with the
+      // internal error's code and a message that says which move the table refused, rather than staying where
+      // it is for good.
+      const refused = ended.decision;
+      if (refused?.kind === "refused" && ended.current !== undefined && !this.steps.isTerminal(ended.current.status) && !active.cancelled) {
+        const why = `The work ended, but the task cannot move from '${refused.from}' to '${refused.tried.join("' or '")}'${refused.guard === undefined ? "" : ` (guard ${refused.guard} does not hold)`}`;
+        const error = { code: internalError(plan).code, message: why };
+        await this.steps.lasting(() => this.steps.step(taskId, { type: "throw" }, { patch: plan.task.statusMessageOnFailure ? { error, statusMessage: why } : { error } }), "a task's end", taskId);
       }
       // Where the request itself is answered with the result, that answer relates to the task too.
       return plan.related.key !== undefined && plan.creation.ackMode === "notification" ? withRelated(plan, result, taskId) : result;

@@ -1,6 +1,7 @@
 /**
  * Guards over the task's own fields (test/fixtures/specs/reviews.yaml): a boolean field true from the
- * start lets the task leave its first state, an integer the work sets lets it complete; and the
+ * start lets the task leave its first state, an integer the work sets lets it complete (unset, the task
+ * ends failed once its work is over, its status message naming the guard); and the
  * generated project, whose transition context reads those fields, compiles under strict tsc.
  */
 import { writeFileSync } from "node:fs";
@@ -30,12 +31,18 @@ describe("guards on the task's own fields", () => {
     expect(await s.request("reviews/result", { reviewId: ack.reviewId })).toMatchObject({ content: [{ type: "text", text: "done" }] });
   });
 
-  it("a guard that does not hold keeps its edge closed: unscored, the review does not complete", async () => {
+  it("a guard that does not hold keeps its edge closed: unscored, the review does not complete, and ends failed saying why", async () => {
     const s = (open = await serveSpec(await generateSpec("spec-guards", "reviews-unscored", SPEC)));
     const ack = await s.request("tools/call", { name: "slow", arguments: { ms: 50 }, review: {} });
-    const seen = await until(() => stateOf(s, ack.reviewId), "done", 1_000);
+    const seen = await until(() => stateOf(s, ack.reviewId), "failed", 2_000);
     expect(seen).toContain("reviewing");
     expect(seen).not.toContain("done");
+    expect(seen[seen.length - 1]).toBe("failed");
+    const status = await s.request("reviews/status", { reviewId: ack.reviewId });
+    expect(status.message).toBe("The work ended, but the task cannot move from 'reviewing' to 'done' (guard isScored does not hold)");
+    // Its result is an internal error, as for work that failed unexpectedly, saying the same; it is not left waiting.
+    const refusal = await s.refusal("reviews/result", { reviewId: ack.reviewId });
+    expect(refusal).toMatchObject({ code: -32603, message: status.message });
   });
 
   it("the generated project compiles under strict tsc", async () => {
