@@ -19,6 +19,7 @@ import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { checkHttpResponses } from "./rules/http-response.js";
 import { checkNotifications } from "./rules/notifications.js";
+import { pushedOnListen } from "./once-push.js";
 import { retentionApplied } from "./once-retention.js";
 import { checkServerRequests } from "./rules/related-task.js";
 import { taskIn } from "./session.js";
@@ -42,6 +43,7 @@ export async function onceChecks(w: World, other: (() => World) | undefined, ski
   await twoWaiting(w);
   await cancelWhileWaiting(w);
   await deleteWhileRunning(w);
+  await pushedOnListen(w, skipped);
   await freshConnectionRead(w, skipped);
   await credentialChecks(w, skipped);
   // The retention's wait overlaps the many creations (its task is a probe no listing counts on).

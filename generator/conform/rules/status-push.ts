@@ -6,7 +6,7 @@ import type { ModelTask, World } from "../world.js";
 export const statusPush = defineRule({
   name: "status-push",
   description:
-    "Where the spec pushes status notifications on the session at every change (statusNotifications.delivery: push, initialize lifecycle), the notification of every task's terminal status comes, within 3 s of the tester seeing the end.",
+    "Where the spec pushes status notifications at every change (statusNotifications.delivery: push), the notification of every task's terminal status comes, within 3 s of the tester seeing the end: on the session under the initialize lifecycle, for every task; on the per-request lifecycle, which has no session, on a subscriptions/listen stream the requestor opens, once per invocation for a task of the complete outcome.",
   statements: [],
   basis: "the spec's own declaration that status notifications are pushed at every change (mcp-2025-11-25 itself lets a receiver send them or not)",
   reads: ["behaviour.statusNotifications.delivery", "behaviour.statusNotifications.method"],
