@@ -162,12 +162,6 @@ export function makePlan<S extends string>(d: TaskSpecDescriptor<S>) {
   /** Requests answered by a handler the server's code supplies. */
   const custom = d.methods.filter((m) => m.kind === "request" && m.operation === "custom").map((m) => m.method);
   const gaps: string[] = [];
-  if (
-    b.cancellation.via === "method" &&
-    !((b.cancellation.reply === "task" && b.cancellation.terminal === "error") || (b.cancellation.reply === "ack" && b.cancellation.terminal === "ack"))
-  ) {
-    gaps.push(`cancellation.via method (${b.cancellation.method ?? "?"}, reply ${b.cancellation.reply}, terminal ${b.cancellation.terminal})`);
-  }
   if (b.statusNotifications !== false && b.statusNotifications.delivery !== "push" && lifecycle !== "per-request") {
     gaps.push(`statusNotifications ${b.statusNotifications.method}`);
   }

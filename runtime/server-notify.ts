@@ -8,7 +8,7 @@ import { type ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { PROGRESS, progressTokenOf, type ActiveTask, type ServerExtra, type TaskPeer } from "./task-context.js";
 import { isObject } from "./plan.js";
 import { type TaskRecord } from "./store.js";
-import { toWireTask, wireTaskId } from "./wire.js";
+import { toDetailedTask, toWireTask, wireTaskId } from "./wire.js";
 import type { Journal, MoveListener, Notifications, Running, RuntimeSettings } from "./server-parts.js";
 
 export class RequestorNotifications<S extends string> implements Notifications, MoveListener {
@@ -96,7 +96,8 @@ export class RequestorNotifications<S extends string> implements Notifications, 
     // Work on a worker: the runtime that made the task sends it (this one, where it runs its own worker).
     const notify = active === undefined || active.statusElsewhere === true ? this.relays.get(rec.taskId) : active.notify;
     if (notify === undefined) return;
-    const params = toWireTask<Record<string, unknown>>(plan, rec);
+    // The payload the spec declares: the task, or the task with what its status carries (detailed-task).
+    const params = push.payload === "detailed-task" ? toDetailedTask<Record<string, unknown>>(plan, rec) : toWireTask<Record<string, unknown>>(plan, rec);
     void notify({ method: push.method, params }).catch((e: unknown) =>
       this.journal.log({ level: "warn", msg: "could not send a task status notification", taskId: rec.taskId, error: String(e) }),
     );

@@ -271,6 +271,24 @@ describe("more mistakes, and no crashes", () => {
     expect(d[0]!.location?.line).toBe(stale.split("\n").findIndex((l) => /^\s+param: task$/.test(l)) + 1);
   });
 
+  it("promises the runtime does not carry out are refused where they are written (MTG073)", () => {
+    const mcp = readFileSync(join(ROOT, "spec/mcp-2025-11-25.yaml"), "utf8");
+    const at = (text: string, needle: string) => `MTG073 ${text.split("\n").findIndex((l) => l.includes(needle)) + 1}`;
+    const mtg073 = (text: string) => codes(analyze(src(text)).diagnostics).filter((c) => c.startsWith("MTG073 ")).map((c) => c.replace(/:\d+$/, ""));
+    // Task subscriptions under the initialize lifecycle: no subscribe request is served there.
+    const subscribed = mcp.replace("    delivery: push\n", "    delivery: subscription\n    subscribeMethod: tasks/subscribe\n    subscribeField: taskIds\n");
+    expect(mtg073(subscribed)).toEqual([at(subscribed, "delivery: subscription")]);
+    // A cancel method that answers with the task and acknowledges an ended one: carried (the ended task is the answer).
+    expect(mtg073(mcp.replace("    terminal: error\n", "    terminal: ack\n"))).toEqual([]);
+    // An error's data as a string: the runtime fills object data only.
+    const stringData = mcp.replace('    message: "Failed to retrieve task: Task not found"\n', '    message: "Failed to retrieve task: Task not found"\n    data: string\n');
+    expect(mtg073(stringData)).toEqual([at(stringData, "data: string")]);
+    const listData = mcp.replace('    message: "Failed to retrieve task: Task not found"\n', '    message: "Failed to retrieve task: Task not found"\n    data: string[]\n');
+    expect(mtg073(listData)).toEqual([at(listData, "data: string[]")]);
+    const objectData = mcp.replace('    message: "Failed to retrieve task: Task not found"\n', '    message: "Failed to retrieve task: Task not found"\n    data: { type: object, fields: { taskId: string } }\n');
+    expect(mtg073(objectData)).toEqual([]);
+  });
+
   it("one syntax error, not its cascade: a missing ] is one MTG002 that counts what follows", () => {
     const { diagnostics } = analyze(src("spec: x\nstates: [a, b\nfoo:\n  open: true\nbar: [1\n"));
     expect(diagnostics).toHaveLength(1);

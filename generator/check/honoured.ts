@@ -292,6 +292,30 @@ export function checkUnperformed(ctx: Ctx): void {
       );
     }
   }
+  // Task subscriptions are served where the per-request lifecycle has no session to push on; under the
+  // initialize lifecycle the session carries pushed notifications, and no subscribe request is served.
+  const sn = b.statusNotifications;
+  if (sn !== false && sn.delivery === "subscription" && (spec.protocol.lifecycle ?? "initialize") === "initialize") {
+    report(
+      "MTG073",
+      "error",
+      `statusNotifications.delivery subscription: the runtime serves task subscriptions (${sn.subscribeMethod ?? "a subscribe request"}) on the per-request lifecycle only; under lifecycle initialize it pushes ${sn.method} on the session: use delivery push, or lifecycle per-request`,
+      ["behaviour", "statusNotifications", "delivery"],
+    );
+  }
+  // An error's data is filled to its declared object type (its fields from the error's context and the task);
+  // data of another kind (a string, a list) is never made.
+  for (const [name, error] of Object.entries(spec.errors)) {
+    if (error.data === undefined) continue;
+    const kind = nonObjectKind(spec, error.data);
+    if (kind === undefined) continue;
+    report(
+      "MTG073",
+      "error",
+      `errors.${name}.data is ${kind}, but the runtime fills an error's data as an object of declared fields (from the error's context and the task); declare an object type (e.g. fields: { reason: string }), or leave data out`,
+      ["errors", name, "data"],
+    );
+  }
   // A result is inlined into the task where results are inline, or a subscription sends detailed tasks.
   const inlines = b.results.mode === "inline" || (b.statusNotifications !== false && b.statusNotifications.payload === "detailed-task");
   if (b.relatedTask !== false && b.relatedTask.onInlineResult && inlines) {
@@ -302,6 +326,21 @@ export function checkUnperformed(ctx: Ctx): void {
       ["behaviour", "relatedTask", "onInlineResult"],
     );
   }
+}
+
+/** What `t` is where it is not an object (`a string`, `a list`, ...); undefined for an object, `object` or `unknown`. */
+function nonObjectKind(spec: Spec, t: TypeExpr): string | undefined {
+  const r = resolveShallow(spec, t);
+  if (r === undefined) return undefined;
+  if (typeof r === "string") {
+    const p = parseShorthand(r);
+    if (p === undefined) return undefined;
+    if (p.arrayDepth > 0) return `a list (${r})`;
+    return ["object", "unknown"].includes(p.base) ? undefined : `a ${p.base} (${r})`;
+  }
+  if (r.type === "array") return "a list";
+  if (r.type === "enum") return "an enum";
+  return ["string", "integer", "number", "boolean", "null"].includes(r.type) ? `a ${r.type}` : undefined;
 }
 
 /** Each `_meta` entry a behaviour places is declared `on` the messages the runtime puts it on. */
