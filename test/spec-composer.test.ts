@@ -70,7 +70,9 @@ describe("draws of every kind that once broke a promise, replayed as drawn", () 
   // status. 229: a tool's error result fails the task (outcomes.toolError names a failed state): its status
   // message says why, as it does for a protocol error. 315: input asked by side requests over Streamable HTTP,
   // two at once (the multi_input work): the second is sent after the acknowledgement closed the creation's
-  // stream, and goes on the session's stream instead of failing the task.
+  // stream, and goes on the session's stream instead of failing the task. 430: a guard on the edge from the
+  // input state to cancelled (no input pending): the cancel of a task waiting for input is the table's to
+  // refuse, and the task then completes once answered.
   const replayed: Record<number, Draw> = {
     214: {
       base: "ext-tasks-2026-07-28",
@@ -86,6 +88,11 @@ describe("draws of every kind that once broke a promise, replayed as drawn", () 
       base: "mcp-2025-11-25",
       kinds: ["pollBounds", "inputVia", "extraRequiredField", "retentionBounds"],
       choices: [2.0990644520781622e-51, 4.460398787738383e-169, 8.374540762446626e-300, 5e-323, 3.887814993936859e-273, 1.5261162499831662e-116, 2.597083303010214e-200, 5e-324, 3.2321707519457427e-249, 0.9999999999999987, 1.0480853799380443e-302, 3.5119925990636138e-31],
+    },
+    430: {
+      base: "mcp-2025-11-25",
+      kinds: ["pageSize", "guardEdge"],
+      choices: [2.0244156915872047e-204, 0.9999999999999978, 0.9999999999999984, 4.699676478024205e-115, 1.6292039522804074e-259, 3.976954283863313e-267, 0.9999999999999978, 5.4e-323, 5.565578093393973e-244, 7.715937407636717e-145, 1.3355010125013191e-195, 2.4366283081390524e-267],
     },
   };
   const ns = Object.keys(replayed).map(Number);

@@ -7,6 +7,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { Create } from "./commands/create.js";
+import { cancelGuarded } from "./commands/cancel.js";
 import { deleteTask } from "./commands/delete.js";
 import { keyedInput } from "./commands/input-keys.js";
 import { switchSetting } from "./commands/refusals.js";
@@ -271,17 +272,36 @@ export async function cancelWhileWaiting(w: World): Promise<void> {
   let settle: (t: ModelTask | undefined) => void = () => {};
   const task = new Promise<ModelTask | undefined>((r) => (settle = r));
   let cancelled = false;
+  // Where every edge the table gives a cancel from where the task waits has a guard, the cancel may be refused
+  // (or, by notification, ignored): the table's own answer, and then nothing is expected of the task.
+  let refused = false;
   w.session.beforeInputAnswer = async (seen) => {
     const t = await task;
     if (t === undefined || seen.relatedTaskId !== t.id || cancelled) return;
     if (byNotification && t.requestId === undefined) return;
     cancelled = true;
+    await refresh(w, t);
+    const guarded = cancelGuarded(w, t.status);
     t.cancelRequested = true;
     if (method !== undefined) {
+      const a = await w.session.request(method, idParams(w, t.id));
+      if (a.error && guarded) {
+        refused = true;
+        t.cancelRequested = false;
+        count(w, "cancel refused by its guard");
+        return;
+      }
       // Where the reply shows the task, it is seen cancelled (and may be deleted from then on).
-      const shown = taskIn(w.model, (await w.session.request(method, idParams(w, t.id))).result);
+      const shown = taskIn(w.model, a.result);
       if (shown !== undefined) observe(w, t, shown, `${method} reply`);
-    } else await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
+    } else {
+      await w.session.wire.notify("notifications/cancelled", { requestId: t.requestId, reason: "conform" });
+      if (guarded) {
+        refused = true;
+        t.cancelRequested = false;
+        return;
+      }
+    }
     await waitTerminal(w, t, 5000);
   };
   try {
@@ -294,7 +314,7 @@ export async function cancelWhileWaiting(w: World): Promise<void> {
     if (made === undefined) return;
     const t = made.t;
     await waitTerminal(w, t, 15_000);
-    if (!cancelled) return;
+    if (!cancelled || refused) return;
     count(w, "once: a task cancelled while it waits for input");
     // The answer went out after the cancel: a little later the task is still where the cancel left it.
     await new Promise((r) => setTimeout(r, 300));

@@ -117,7 +117,7 @@ export async function cancelByNotification(w: World, t: ModelTask): Promise<void
 }
 
 /** Whether every transition the table gives a cancel from \`status\` has a guard (so the cancel may be refused). */
-function cancelGuarded(w: World, status: string): boolean {
+export function cancelGuarded(w: World, status: string): boolean {
   const edges = w.model.ir.transitions.filter((x) => x.from === status && w.model.endStates.cancel.has(x.to));
   return edges.length > 0 && edges.every((x) => x.guard !== undefined);
 }
