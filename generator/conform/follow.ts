@@ -6,6 +6,7 @@
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
 import { goneAfterCancel } from "./rules/cancellation.js";
+import { goneByRetention } from "./rules/retention.js";
 import { checkEndAnnounced } from "./rules/status-push.js";
 import { checkFailure } from "./rules/outcomes.js";
 import { checkRelated, checkRelatedAnswer } from "./rules/related-task.js";
@@ -17,6 +18,14 @@ import { isDeepStrictEqual } from "node:util";
 import { taskIn, valueAt } from "./session.js";
 import type { JsonRpcError } from "./wire.js";
 import { checkSchema, count, expectAnswer, expectError, idParams, isLimitError, isObject, plainCall, type ModelTask, type World } from "./world.js";
+
+/**
+ * An error answered for a task the server may rightly have forgotten: a cancelled one where the spec lets it be
+ * deleted at once, or one past its retention. The task is gone from then on.
+ */
+function forgotten(w: World, t: ModelTask, error: JsonRpcError | undefined): boolean {
+  return goneAfterCancel(w, t, error) || goneByRetention(w, t, error);
+}
 
 /** Checks a task the server showed and moves the model along; the status must be one the last could lead to. */
 export function observe(w: World, t: ModelTask, task: Record<string, unknown>, what: string, sentAt?: number): void {
@@ -76,7 +85,7 @@ export async function waitTerminal(w: World, t: ModelTask, ms: number): Promise<
     expectAnswer(a, rules.get, `${get.method} of task ${t.id}`);
     if (a.error && limitedPoll(w, t, sent, a.error.code, get.method)) continue;
     // Cancelled meanwhile (another path's cancel reply showed it so while this get was on its way), it may be deleted.
-    if (goneAfterCancel(w, t, a.error)) return;
+    if (forgotten(w, t, a.error)) return;
     if (a.error) fail(rules.get, `${get.method} of a live task ${t.id} failed`, "the task", a.error);
     checkResultType(w, get.method, a.result!);
     observe(w, t, taskIn(w.model, a.result) ?? {}, get.method, sent);
@@ -160,7 +169,7 @@ export async function refresh(w: World, t: ModelTask): Promise<void> {
   if (!get) return;
   const sent = Date.now();
   const g = await w.session.request(get.method, idParams(w, t.id));
-  if (goneAfterCancel(w, t, g.error)) return;
+  if (forgotten(w, t, g.error)) return;
   checkReachable(w, t, g, get.method);
   const task = taskIn(w.model, g.result);
   if (task) {
@@ -174,6 +183,8 @@ export async function seeToEnd(w: World, t: ModelTask): Promise<void> {
   checked(rules.outcomes);
   checked(rules.progress);
   await waitTerminal(w, t, 15_000);
+  // Forgotten by the server meanwhile, as the spec lets it (cancelled, or past its retention): nothing more to see.
+  if (t.gone) return;
   if (!w.model.terminal.has(t.status)) fail(rules.progress, `task ${t.id} (${t.outcome}) is still ${t.status} after 15 s`, "a terminal state", t.status);
   // Long work is seen to its end only once cancelled.
   const expected = t.cancelRequested || t.outcome === "long" ? new Set([...w.model.endStates.cancel, ...w.model.terminal]) : w.model.endStates[t.outcome === "input" ? "complete" : t.outcome];
@@ -193,7 +204,7 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
   if (res !== undefined && w.model.ir.behaviour.results.mode !== "inline") {
     const a = await w.session.request(res.method, idParams(w, t.id), 10_000);
     expectAnswer(a, rules.results, `${res.method} of a task that ended ${t.status}`);
-    if (goneAfterCancel(w, t, a.error)) return;
+    if (forgotten(w, t, a.error)) return;
     if (!(a.error && isLimitError(w.model, a.error.code))) checkEndResult(w, t, a, res.method);
     if (a.result) checkRelated(w, t, res.method, a.result);
     if (a.result && w.model.roleOf[t.status] === "completed") await checkSameResult(w, t, a.result, res.method);
@@ -228,7 +239,7 @@ export async function endChecks(w: World, t: ModelTask): Promise<void> {
   const a = await w.session.request(cancel, idParams(w, t.id));
   expectAnswer(a, rules.cancellation, cancel);
   if (a.error && isLimitError(w.model, a.error.code)) return;
-  if (goneAfterCancel(w, t, a.error)) return;
+  if (forgotten(w, t, a.error)) return;
   if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), rules.cancellation, `${cancel} of a task already ${t.status}`);
   else if (a.error) fail(rules.cancellation, `${cancel} of a terminal task failed; the spec says it is ${c.terminal === "ack" ? "acknowledged" : "ignored"}`, "a result", a.error);
   if (a.result) {

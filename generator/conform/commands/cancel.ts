@@ -4,6 +4,7 @@ import { observe, refresh, waitTerminal } from "../follow.js";
 import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { checkRelated } from "../rules/related-task.js";
+import { goneByRetention } from "../rules/retention.js";
 import { checkEmptyAck, checkResultType } from "../rules/result-type.js";
 import { checkCreatedAt } from "../rules/timestamps.js";
 import { taskIn } from "../session.js";
@@ -41,6 +42,11 @@ export async function cancelByMethod(w: World, t: ModelTask, method: string): Pr
   const a = await w.session.request(method, idParams(w, t.id));
   expectAnswer(a, rules.cancellation, method);
   if (a.error && isLimitError(w.model, a.error.code)) return;
+  // Its retention may have run out meanwhile (a short one): then the server may have forgotten it.
+  if (goneByRetention(w, t, a.error)) {
+    count(w, "cancel of a task past its retention");
+    return;
+  }
   if (wasTerminal) {
     if (c.terminal === "error") expectError(a, w.model.error(c.terminalError), rules.cancellation, `${method} of a task already ${t.status}`);
     else if (a.error && isLimitError(w.model, a.error.code)) return;

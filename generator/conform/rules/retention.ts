@@ -1,6 +1,6 @@
 /** Rule `retention`: the retention granted is within the spec's bounds, whatever the requestor asked. */
 import { checked, defineRule, fail } from "../rule.js";
-import type { Answer } from "../wire.js";
+import type { Answer, JsonRpcError } from "../wire.js";
 import { isLimitError, type ModelTask, type World } from "../world.js";
 
 export const retention = defineRule({
@@ -51,4 +51,20 @@ export function checkReachable(w: World, t: ModelTask, a: Answer, what: string):
   if (typeof kept === "number" && from !== undefined && Date.now() - from > kept - MARGIN_MS) return;
   checked(retention);
   fail(retention, `${what} of task ${t.id} answered an error while the task's ${ret.field} (${JSON.stringify(kept)} ms${ret.countedFrom === "terminal" ? " after its end" : ""}) has not run out`, "the task", a.error);
+}
+
+/**
+ * Whether `error` answers a task whose retention (as it last showed it, counted as the spec counts it) may have run
+ * out: the not-found or the declared expired error is then the server's right answer, and the task is gone from then
+ * on. Any other error, or one before that time, is left to the caller's check.
+ */
+export function goneByRetention(w: World, t: ModelTask, error: JsonRpcError | undefined): boolean {
+  const ret = w.model.ir.behaviour.retention;
+  if (error === undefined || ret === false || typeof t.retained !== "number") return false;
+  const codes = [w.model.error(ret.expiredError)?.code, w.model.notFound?.code];
+  if (!codes.includes(error.code)) return false;
+  const from = ret.countedFrom === "terminal" ? t.endedAt : t.answeredAt ?? t.acknowledgedAt;
+  if (from === undefined || Date.now() - from <= t.retained - MARGIN_MS) return false;
+  t.gone = true;
+  return true;
 }
