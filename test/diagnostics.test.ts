@@ -289,6 +289,16 @@ describe("more mistakes, and no crashes", () => {
     expect(mtg073(objectData)).toEqual([]);
   });
 
+  it("a status notification sent as the plain task where its type requires what the status holds is refused (MTG072)", () => {
+    const ext = readFileSync(join(ROOT, "spec/ext-tasks-2026-07-28.yaml"), "utf8");
+    const plain = ext.replace("    delivery: subscription\n", "    delivery: push\n").replace("    payload: detailed-task\n", "    payload: task\n");
+    const d = analyze(src(plain)).diagnostics.filter((x) => x.code === "MTG072");
+    expect(d.map((x) => x.message)).toEqual([expect.stringContaining("notifications/tasks's params type requires inputRequests, result, error; set payload: detailed-task")]);
+    expect(d[0]!.location?.line).toBe(plain.split("\n").findIndex((l) => l === "    payload: task") + 1);
+    // Detailed, as the type asks: no such refusal.
+    expect(analyze(src(ext.replace("    delivery: subscription\n", "    delivery: push\n"))).diagnostics.filter((x) => x.code === "MTG072")).toEqual([]);
+  });
+
   it("one syntax error, not its cascade: a missing ] is one MTG002 that counts what follows", () => {
     const { diagnostics } = analyze(src("spec: x\nstates: [a, b\nfoo:\n  open: true\nbar: [1\n"));
     expect(diagnostics).toHaveLength(1);

@@ -303,6 +303,22 @@ export function checkUnperformed(ctx: Ctx): void {
       ["behaviour", "statusNotifications", "delivery"],
     );
   }
+  // With payload task, a status notification carries the task as the get method shows it without what its
+  // status holds (the result, the error, the pending input requests): a notification type that requires one of
+  // those for some status would be broken by every such notification.
+  if (sn !== false && sn.payload === "task") {
+    const params = spec.methods[sn.method]?.params;
+    const held = [b.results.resultField, b.results.errorField, b.input === false || b.input === undefined ? undefined : b.input.requestsField].filter((f): f is string => f !== undefined);
+    const required = params === undefined ? [] : requiredIn(spec, params).filter((f) => held.includes(f));
+    if (required.length > 0) {
+      report(
+        "MTG072",
+        "error",
+        `statusNotifications.payload task sends the task without what its status holds, but ${sn.method}'s params type requires ${[...new Set(required)].join(", ")}; set payload: detailed-task, or make ${required.length > 1 ? "those fields" : "that field"} optional`,
+        ["behaviour", "statusNotifications", "payload"],
+      );
+    }
+  }
   // An error's data is filled to its declared object type (its fields from the error's context and the task);
   // data of another kind (a string, a list) is never made.
   for (const [name, error] of Object.entries(spec.errors)) {
@@ -326,6 +342,17 @@ export function checkUnperformed(ctx: Ctx): void {
       ["behaviour", "relatedTask", "onInlineResult"],
     );
   }
+}
+
+/** The fields some variant of `t` (an object type, or a union of them) requires. */
+function requiredIn(spec: Spec, t: TypeExpr): string[] {
+  const r = resolveShallow(spec, t);
+  if (r === undefined || typeof r === "string") return [];
+  if (r.type === "union") return r.variants.flatMap((v) => requiredIn(spec, v));
+  const fields = fieldsOf(spec, r) ?? {};
+  return Object.entries(fields)
+    .filter(([, f]) => !(typeof f === "string" ? parseShorthand(f)?.optional === true : (f as { optional?: boolean }).optional === true))
+    .map(([name]) => name);
 }
 
 /** What `t` is where it is not an object (`a string`, `a list`, ...); undefined for an object, `object` or `unknown`. */
