@@ -47,12 +47,17 @@ describe("protocol.lifecycle and capabilities.client.requiredBy", () => {
     const renamed = await compile(source("ext-tasks-2026-07-28", (t) => replaceOnce(t, "spec: ext-tasks-2026-07-28", "spec: my-tasks")));
     expect(renamed.diagnostics).toEqual([]);
     expect(renamed.files!.map((f) => f.path)).toContain("stateless-server.ts");
-    // Its errors' HTTP statuses are sent only on the per-request lifecycle: under initialize they are refused.
+    // Its errors' HTTP statuses are sent, and its task subscriptions served, only on the per-request lifecycle:
+    // under initialize they are refused.
     const withStatuses = analyze(source("ext-tasks-2026-07-28", (t) => replaceOnce(t, "  lifecycle: per-request", "  lifecycle: initialize")));
     const refused = withStatuses.diagnostics.filter((d) => d.code === "MTG073").map((d) => d.path?.join("."));
-    expect(refused.length).toBe(3);
-    for (const p of refused) expect(p).toMatch(/^errors\.\w+\.http$/);
-    const initialize = await compile(source("ext-tasks-2026-07-28", (t) => replaceOnce(t, "  lifecycle: per-request", "  lifecycle: initialize").replace(/^ {4}http: \d+\n/gm, "")));
+    expect(refused.filter((p) => /^errors\.\w+\.http$/.test(p ?? "")).length).toBe(3);
+    expect(refused.filter((p) => !/^errors\.\w+\.http$/.test(p ?? ""))).toEqual(["behaviour.statusNotifications.delivery"]);
+    const initialize = await compile(
+      source("ext-tasks-2026-07-28", (t) =>
+        replaceOnce(replaceOnce(t, "  lifecycle: per-request", "  lifecycle: initialize"), "    delivery: subscription\n", "    delivery: push\n").replace(/^ {4}http: \d+\n/gm, ""),
+      ),
+    );
     // Only the application codes are flagged (the two limits and storeUnavailable): core 2026-07-28 puts them
     // outside -32768..-32000, the older core inside.
     expect(initialize.diagnostics.map((d) => [d.code, d.severity, d.path?.[1]])).toEqual([
