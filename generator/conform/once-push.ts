@@ -5,13 +5,12 @@
  * its terminal status come on the stream (rule `status-push`); then the stream is cancelled.
  */
 import { Create } from "./commands/create.js";
-import { SUBSCRIPTION_ID_KEY } from "./commands/subscribe.js";
+import { firstMessage, openStream } from "./commands/subscribe.js";
 import { seeToEnd } from "./follow.js";
 import { checked, fail } from "./rule.js";
 import { rules } from "./rules/index.js";
-import { streamIds } from "./rules/subscriptions.js";
 import { taskIn } from "./session.js";
-import { count, isLimitError, isObject, mayAugment, type World } from "./world.js";
+import { count, isLimitError, mayAugment, type World } from "./world.js";
 
 /** Core 2026-07-28's request for a stream of notifications, where the per-request lifecycle delivers them. */
 export const LISTEN_METHOD = "subscriptions/listen";
@@ -27,22 +26,13 @@ export async function pushedOnListen(w: World, skipped: string[]): Promise<void>
     return;
   }
   count(w, "once: status notifications on a listen stream");
-  let id: number | undefined;
-  const before = w.session.wire.notifications.length;
-  const open = w.session.request(LISTEN_METHOD, {}, 60_000, (n) => {
-    id = n;
-    streamIds.set(w.session, (streamIds.get(w.session) ?? new Set()).add(n));
-  });
-  void open.catch(() => undefined);
-  const ofStream = () => w.session.wire.notifications.slice(before).filter((n) => id !== undefined && isObject(n.params?._meta) && n.params._meta[SUBSCRIPTION_ID_KEY] === id);
+  const stream = openStream(w, LISTEN_METHOD, {});
+  const ofStream = stream.messages;
   // The stream is open once its first message came (its acknowledgement).
-  const deadline = Date.now() + 10_000;
-  while (!ofStream().length && Date.now() < deadline) {
-    const early = await Promise.race([open, sleep(25).then(() => undefined)]);
-    if (early?.error) {
-      if (isLimitError(w.model, early.error.code)) return;
-      fail(rules.statusPush, `${LISTEN_METHOD}, where the spec pushes ${sn.method} on the per-request lifecycle, was refused`, "a stream of the requestor's task notifications", early.error);
-    }
+  const refused = await firstMessage(stream);
+  if (refused !== undefined) {
+    if (isLimitError(w.model, refused.code)) return;
+    fail(rules.statusPush, `${LISTEN_METHOD}, where the spec pushes ${sn.method} on the per-request lifecycle, was refused`, "a stream of the requestor's task notifications", refused);
   }
   if (!ofStream().length) fail(rules.statusPush, `no message of the ${LISTEN_METHOD} stream (carrying its id) came within 10 s`, "its acknowledgement", "nothing");
   try {
@@ -56,6 +46,7 @@ export async function pushedOnListen(w: World, skipped: string[]): Promise<void>
     while (!announced() && Date.now() < end) await sleep(25);
     if (!announced()) fail(rules.statusPush, `the end of task ${t.id} (${t.status}) never came on the ${LISTEN_METHOD} stream the requestor opened`, `${sn.method} with status ${t.status}`, ofStream().map((n) => n.method));
   } finally {
+    const id = stream.id();
     if (id !== undefined) await w.session.wire.notify("notifications/cancelled", { requestId: id, reason: "conform" });
   }
 }

@@ -8,6 +8,7 @@ import { checked, fail } from "../rule.js";
 import { rules } from "../rules/index.js";
 import { streamIds } from "../rules/subscriptions.js";
 import { BASE_CAPABILITIES, CLIENT_CAPABILITIES_KEY, taskIn, valueAt } from "../session.js";
+import type { Answer, JsonRpcError, Wire } from "../wire.js";
 import { count, expectError, isLimitError, isObject, type World } from "../world.js";
 
 /** Core 2026-07-28's names for a subscription stream: the acknowledgement, and the meta key naming the stream. */
@@ -19,6 +20,39 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Params whose dotted `path` holds `value`. */
 function nested(path: readonly string[], value: unknown): Record<string, unknown> {
   return path.reduceRight<Record<string, unknown>>((acc, k, i) => (i === path.length - 1 ? { [k]: value } : { [k]: acc }), {});
+}
+
+/** A stream request of the session: its id (once sent), kept among the session's stream ids, and the messages that carry it. */
+export interface Stream {
+  open: Promise<Answer>;
+  id(): number | undefined;
+  messages(): Wire["notifications"];
+}
+
+/** Sends `method` as a stream request (a subscription, a listen stream). */
+export function openStream(w: World, method: string, params: Record<string, unknown>): Stream {
+  let id: number | undefined;
+  const before = w.session.wire.notifications.length;
+  const open = w.session.request(method, params, 60_000, (n) => {
+    id = n;
+    streamIds.set(w.session, (streamIds.get(w.session) ?? new Set()).add(n));
+  });
+  void open.catch(() => undefined);
+  return {
+    open,
+    id: () => id,
+    messages: () => w.session.wire.notifications.slice(before).filter((n) => id !== undefined && isObject(n.params?._meta) && n.params._meta[SUBSCRIPTION_ID_KEY] === id),
+  };
+}
+
+/** Waits up to 10 s for the stream's first message: the error its request was answered with instead, if any. */
+export async function firstMessage(stream: Stream): Promise<JsonRpcError | undefined> {
+  const deadline = Date.now() + 10_000;
+  while (!stream.messages().length && Date.now() < deadline) {
+    const early = await Promise.race([stream.open, sleep(25).then(() => undefined)]);
+    if (early?.error) return early.error;
+  }
+  return undefined;
 }
 
 export class Subscribe extends TaskCmd {
@@ -65,24 +99,16 @@ export class Subscribe extends TaskCmd {
     if (this.which % 3 === 2) return;
     count(w, "subscription");
     checked(rules.subscriptions);
-    let id: number | undefined;
     const before = w.session.wire.notifications.length;
-    const open = w.session.request(sn.subscribeMethod, params, 60_000, (n) => {
-      id = n;
-      const ids = streamIds.get(w.session) ?? new Set();
-      streamIds.set(w.session, ids.add(n));
-    });
-    void open.catch(() => undefined);
-    const ofStream = () => w.session.wire.notifications.slice(before).filter((n) => id !== undefined && isObject(n.params?._meta) && n.params._meta[SUBSCRIPTION_ID_KEY] === id);
+    const stream = openStream(w, sn.subscribeMethod, params);
+    const ofStream = stream.messages;
     // The acknowledgement, first of the stream.
-    const deadline = Date.now() + 10_000;
-    while (!ofStream().length && Date.now() < deadline) {
-      const early = await Promise.race([open, sleep(25).then(() => undefined)]);
-      if (early?.error) {
-        if (isLimitError(w.model, early.error.code)) return;
-        fail(rules.subscriptions, `${sn.subscribeMethod} of the requestor's own task ${t.id} was refused`, "an acknowledgement", early.error);
-      }
+    const refused = await firstMessage(stream);
+    if (refused !== undefined) {
+      if (isLimitError(w.model, refused.code)) return;
+      fail(rules.subscriptions, `${sn.subscribeMethod} of the requestor's own task ${t.id} was refused`, "an acknowledgement", refused);
     }
+    const id = stream.id();
     const first = ofStream()[0];
     if (first === undefined) fail(rules.subscriptions, `no message of the ${sn.subscribeMethod} stream (carrying its subscription id) within 10 s`, SUBSCRIPTION_ACK, "nothing");
     if (first.method !== SUBSCRIPTION_ACK) fail(rules.subscriptions, `the first message of the ${sn.subscribeMethod} stream is ${first.method}, not its acknowledgement`, SUBSCRIPTION_ACK, first.method);

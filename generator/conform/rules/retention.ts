@@ -34,6 +34,11 @@ export function checkGranted(w: World, t: ModelTask, task: Record<string, unknow
   if (shown !== t.granted) fail(retention, `${what} shows task ${t.id} with ${ret.field} ${JSON.stringify(shown)}, but the acknowledgement granted it ${JSON.stringify(t.granted)}`, t.granted, shown);
 }
 
+/** When the tester saw the task's retention start, as the spec counts it: its end, or its acknowledgement. */
+function retentionStart(countedFrom: string, t: ModelTask): number | undefined {
+  return countedFrom === "terminal" ? t.endedAt : (t.answeredAt ?? t.acknowledgedAt);
+}
+
 /** A margin for the clocks of tester and server and the time a request takes. */
 const MARGIN_MS = 2000;
 
@@ -47,7 +52,7 @@ export function checkReachable(w: World, t: ModelTask, a: Answer, what: string):
   if (ret === false || !ret.reachableWholeTime || t.deleted || t.gone || a.error === undefined || isLimitError(w.model, a.error.code)) return;
   const kept = t.retained;
   if (kept === undefined || (typeof kept === "number" && kept < 2 * MARGIN_MS)) return;
-  const from = ret.countedFrom === "terminal" ? t.endedAt : t.answeredAt ?? t.acknowledgedAt;
+  const from = retentionStart(ret.countedFrom, t);
   if (typeof kept === "number" && from !== undefined && Date.now() - from > kept - MARGIN_MS) return;
   checked(retention);
   fail(retention, `${what} of task ${t.id} answered an error while the task's ${ret.field} (${JSON.stringify(kept)} ms${ret.countedFrom === "terminal" ? " after its end" : ""}) has not run out`, "the task", a.error);
@@ -63,7 +68,7 @@ export function goneByRetention(w: World, t: ModelTask, error: JsonRpcError | un
   if (error === undefined || ret === false || typeof t.retained !== "number") return false;
   const codes = [w.model.error(ret.expiredError)?.code, w.model.notFound?.code];
   if (!codes.includes(error.code)) return false;
-  const from = ret.countedFrom === "terminal" ? t.endedAt : t.answeredAt ?? t.acknowledgedAt;
+  const from = retentionStart(ret.countedFrom, t);
   if (from === undefined || Date.now() - from <= t.retained - MARGIN_MS) return false;
   t.gone = true;
   return true;
