@@ -7,7 +7,7 @@
  * the build recorded or, in a package extracted from a tarball (npm gives every file one time), the mtime
  * of build-id.json itself. A file edited since (in dist/ or templates/, without a rebuild) has a newer
  * mtime, and one removed or renamed no stat: then there is no build id, and the caller hashes the files
- * (fastpath.ts) and loads the modules (bin/mcp-task-gen.cjs). The build records only files unchanged for a
+ * (fastpath.ts) and loads the modules (bin/mcp-task-gen.js). The build records only files unchanged for a
  * second, so that an edit after it cannot share a recorded mtime. Each of their folders must list the
  * names it listed then (a template added or removed changes what the emitters see: emit-names.ts lists
  * templates/).

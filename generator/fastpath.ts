@@ -33,7 +33,7 @@
  * missing, extra (check) or edited file, a manifest that differs, an option
  * the fast path does not cover (--dry-run, --watch), warnings under
  * --warn-as-error, any error while deciding. So it never decides anything the
- * compiler would not. bin/mcp-task-gen.cjs asks first for the whole command
+ * compiler would not. bin/mcp-task-gen.js asks first for the whole command
  * (fastMain, without even loading the argument parser); the CLI asks again per
  * target (cli/generate.ts), so that in a config with several targets the up-to-date
  * ones stay fast when another one compiles.
@@ -380,7 +380,7 @@ export function print(io: FastIo, lines: readonly Line[]): void {
 }
 
 // ---------------------------------------------------------------------------
-// The whole command, for bin/mcp-task-gen.cjs
+// The whole command, for bin/mcp-task-gen.js
 // ---------------------------------------------------------------------------
 
 /** A command as yargs parses it (cli/commands.ts), in the forms parseCommand reads. */
@@ -393,7 +393,7 @@ export type Command =
  * The plain forms of the commands that compile, parsed exactly as yargs parses
  * them (cli/commands.ts); undefined for anything else (another command, --dry-run,
  * --watch, any other flag or spelling, a repeated flag, a value that looks like
- * a flag), which is then left to yargs. bin/mcp-task-gen.cjs uses it for the
+ * a flag), which is then left to yargs. bin/mcp-task-gen.js uses it for the
  * fast path, and to run these forms without loading yargs.
  */
 export function parseCommand(argv: readonly string[]): Command | undefined {

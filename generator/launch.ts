@@ -15,7 +15,7 @@
  * compiles as any, and the run writes the cache afresh when the command succeeded.
  *
  * Used only with the build id trusted (build-id.ts: the bundle and every file it was made from as the
- * build left them) and a cache folder; otherwise bin/mcp-task-gen.cjs loads the modules. The build bundles
+ * build left them) and a cache folder; otherwise bin/mcp-task-gen.js loads the modules. The build bundles
  * this module with the two it imports into dist/launch.cjs, which the command requires.
  */
 import { createHash, randomBytes } from "node:crypto";

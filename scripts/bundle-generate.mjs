@@ -84,7 +84,7 @@ const packages = Object.fromEntries(
     .map((p) => [p.slice(p.lastIndexOf("node_modules/") + "node_modules/".length), createHash("sha256").update(readFileSync(join(root, p))).digest("hex")]),
 );
 // The launcher (generator/launch.ts with the build id and the cache folder it reads) as one CommonJS script,
-// dist/launch.cjs, that bin/mcp-task-gen.cjs requires: a generate of a built-in spec then starts without
+// dist/launch.cjs, that bin/mcp-task-gen.js requires: a generate of a built-in spec then starts without
 // Node's ES module loader. import.meta.url becomes the URL the module had in dist/generator.
 const launcher = await build({
   entryPoints: [join(root, "dist", "generator", "launch.js")],

@@ -92,7 +92,7 @@ function clientScenarios() {
 /** Generates CLIENT_SPEC with the current runtime into `dir`/gen (node_modules linked so its imports resolve). */
 function generateClient(dir) {
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
-  const r = spawnSync(process.execPath, [join(root, "bin", "mcp-task-gen.cjs"), "generate", "--spec", CLIENT_SPEC, "--out", join(dir, "gen"), "--quiet"], {
+  const r = spawnSync(process.execPath, [join(root, "bin", "mcp-task-gen.js"), "generate", "--spec", CLIENT_SPEC, "--out", join(dir, "gen"), "--quiet"], {
     cwd: root,
     encoding: "utf8",
   });

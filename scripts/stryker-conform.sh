@@ -21,7 +21,7 @@ src="runtime/$module.ts"
 for spec in $specs; do
   # The demo runs under tsx from this folder (Stryker's sandbox): tsconfig.json's `paths` send the generated
   # code's imports of @mcp-task-gen/runtime to runtime/*.ts here, the mutated module included.
-  node bin/mcp-task-gen.cjs conform --spec "$spec" --stdio "node_modules/.bin/tsx scripts/demo-server.ts $spec" --runs "$runs" --seed "$seed" --request-timeout 20
+  node bin/mcp-task-gen.js conform --spec "$spec" --stdio "node_modules/.bin/tsx scripts/demo-server.ts $spec" --runs "$runs" --seed "$seed" --request-timeout 20
   rc=$?
   if [ "$rc" -ne 0 ]; then
     echo "stryker-conform: $spec: conform exited $rc"

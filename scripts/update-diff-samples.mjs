@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const cli = join(root, "bin", "mcp-task-gen.cjs");
+const cli = join(root, "bin", "mcp-task-gen.js");
 const outDir = join(root, "output-samples", "diffs");
 
 // One upgrade step each; test/diff.test.ts checks the same list.

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const cli = join(root, "bin", "mcp-task-gen.cjs");
+const cli = join(root, "bin", "mcp-task-gen.js");
 const list = spawnSync(process.execPath, [cli, "list-specs"], { encoding: "utf8" });
 let failed = false;
 for (const line of list.stdout.trim().split("\n")) {

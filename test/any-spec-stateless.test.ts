@@ -65,14 +65,14 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
 beforeAll(() => {
   mkdirSync(work, { recursive: true });
   copyFileSync(join(root, "output-samples/tsconfig.json"), join(work, "tsconfig.json"));
-  const run = spawnSync(process.execPath, [join(root, "bin/mcp-task-gen.cjs"), "generate", "--spec", spec, "--out", out, "--quiet"], { encoding: "utf8" });
+  const run = spawnSync(process.execPath, [join(root, "bin/mcp-task-gen.js"), "generate", "--spec", spec, "--out", out, "--quiet"], { encoding: "utf8" });
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);
 }, 120_000);
 
 describe("relay.yaml: served, not refused", () => {
   it("validates with no diagnostic, warnings included", () => {
-    const run = spawnSync(process.execPath, [join(root, "bin/mcp-task-gen.cjs"), "validate", spec, "--warn-as-error"], { encoding: "utf8" });
+    const run = spawnSync(process.execPath, [join(root, "bin/mcp-task-gen.js"), "validate", spec, "--warn-as-error"], { encoding: "utf8" });
     expect(run.status).toBe(0);
     expect(run.stdout + run.stderr).toMatch(/valid \(0 errors, 0 warnings\)/);
   });

@@ -23,7 +23,7 @@ const work = join(root, ".tmp", "any-spec");
 const specs = { jobs: join(root, "test/fixtures/specs/jobs.yaml"), lean: join(root, "test/fixtures/specs/lean.yaml") };
 
 function generate(name: keyof typeof specs): void {
-  const run = spawnSync(process.execPath, [join(root, "bin/mcp-task-gen.cjs"), "generate", "--spec", specs[name], "--out", join(work, name), "--quiet"], {
+  const run = spawnSync(process.execPath, [join(root, "bin/mcp-task-gen.js"), "generate", "--spec", specs[name], "--out", join(work, name), "--quiet"], {
     encoding: "utf8",
   });
   expect(run.stderr).toBe("");

@@ -121,7 +121,7 @@ describe("a command loads only what it needs", () => {
       expect(r.stderr, r.stderr).not.toMatch(STACK_TRACE);
       expect(r.code, r.stderr).toBe(0);
       expect([...r.loaded].sort()).toEqual([
-        "bin/mcp-task-gen.cjs",
+        "bin/mcp-task-gen.js",
         "dist/generate.cjs",
         "dist/launch.cjs",
       ]);

@@ -1,10 +1,10 @@
 /**
- * The CLI contract, end to end: `node bin/mcp-task-gen.cjs` in temp dirs.
+ * The CLI contract, end to end: `node bin/mcp-task-gen.js` in temp dirs.
  * Exit codes: 0 ok, 1 spec errors / drift / files in the way, 2 usage errors.
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
@@ -58,6 +58,23 @@ async function expectMatchesCompiler(dir: string, spec: string) {
   expect(listFiles(dir)).toEqual(files.map((f) => f.path).sort());
   for (const f of files) expect(readFileSync(join(dir, f.path), "utf8"), f.path).toBe(f.contents);
 }
+
+describe("the command's file", () => {
+  // npm links a package's command once, by its path: projects that installed this package and npx's cache of
+  // it keep a link to bin/mcp-task-gen.js, so that path stays, and a package.json beside it makes it CommonJS.
+  it("is bin/mcp-task-gen.js, a CommonJS script, and runs through a link made as npm makes it", async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string>; type?: string };
+    expect(pkg.bin).toEqual({ "mcp-task-gen": "bin/mcp-task-gen.js" });
+    expect(JSON.parse(readFileSync(join(ROOT, "bin", "package.json"), "utf8"))).toEqual({ type: "commonjs" });
+    const dir = dirs.make();
+    mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
+    symlinkSync(ROOT, join(dir, "node_modules", "mcp-task-gen"), "dir");
+    symlinkSync(join("..", "mcp-task-gen", pkg.bin["mcp-task-gen"]!), join(dir, "node_modules", ".bin", "mcp-task-gen"));
+    const r = ok(await run(join(dir, "node_modules", ".bin", "mcp-task-gen"), ["--version"], { cwd: dir }));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(VERSION);
+  });
+});
 
 describe("no arguments", () => {
   let dir: string;

@@ -1,5 +1,5 @@
 /**
- * Vitest global setup: the CLI (bin/mcp-task-gen.cjs) runs dist/, and output generated outside this
+ * Vitest global setup: the CLI (bin/mcp-task-gen.js) runs dist/, and output generated outside this
  * checkout imports the runtime package's build (runtime/dist/), so build both once, before any worker
  * starts, when a source is newer than its output (scripts/ensure-built.mjs). Building here (not in each
  * test file) keeps two workers from rewriting dist/ under each other's feet.

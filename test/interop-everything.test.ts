@@ -49,7 +49,7 @@ beforeAll(async () => {
   mkdirSync(join(root, ".tmp"), { recursive: true });
   work = mkdtempSync(join(root, ".tmp", "interop-everything-"));
   symlinkSync(join(root, "node_modules"), join(work, "node_modules"), "dir");
-  execFileSync(process.execPath, [join(root, "bin", "mcp-task-gen.cjs"), "generate", "--spec", "mcp-2025-11-25", "--out", join(work, "gen"), "--quiet"], { cwd: root });
+  execFileSync(process.execPath, [join(root, "bin", "mcp-task-gen.js"), "generate", "--spec", "mcp-2025-11-25", "--out", join(work, "gen"), "--quiet"], { cwd: root });
   gen = {
     client: (await import(pathToFileURL(join(work, "gen", "client.ts")).href)) as ClientModule,
     server: (await import(pathToFileURL(join(work, "gen", "server.ts")).href)) as ServerModule,

@@ -39,7 +39,7 @@ beforeAll(async () => {
 /** A generate of mcp-2025-11-25 by the copy, into a new folder of `cwd`: its files, and the code caches the cache folder then holds. */
 async function generate(cwd: string, cache: string) {
   const out = `out-${readdirSync(cwd).length}`;
-  const r = await run(process.execPath, [join(pkg, "bin", "mcp-task-gen.cjs"), "generate", "--spec", "mcp-2025-11-25", "--out", out, "--quiet"], {
+  const r = await run(process.execPath, [join(pkg, "bin", "mcp-task-gen.js"), "generate", "--spec", "mcp-2025-11-25", "--out", out, "--quiet"], {
     cwd,
     env: { MCP_TASK_GEN_CACHE: cache },
   });

@@ -109,7 +109,8 @@ describe("the packed package", () => {
     expect(packedFiles).toEqual(
       expect.arrayContaining([
         "package.json",
-        "bin/mcp-task-gen.cjs",
+        "bin/mcp-task-gen.js",
+        "bin/package.json",
         "dist/generator/cli/index.js",
         "dist/generator/index.js",
         "dist/generator/index.d.ts",

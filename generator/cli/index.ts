@@ -7,7 +7,7 @@
  * (pipeline.js: YAML, checks, Handlebars) is loaded only when a target needs compiling, and for a built-in
  * spec only its back half (output.js: the analysis the build precompiled, precompiled.ts): a target that
  * is up to date is answered by the no-change fast path (fastpath.ts) first. The plain forms of generate,
- * check and the default command also run without yargs (runCommand), as bin/mcp-task-gen.cjs parses them
+ * check and the default command also run without yargs (runCommand), as bin/mcp-task-gen.js parses them
  * (fastpath.ts parseCommand), and so do the plain forms of list-specs, codes and validate (plainRead);
  * every other command line goes through the dispatcher (parse.ts).
  */

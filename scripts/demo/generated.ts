@@ -42,7 +42,7 @@ function generateInto(specFile: string): string {
   }
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }) + "\n");
   const out = join(dir, "gen");
-  const run = spawnSync(process.execPath, [join(root, "bin", "mcp-task-gen.cjs"), "generate", "--spec", resolve(specFile), "--out", out, "--quiet"], { cwd: dir, encoding: "utf8" });
+  const run = spawnSync(process.execPath, [join(root, "bin", "mcp-task-gen.js"), "generate", "--spec", resolve(specFile), "--out", out, "--quiet"], { cwd: dir, encoding: "utf8" });
   if (run.status !== 0) {
     process.stderr.write(run.stderr);
     fail(`the spec ${specFile} did not generate (exit ${run.status ?? "?"}): fix what is reported above`);

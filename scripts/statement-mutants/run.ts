@@ -12,7 +12,7 @@ import { AUTH_TOKENS, type Mutant, type Revision, type Transport } from "./mutan
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const tsx = join(root, "node_modules", ".bin", "tsx");
-const cli = join(root, "bin", "mcp-task-gen.cjs");
+const cli = join(root, "bin", "mcp-task-gen.js");
 const proxyScript = join(root, "scripts", "statement-mutants", "proxy.ts");
 const demoScript = join(root, "scripts", "demo-server.ts");
 

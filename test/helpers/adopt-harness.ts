@@ -83,7 +83,7 @@ export const PLAIN_CALLS = [
 const OUTCOMES = { complete: { name: "slow_tool", arguments: { seconds: 0.2 } }, long: { name: "slow_tool", arguments: { seconds: 30 } }, fail: null, error: null, input: null };
 
 /** The arguments of `mcp-task-gen conform` against mcp-2025-11-25 on `target` (`--stdio <command>`, `--url <url>`), with the quickstart's outcomes, 8 runs. */
-export const conformArgs = (...target: string[]): string[] => ["bin/mcp-task-gen.cjs", "conform", "--spec", "mcp-2025-11-25", ...target, "--outcomes", JSON.stringify(OUTCOMES), "--runs", "8"];
+export const conformArgs = (...target: string[]): string[] => ["bin/mcp-task-gen.js", "conform", "--spec", "mcp-2025-11-25", ...target, "--outcomes", JSON.stringify(OUTCOMES), "--runs", "8"];
 
 /** `mcp-task-gen conform` on server file `file` run over stdio: its report (it fails where a rule broke). */
 export async function conformOverStdio(file: string): Promise<string> {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const BIN = join(ROOT, "bin", "mcp-task-gen.cjs");
+export const BIN = join(ROOT, "bin", "mcp-task-gen.js");
 
 export interface Run {
   code: number | null;
@@ -49,7 +49,7 @@ export function cacheDir(): string {
   return (cache ??= mkdtempSync(join(tmpdir(), "mcp-task-gen-test-cache-")));
 }
 
-/** Run `node bin/mcp-task-gen.cjs ...args` in `cwd`. */
+/** Run `node bin/mcp-task-gen.js ...args` in `cwd`. */
 export function cli(args: readonly string[], cwd: string): Promise<Run> {
   return run(process.execPath, [BIN, ...args], { cwd, env: { MCP_TASK_GEN_CACHE: cacheDir() } });
 }
