@@ -193,3 +193,28 @@ describe("an error's HTTP status where the runtime sends it (MTG073)", () => {
     expect(findings(relay)).toEqual([]);
   });
 });
+
+describe("a list method's cursor fields the runtime can find (MTG073)", () => {
+  const mcp = readFileSync(join(ROOT, "spec/mcp-2025-11-25.yaml"), "utf8");
+  const cursor = "      cursor:\n        type: string\n        optional: true\n        description: An opaque token for the current pagination position.\n";
+  const next = "      nextCursor:\n        type: string\n        optional: true\n        description: The pagination position after the last returned task; present when more may exist.\n";
+
+  it("MCP's names, or one string field each side declares instead, are kept", () => {
+    expect(findings(mcp)).toEqual([]);
+    expect(findings(edit(mcp, [cursor, "      after: string?\n      limit: integer?\n"], [next, "      next: string?\n"]))).toEqual([]);
+  });
+
+  it("params with several string fields and no 'cursor' are refused at their type, naming them", () => {
+    const text = edit(mcp, [cursor, "      after: string?\n      filter: string?\n"]);
+    expect(findings(text)).toEqual([
+      `MTG073 ${lineOf(text, "after: string?")}:7 the params of tasks/list ('ListTasksRequestParams') declare several string fields (after, filter) and no 'cursor': the runtime reads the cursor from 'cursor', or else the one string field they declare; name the field 'cursor', or keep one string field besides _meta`,
+    ]);
+  });
+
+  it("a result with no string field besides its tasks, and fields other than 'nextCursor', is refused", () => {
+    const text = edit(mcp, [next, "      more: boolean?\n"]);
+    expect(findings(text)).toEqual([
+      `MTG073 ${lineOf(text, "tasks: Task[]")}:7 the result of tasks/list ('ListTasksResult') declares no string field and no 'nextCursor': the runtime answers the next cursor in 'nextCursor', or else the one string field it declares; name the field 'nextCursor'`,
+    ]);
+  });
+});

@@ -256,10 +256,55 @@ function checkListItems(ctx: Ctx, task: TaskInfo): void {
   );
 }
 
+/** Whether `t` is a string (not a list of them). */
+function isString(spec: Spec, t: TypeExpr): boolean {
+  const r = resolveShallow(spec, t);
+  if (r === undefined) return false;
+  if (typeof r === "string") {
+    const p = parseShorthand(r);
+    return p !== undefined && p.arrayDepth === 0 && p.base === "string";
+  }
+  return r.type === "string";
+}
+
+/**
+ * The list method's cursor fields: MCP's names, or the one string field its params (its result) declare
+ * besides `_meta` (and the page of tasks). With fields but neither, the runtime could only use MCP's name,
+ * which the type does not declare: paging would break the spec's own type.
+ */
+function checkPagingNames(ctx: Ctx): void {
+  const { spec, report } = ctx;
+  const listing = spec.behaviour.listing;
+  if (!listing) return;
+  const method = spec.methods[listing.method];
+  if (method === undefined) return;
+  const sides = [
+    { side: "params", t: method.params, mcp: "cursor", skip: ["_meta"], what: "reads the cursor from", declare: "declare", they: "they declare" },
+    { side: "result", t: method.result, mcp: "nextCursor", skip: ["_meta", LIST_TASKS_FIELD], what: "answers the next cursor in", declare: "declares", they: "it declares" },
+  ] as const;
+  for (const { side, t, mcp, skip, what, declare, they } of sides) {
+    if (t === undefined) continue;
+    const fields = fieldsOf(spec, t);
+    if (fields === undefined || Object.prototype.hasOwnProperty.call(fields, mcp)) continue;
+    const others = Object.keys(fields).filter((f) => !(skip as readonly string[]).includes(f));
+    if (others.length === 0) continue;
+    const strings = others.filter((f) => isString(spec, fields[f]!));
+    if (strings.length === 1) continue;
+    const name = namedTypeOf(t);
+    report(
+      "MTG073",
+      "error",
+      `the ${side} of ${listing.method}${name === undefined ? "" : ` ('${name}')`} ${declare} ${strings.length === 0 ? "no string field" : `several string fields (${strings.join(", ")})`} and no '${mcp}': the runtime ${what} '${mcp}', or else the one string field ${they}; name the field '${mcp}'${strings.length > 1 ? ", or keep one string field besides _meta" : ""}`,
+      name !== undefined && Object.prototype.hasOwnProperty.call(spec.types, name) ? ["types", name, "fields"] : ["methods", listing.method, side],
+    );
+  }
+}
+
 /** Promises the generated runtime does not carry out: refused until it does. */
 export function checkUnperformed(ctx: Ctx): void {
   const { spec, report } = ctx;
   const b = spec.behaviour;
+  checkPagingNames(ctx);
   // A request becomes a task when it declares the client capability where capabilities.client puts it.
   const cr = b.creation;
   const clientCap = b.capabilities.client;
