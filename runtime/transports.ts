@@ -214,15 +214,23 @@ export function answerAsJson(server: object, methods: Iterable<string>): void {
   jsonAnswers.set(server, new Set([...(jsonAnswers.get(server) ?? []), ...methods]));
 }
 
+/** How many messages for a session's own stream are held until the client first opens it (the oldest go first). */
+const HELD_FOR_SESSION_STREAM = 100;
+
 /**
  * A session's transport as its SDK server sees it: every message goes through the SDK's Streamable
  * HTTP transport, but for the answers of the requests {@link SessionTransport.answer} was given.
+ * The requests and notifications that go on the session's own stream (GET) are held until the client
+ * first opens it: a client opens it after initializing, without waiting, so a task made right away
+ * may move before it is open, and the SDK transport drops what finds no stream.
  */
 class SessionTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
   private readonly pending = new Map<string | number, (message: JSONRPCMessage) => void>();
+  /** What waits for the session's stream, until the client first opens it (then undefined). */
+  private held: JSONRPCMessage[] | undefined = [];
 
   constructor(readonly http: StreamableHTTPServerTransport) {
     http.onmessage = (message, extra) => this.onmessage?.(message, extra);
@@ -256,16 +264,31 @@ class SessionTransport implements Transport {
       }
     }
     const related = options?.relatedRequestId;
+    if ("result" in message || "error" in message) return this.http.send(message, related === undefined ? undefined : { relatedRequestId: related });
     // A request answered as JSON has no stream of its own: what relates to it goes on the session's stream.
-    if (related === undefined || this.pending.has(related)) return this.http.send(message);
-    if ("result" in message || "error" in message) return this.http.send(message, { relatedRequestId: related });
+    if (related === undefined || this.pending.has(related)) return this.toSessionStream(message);
     // A request or notification of work that outlives its request (a task's, after the acknowledgement closed
     // that request's stream) goes on the session's stream, as everything sent after its request was answered.
     return this.http.send(message, { relatedRequestId: related }).catch((error: unknown) =>
-      this.http.send(message).catch(() => {
+      this.toSessionStream(message).catch(() => {
         throw error;
       }),
     );
+  }
+
+  private toSessionStream(message: JSONRPCMessage): Promise<void> {
+    if (this.held === undefined) return this.http.send(message);
+    if (this.held.length >= HELD_FOR_SESSION_STREAM) this.held.shift();
+    this.held.push(message);
+    return Promise.resolve();
+  }
+
+  /** The client opened the session's stream: what was held goes on it, in order. */
+  streamOpened(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    for (const message of held) this.http.send(message).catch((e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))));
   }
 
   /** Hands a request to the server and resolves with its answer, which never reaches the SDK transport. */
@@ -275,6 +298,18 @@ class SessionTransport implements Transport {
       this.onmessage?.(request, extra);
     });
   }
+}
+
+/** Calls `opened` once the answer to a session's GET starts its stream (its headers written with status 200). */
+function whenStreamOpens(res: ServerResponse, opened: () => void): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+    res.writeHead = writeHead;
+    const written = writeHead.apply(this, args);
+    // A session's GET is answered 200 only with its stream (a refusal is a 4xx).
+    if (res.statusCode === 200) queueMicrotask(opened);
+    return written;
+  } as ServerResponse["writeHead"];
 }
 
 /** A JSON-RPC error answer over HTTP (`id` null where the request's cannot be read). */
@@ -381,6 +416,7 @@ export async function serveStreamableHttp(
         if (body === undefined) return;
       }
       if (session) {
+        if (req.method === "GET") whenStreamOpens(res, () => session.transport.streamOpened());
         // Methods answered with nothing before the answer (task polling, listing) come back as JSON, not SSE.
         if (body !== undefined && session.json !== undefined && session.json.size > 0 && (await answerAsJsonResponse(session.transport, session.json, body, req, res))) return;
         return session.transport.http.handleRequest(req, res, body);

@@ -64,9 +64,24 @@ async function connect(url: string) {
       notifications.push(task as unknown as Record<string, unknown>);
     },
   });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  // The client opens the session's stream (GET) after it initialized, without waiting: status notifications
+  // sent before it is open are held until it is. What the connection met on the way is kept for a failure's message.
+  const errors: string[] = [];
+  client.onerror = (e) => void errors.push(String(e));
+  let streamOpen = false;
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      if (init?.method === "GET" && response.ok) streamOpen = true;
+      return response;
+    },
+  });
+  await client.connect(transport);
   clients.push(client);
-  return { tasks, notifications, asked };
+  await eventually(() => (streamOpen ? true : undefined), "the session's stream to open").catch((e: unknown) => {
+    throw new Error(`${String(e)} (${errors.join("; ") || "no error on the connection"})`);
+  });
+  return { tasks, notifications, asked, errors };
 }
 
 describe("demo server --store postgres:<url>", () => {
@@ -141,7 +156,9 @@ describe("two demo servers on one PostgreSQL database (mcp-2025-11-25)", () => {
     expect(two!.stderr()).not.toContain(`"msg":"slow_compute aborted","taskId":"${taskId}"`);
     expect(one!.stderr()).toContain(`"msg":"task stopped by a change made through another process","taskId":"${taskId}","status":"cancelled"`);
     // The requestor's session is with the first process: the status notification comes from there.
-    const told = await eventually(() => a.notifications.find((t) => t.taskId === taskId && t.status === "cancelled"), "the cancelled status notification");
+    const told = await eventually(() => a.notifications.find((t) => t.taskId === taskId && t.status === "cancelled"), "the cancelled status notification").catch((e: unknown) => {
+      throw new Error(`${String(e)}; the connection met: ${a.errors.join("; ") || "no error"}; the process running the work logged:\n${one!.stderr()}`);
+    });
     expect(told).toMatchObject({ taskId, status: "cancelled" });
     expect(b.notifications.filter((t) => t.taskId === taskId)).toEqual([]);
     // Its result, through either process, is the declared answer for a cancelled task.

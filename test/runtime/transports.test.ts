@@ -179,4 +179,55 @@ describe("serveStreamableHttp", () => {
       }
     });
   }
+
+  it("holds what goes on a session's stream until the client first opens it (at most 100, the oldest dropped), then sends it in order", async () => {
+    const servers: Server[] = [];
+    const http = await serveStreamableHttp(
+      () => {
+        const server = new Server({ name: "t", version: "1" }, { capabilities: { logging: {} } });
+        servers.push(server);
+        return server;
+      },
+      { log: () => undefined },
+    );
+    try {
+      const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+      const init = await fetch(http.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
+      });
+      headers["mcp-session-id"] = init.headers.get("mcp-session-id")!;
+      await init.text();
+      const server = servers[0]!;
+      // Sent before the client opened its stream: 102 notifications, of which the last 100 are kept.
+      for (let i = 0; i < 102; i++) await server.sendLoggingMessage({ level: "info", data: `before ${i}` });
+      const stream = await fetch(http.url, { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18" } });
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const seen: unknown[] = [];
+      let buffer = "";
+      const read = async (count: number) => {
+        while (seen.length < count) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`the stream ended after ${seen.length} messages`);
+          buffer += value;
+          for (let end = buffer.indexOf("\n\n"); end !== -1; end = buffer.indexOf("\n\n")) {
+            const data = buffer.slice(0, end).split("\n").find((l) => l.startsWith("data: "));
+            buffer = buffer.slice(end + 2);
+            if (data !== undefined) seen.push((JSON.parse(data.slice(6)) as { params: { data: unknown } }).params.data);
+          }
+        }
+      };
+      await read(100);
+      expect(seen).toEqual(Array.from({ length: 100 }, (_, i) => `before ${i + 2}`));
+      // Once open, what is sent goes on it as it is sent.
+      await server.sendLoggingMessage({ level: "info", data: "after" });
+      await read(101);
+      expect(seen[100]).toBe("after");
+      await reader.cancel();
+    } finally {
+      await http.close();
+    }
+  });
 });
