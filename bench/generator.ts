@@ -10,7 +10,7 @@ import { fmtNum, fmtRatio, median, ratioOf, timeProcess, type ProcResult, type S
 import { ROOT, SDK_SPEC } from "./messages.js";
 import type { Section, Table, TargetResult } from "./report.js";
 
-const BIN = join(ROOT, "bin", "mcp-task-gen.cjs");
+const BIN = join(ROOT, "bin", "mcp-task-gen.js");
 const TS_TO_ZOD = join(ROOT, "node_modules", "ts-to-zod", "bin", "run");
 
 interface Ctx {
@@ -294,7 +294,7 @@ export async function runGenerator(specs: readonly string[], s: Settings): Promi
           "and source templates, package.json and its dependencies' versions) and the spec (name and text), the sha256 of the manifest it produced and its warnings. " +
           "A later generate or check of a target (plain, or each target of a config, handler files included) whose key has an entry and whose output directory holds " +
           "exactly that manifest, every listed file re-hashed intact (and for check no other file), prints what the full run would and compiles nothing; " +
-          "bin/mcp-task-gen.cjs decides that before loading the CLI. Anything else, or any doubt, takes the full path. The cache is the project's " +
+          "bin/mcp-task-gen.js decides that before loading the CLI. Anything else, or any doubt, takes the full path. The cache is the project's " +
           "`node_modules/.cache/mcp-task-gen` or `$MCP_TASK_GEN_CACHE`; `MCP_TASK_GEN_CACHE=off` disables it. test/fastpath.test.ts covers the forms.",
         "ts-to-zod warns that it maps `TaskRequestMethod`/`TaskNotificationMethod` (`keyof` types) to `z.any()`: its output is not equivalent to our validators.ts, only comparable work.",
       ],

@@ -267,7 +267,7 @@ const demoTarget = (spec: string): HttpTarget => ({
 export function buildScaffold(spec: string): string {
   const dir = join(mkdtempSync(join(tmpdir(), "mtg-load-")), "srv");
   const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, stdio: ["ignore", "ignore", "inherit"] });
-  run(process.execPath, [join(ROOT, "bin", "mcp-task-gen.cjs"), "init", dir, "--spec", spec, "--transport", "http"], ROOT);
+  run(process.execPath, [join(ROOT, "bin", "mcp-task-gen.js"), "init", dir, "--spec", spec, "--transport", "http"], ROOT);
   const server = join(dir, "src", "server.ts");
   const line = "new TaskRuntime(await runtimeOptions(process.env.TASK_STORE ?? DEFAULT_STORE))";
   const text = readFileSync(server, "utf8");
