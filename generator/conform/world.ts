@@ -223,11 +223,14 @@ export function mayAugment(model: SpecModel, method: string): boolean {
 
 /**
  * A tool call that asks for no task: without the task param or meta entry, and where the requestor opts in per
- * request (a client capability), without that capability in the request's envelope.
+ * request (a client capability), without that capability in the request's envelope; with a progress token.
  */
 export function plainCall(w: World, name: string, args: Record<string, unknown>, timeoutMs = 15_000): Promise<Answer> {
   const c = w.model.ir.behaviour.creation;
-  const params = { name, arguments: args };
+  // With a progress token, so that what the work reports comes on the request's own stream (and on no other one).
+  const progressToken = `conform-progress-${Math.random().toString(36).slice(2, 10)}`;
+  w.made.tokens.add(progressToken);
+  const params = { name, arguments: args, _meta: { progressToken } };
   if (c.via !== "client-capability" || !w.model.perRequest) return w.session.request("tools/call", params, timeoutMs);
   const key = w.model.metaKey(c.capabilityMeta) ?? CLIENT_CAPABILITIES_KEY;
   return w.session.request("tools/call", params, timeoutMs, undefined, { set: { [key]: structuredClone({ ...BASE_CAPABILITIES }) } });
