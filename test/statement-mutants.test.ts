@@ -59,6 +59,8 @@ const SAMPLE: [string, Verdict][] = [
   ["mcp-2025-11-25/security.reject-other-context/result-other-principal", "killed"],
   // Killed since conform's plain calls carry a progress token: their progress comes on their own stream.
   ["mcp-2025-11-25/input.transport-server/broadcast", "killed"],
+  // Killed since conform checks the error a plain call of work that ends well as a task is refused with.
+  ["ext-tasks-2026-07-28/negotiation.missing-capability-error/method-not-found-code", "killed"],
 ];
 const SEED = 1;
 /** How many permitted behaviours run at once. */

@@ -291,6 +291,13 @@ export async function plainResultOf(w: World, recipe: { name: string; arguments?
     const sw = w.model.ir.behaviour.creation.toolSwitch;
     const setting = sw === false ? undefined : (valueAt(w.tools.get(recipe.name) ?? {}, sw.field.split(".")) ?? sw.default);
     const a = setting === "required" ? undefined : await plainCall(w, recipe.name, recipe.arguments ?? {});
+    // Work that ends well as a task is served the same without one, or, where the requestor opts in per request,
+    // refused as served only as a task: with the error the spec declares for that, and no other.
+    const c = w.model.ir.behaviour.creation;
+    const required = c.via === "client-capability" ? w.model.error(c.requiredTaskError) : undefined;
+    if (a?.error !== undefined && required !== undefined && !isLimitError(w.model, a.error.code)) {
+      expectError(a, required, rules.optIn, `tools/call of ${recipe.name} without the opt-in (a task of it ${outcome === "complete" ? "completes" : "ends as the tool's failure"})`);
+    }
     const { _meta: __, ...rest } = a?.result ?? {};
     plain = a?.result === undefined || (outcome === "complete" && rest.isError === true) ? null : rest;
     w.made.plainResults.set(recipe.name, plain);
