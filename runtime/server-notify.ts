@@ -19,6 +19,8 @@ export class RequestorNotifications<S extends string> implements Notifications, 
    * notifications the work sends (progress, status), until the task ends.
    */
   private readonly relays = new Map<string, ActiveTask["notify"]>();
+  /** The status last sent for a relayed task: a move read twice (its change, and the read after the relay began) is sent once. */
+  private readonly relayedStatus = new Map<string, string>();
 
   constructor(
     private readonly s: RuntimeSettings<S>,
@@ -48,10 +50,12 @@ export class RequestorNotifications<S extends string> implements Notifications, 
 
   unrelay(taskId: string): void {
     this.relays.delete(taskId);
+    this.relayedStatus.delete(taskId);
   }
 
   ended(taskId: string): void {
     this.relays.delete(taskId);
+    this.relayedStatus.delete(taskId);
   }
 
   /**
@@ -94,8 +98,13 @@ export class RequestorNotifications<S extends string> implements Notifications, 
     if (push === undefined) return;
     const active = this.running.active.get(rec.taskId);
     // Work on a worker: the runtime that made the task sends it (this one, where it runs its own worker).
-    const notify = active === undefined || active.statusElsewhere === true ? this.relays.get(rec.taskId) : active.notify;
+    const relayed = active === undefined || active.statusElsewhere === true;
+    const notify = relayed ? this.relays.get(rec.taskId) : active.notify;
     if (notify === undefined) return;
+    if (relayed) {
+      if (this.relayedStatus.get(rec.taskId) === rec.status) return;
+      this.relayedStatus.set(rec.taskId, rec.status);
+    }
     // The payload the spec declares: the task, or the task with what its status carries (detailed-task).
     const params = push.payload === "detailed-task" ? toDetailedTask<Record<string, unknown>>(plan, rec) : toWireTask<Record<string, unknown>>(plan, rec);
     void notify({ method: push.method, params }).catch((e: unknown) =>

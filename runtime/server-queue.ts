@@ -79,10 +79,26 @@ export class WorkerQueue<S extends string> implements Enqueuing {
     const queue = this.s.options.queue!;
     // This process runs nothing: the store counts the task against its requestor's limit (createBounded).
     this.running.concurrency.releaseTask(taskId, record.owner);
+    // What its work sends the requestor comes here through the store (the worker holds no session): the relay is in
+    // place before a worker can take the job, and a move a worker made before it (its job written with the task) is
+    // read once and sent.
+    const relayed = plan.creation.ackMode !== "notification";
+    if (relayed) {
+      this.notifications.relay(taskId, this.notifications.notifier(extra, options.peer));
+      if (enqueued) {
+        void this.s.store.get(taskId).then(
+          (found) => {
+            if (found?.state === "live" && found.record.status !== record.status) this.notifications.pushStatus(found.record);
+          },
+          () => undefined,
+        );
+      }
+    }
     if (!enqueued) {
       try {
         await queue.enqueue(this.queuedWork(taskId, params, extra, options, taskRequest), options.queued!.retry);
       } catch (e) {
+        if (relayed) this.notifications.unrelay(taskId);
         // Never queued: no work will ever run behind the task.
         this.journal.log({ level: "error", msg: "could not enqueue a task's work", taskId, error: String(e) });
         const internal = internalError(plan);
@@ -91,11 +107,7 @@ export class WorkerQueue<S extends string> implements Enqueuing {
       }
     }
     // The task as created: a worker may have taken it meanwhile, which the requestor learns by polling.
-    // What its work sends the requestor comes here through the store (the worker holds no session).
-    if (plan.creation.ackMode !== "notification") {
-      this.notifications.relay(taskId, this.notifications.notifier(extra, options.peer));
-      return acknowledge();
-    }
+    if (relayed) return acknowledge();
     const key = plan.related.key;
     await extra
       .sendNotification({ method: plan.creation.ackNotification ?? "", params: { _meta: key === undefined ? {} : { [key]: { taskId } } } } as unknown as ServerNotification)
