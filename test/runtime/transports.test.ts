@@ -117,6 +117,17 @@ describe("isPlainRequest", () => {
   });
 });
 
+/** Initializes a session over Streamable HTTP and adds its id to `headers`. */
+async function initialize(url: string, headers: Record<string, string>): Promise<void> {
+  const init = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
+  });
+  headers["mcp-session-id"] = init.headers.get("mcp-session-id")!;
+  await init.text();
+}
+
 describe("serveStreamableHttp", () => {
   it("serves one SDK server per session and refuses requests without one", async () => {
     const http = await serveStreamableHttp(() => new Server({ name: "t", version: "1" }, { capabilities: {} }), { log: () => undefined });
@@ -153,13 +164,7 @@ describe("serveStreamableHttp", () => {
       );
       try {
         const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-        const init = await fetch(http.url, {
-          method: "POST",
-          headers,
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
-        });
-        headers["mcp-session-id"] = init.headers.get("mcp-session-id")!;
-        await init.text();
+        await initialize(http.url, headers);
         const post = async (body: string) => {
           const r = await fetch(http.url, { method: "POST", headers, body });
           const text = await r.text();
@@ -192,13 +197,7 @@ describe("serveStreamableHttp", () => {
     );
     try {
       const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
-      const init = await fetch(http.url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
-      });
-      headers["mcp-session-id"] = init.headers.get("mcp-session-id")!;
-      await init.text();
+      await initialize(http.url, headers);
       const server = servers[0]!;
       // Sent before the client opened its stream: 102 notifications, of which the last 100 are kept.
       for (let i = 0; i < 102; i++) await server.sendLoggingMessage({ level: "info", data: `before ${i}` });
